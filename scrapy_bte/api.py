@@ -1,0 +1,176 @@
+"""``extract()``: the library's one entry point."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import bte as _bte
+from . import density as _density
+from . import hybrid as _hybrid
+from .decode import to_unicode
+from .document import Document, build
+from .errors import ConfigError, ExtractionError
+from .result import Extraction
+from .title import document_title
+
+METHODS = ("bte", "density", "hybrid")
+DEFAULT_METHOD = "hybrid"
+#: Inputs above this many bytes are refused unless ``max_bytes`` says otherwise.
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+
+HtmlInput = Any  # bytes | str | lxml element
+
+
+def _as_markup(html: HtmlInput, encoding: str | None, content_type: str | None, max_bytes: int | None) -> str:
+    if isinstance(html, (bytes, bytearray, memoryview)):
+        data = bytes(html)
+        if max_bytes is not None and len(data) > max_bytes:
+            raise ExtractionError(f"document of {len(data)} bytes exceeds max_bytes={max_bytes}")
+        return to_unicode(data, encoding=encoding, content_type=content_type)[0]
+    if isinstance(html, str):
+        if max_bytes is not None and len(html) > max_bytes:
+            raise ExtractionError(f"document of {len(html)} characters exceeds max_bytes={max_bytes}")
+        return html.replace("\x00", "") if "\x00" in html else html
+    if hasattr(html, "tag") and hasattr(html, "getroottree"):
+        from lxml import etree
+
+        # Serialising leaves the caller's tree untouched and feeds the same path as bytes.
+        return etree.tostring(html, encoding="unicode", method="html")
+    raise ExtractionError(
+        f"extract() takes bytes, str or an lxml element, not {type(html).__name__}"
+    )
+
+
+def parse(html: HtmlInput, *, encoding: str | None = None, content_type: str | None = None,
+          max_bytes: int | None = DEFAULT_MAX_BYTES) -> Document:
+    """Decode and build the document model (for methods, features and reports)."""
+    return build(_as_markup(html, encoding, content_type, max_bytes))
+
+
+def _span_paragraphs(doc: Document, span: _bte.Span) -> tuple[list[str], list[int]]:
+    """The words inside BTE's span exactly, grouped by block."""
+    from .document import _clean_text
+
+    segs = doc.segments[span.first_segment : span.last_segment + 1]
+    owners = doc.seg_block[span.first_segment : span.last_segment + 1].tolist()
+    paragraphs: list[str] = []
+    blocks: list[int] = []
+    current: list[str] = []
+    owner = -1
+    for seg, blk in zip(segs, owners):
+        if blk < 0:
+            continue
+        if blk != owner and current:
+            text = _clean_text("".join(current))
+            if text:
+                paragraphs.append(text)
+                blocks.append(owner)
+            current = []
+        owner = blk
+        current.append(seg)
+    if current:
+        text = _clean_text("".join(current))
+        if text:
+            paragraphs.append(text)
+            blocks.append(owner)
+    return paragraphs, blocks
+
+
+def _confidence(doc: Document, kept: np.ndarray, span: _bte.Span | None, text_ratio: float) -> float:
+    """How much to trust the result, in [0, 1].
+
+    High when a long stretch of low-link, dense text was found and it is a
+    clear part of the page; low for short results, link lists and pages
+    where the chosen text is a sliver of a large page or nearly all of it.
+    """
+    if not kept.any():
+        return 0.0
+    words = float(doc.words[kept].sum())
+    link = float(doc.link_words[kept].sum()) / max(words, 1.0)
+    length = min(1.0, np.log1p(words) / np.log1p(400.0))
+    bte = 0.0 if span is None else max(0.0, min(1.0, (span.words - span.tags) / max(doc.total_words, 1.0)))
+    score = 0.5 * length + 0.3 * bte + 0.2 * (1.0 - link)
+    return float(max(0.0, min(1.0, score)))
+
+
+def extract(
+    html: HtmlInput,
+    *,
+    method: str = DEFAULT_METHOD,
+    url: str | None = None,
+    encoding: str | None = None,
+    content_type: str | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    **options: Any,
+) -> Extraction:
+    """Extract the main text of one page.
+
+    ``html`` is bytes (decoded by BOM, ``content_type`` header, ``encoding``,
+    ``<meta charset>``, then sniffing), str, or an lxml element (not
+    modified). ``options`` tune the method (see the README). Raises
+    :class:`~scrapy_bte.errors.ExtractionError` for input that is not a
+    document (binary bodies, wrong types, over ``max_bytes``) and
+    :class:`~scrapy_bte.errors.ConfigError` for unknown methods or options.
+    """
+    if method not in METHODS:
+        raise ConfigError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    doc = parse(html, encoding=encoding, content_type=content_type, max_bytes=max_bytes)
+    return extract_document(doc, method=method, **options)
+
+
+def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: Any) -> Extraction:
+    """Run a method over an already built document."""
+    title = document_title(doc)
+    span = _bte.document_span(doc)
+    n = doc.n_blocks
+    if method == "bte":
+        _check(options, ())
+        if span is None:
+            paragraphs, blocks = [], []
+        else:
+            paragraphs, blocks = _span_paragraphs(doc, span)
+        kept = np.zeros(n, dtype=bool)
+        kept[blocks] = True
+    else:
+        if method == "density":
+            _check(options, ("form", "threshold", "min_chars"))
+            kept = _density.keep_mask(
+                doc,
+                form=options.get("form", "ratio"),
+                rule=options.get("threshold", "gaussian"),
+                min_chars=options.get("min_chars", 10),
+            ) if n else np.zeros(0, dtype=bool)
+        else:
+            _check(options, tuple(_hybrid.DEFAULTS))
+            kept = _hybrid.select(doc, span, **options)
+        blocks = np.flatnonzero(kept).tolist()
+        paragraphs = [doc.texts[b] for b in blocks]
+    total_chars = int(doc.chars.sum())
+    kept_chars = int(doc.chars[kept].sum()) if n else 0
+    kept_bytes = int(doc.bytes[kept].sum()) if n else 0
+    text_ratio = kept_chars / total_chars if total_chars else 0.0
+    bte_score = 0.0
+    if span is not None and doc.total_words > 0:
+        bte_score = max(0.0, min(1.0, (span.words - span.tags) / doc.total_words))
+    return Extraction(
+        text="\n".join(paragraphs),
+        paragraphs=paragraphs,
+        title=title,
+        method=method,
+        bte_score=bte_score,
+        density=kept_chars / kept_bytes if kept_bytes else 0.0,
+        text_ratio=text_ratio,
+        confidence=_confidence(doc, kept, span, text_ratio),
+        words=int(round(float(doc.words[kept].sum()))) if n else 0,
+        kept_blocks=[int(b) for b in blocks],
+        span=None if span is None else (span.first_block, span.last_block),
+        n_blocks=n,
+    )
+
+
+def _check(options: dict[str, Any], allowed: tuple[str, ...]) -> None:
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise ConfigError(f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(allowed) or 'none'}")

@@ -1,0 +1,113 @@
+"""Text density filtering (the AI-Depot and density-filter write-ups).
+
+A block's density is how much visible text its markup produced. Two
+published forms: ``ratio`` = text / bytes and ``smoothed`` =
+(text + 1) / (text + markup + 1), which keeps very short blocks from
+scoring 0 or 1 on a single character.
+
+Thresholds, each computed per page:
+
+- ``fixed``: 0.5.
+- ``mean``: the page's average block density.
+- ``half-minus-std``: 0.5 minus the standard deviation of the densities.
+- ``gaussian``: fit two Gaussians (markup-like and text-like blocks) to the
+  densities and take the point between their means where
+  ``p * N(t; m_text, s_text) = (1 - p) * N(t; m_markup, s_markup)``, i.e.
+  where a block is as likely text as markup.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .errors import ConfigError
+
+FORMS = ("ratio", "smoothed")
+THRESHOLDS = ("fixed", "mean", "half-minus-std", "gaussian")
+
+
+def densities(doc, form: str = "ratio") -> np.ndarray:  # doc: Document
+    chars = doc.chars.astype(np.float64)
+    total = np.maximum(doc.bytes.astype(np.float64), chars)
+    if form == "ratio":
+        return np.divide(chars, total, out=np.zeros_like(chars), where=total > 0)
+    if form == "smoothed":
+        return (chars + 1.0) / (total + 1.0)
+    raise ConfigError(f"density form must be one of {FORMS}, got {form!r}")
+
+
+def gaussian_threshold(d: np.ndarray, iterations: int = 30) -> float:
+    """Decision point of a two-component 1-D Gaussian mixture fitted by EM."""
+    d = np.asarray(d, dtype=np.float64)
+    if len(d) < 2 or float(d.std()) < 1e-9:
+        return float(d.mean()) if len(d) else 0.5
+    split = float(d.mean())
+    lo, hi = d[d <= split], d[d > split]
+    if len(lo) == 0 or len(hi) == 0:
+        return split
+    m = np.array([lo.mean(), hi.mean()])
+    floor = max(1e-3, float(d.std()) * 0.05)
+    s = np.maximum(np.array([lo.std(), hi.std()]), floor)
+    p = len(hi) / len(d)
+    for _ in range(iterations):
+        w = np.array([1.0 - p, p])
+        pdf = w[:, None] * _normal(d[None, :], m[:, None], s[:, None])
+        total = pdf.sum(axis=0) + 1e-300
+        resp = pdf / total
+        nk = resp.sum(axis=1) + 1e-12
+        m = (resp * d).sum(axis=1) / nk
+        s = np.maximum(np.sqrt((resp * (d - m[:, None]) ** 2).sum(axis=1) / nk), floor)
+        p = float(np.clip(nk[1] / len(d), 1e-3, 1 - 1e-3))
+    if m[0] > m[1]:
+        m, s, p = m[::-1], s[::-1], 1.0 - p
+    return equal_posterior(float(m[0]), float(s[0]), float(m[1]), float(s[1]), p)
+
+
+def _normal(x: np.ndarray, m: np.ndarray, s: np.ndarray) -> np.ndarray:
+    return np.exp(-0.5 * ((x - m) / s) ** 2) / (s * math.sqrt(2 * math.pi))
+
+
+def equal_posterior(m0: float, s0: float, m1: float, s1: float, p: float) -> float:
+    """t in [m0, m1] with (1-p) N(t; m0, s0) = p N(t; m1, s1); class 1 is text.
+
+    Taking logs gives a quadratic a t^2 + b t + c = 0; with equal variances it
+    degenerates to a linear equation.
+    """
+    a = 1.0 / (2 * s0**2) - 1.0 / (2 * s1**2)
+    b = m1 / s1**2 - m0 / s0**2
+    c = m0**2 / (2 * s0**2) - m1**2 / (2 * s1**2) + math.log((p * s0) / ((1 - p) * s1))
+    if abs(a) < 1e-12:
+        roots = [-c / b] if abs(b) > 1e-12 else []
+    else:
+        disc = b * b - 4 * a * c
+        if disc < 0:
+            roots = []
+        else:
+            r = math.sqrt(disc)
+            roots = [(-b + r) / (2 * a), (-b - r) / (2 * a)]
+    inside = [t for t in roots if m0 <= t <= m1]
+    if inside:
+        return inside[0]
+    return (m0 + m1) / 2
+
+
+def threshold(d: np.ndarray, rule: str = "gaussian") -> float:
+    if rule == "fixed":
+        return 0.5
+    if len(d) == 0:
+        return 0.5
+    if rule == "mean":
+        return float(d.mean())
+    if rule == "half-minus-std":
+        return 0.5 - float(d.std())
+    if rule == "gaussian":
+        return gaussian_threshold(d)
+    raise ConfigError(f"density threshold must be one of {THRESHOLDS}, got {rule!r}")
+
+
+def keep_mask(doc, *, form: str = "ratio", rule: str = "gaussian", min_chars: int = 0) -> np.ndarray:
+    """Blocks whose density passes the page's threshold and that are long enough."""
+    d = densities(doc, form)
+    return (d >= threshold(d, rule)) & (doc.chars >= min_chars)

@@ -1,0 +1,59 @@
+"""BTE anchored, density extended: the ``hybrid`` method.
+
+BTE returns one clean stretch and misses content outside it (its recall
+problem) and its ends pick up half sentences and bits of boilerplate. So:
+take the blocks the span touches whole, trim link-heavy or markup-heavy
+blocks off its ends, then grow it block by block into neighbours that pass
+the page's density threshold and are not mostly links, tolerating a short
+gap (a caption, an ad slot) between them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import density as _density
+
+DEFAULTS = {
+    "threshold": "gaussian",
+    "form": "ratio",
+    "max_link": 0.5,
+    "min_chars": 10,
+    "gap": 2,
+}
+
+
+def select(doc, span, *, threshold: str = "gaussian", form: str = "ratio", max_link: float = 0.5,
+           min_chars: int = 10, gap: int = 2) -> np.ndarray:
+    """Boolean mask over blocks."""
+    n = doc.n_blocks
+    keep = np.zeros(n, dtype=bool)
+    if span is None or n == 0:
+        return keep
+    d = _density.densities(doc, form)
+    thr = _density.threshold(d, threshold)
+    link = np.divide(doc.link_words, doc.words, out=np.zeros(n), where=doc.words > 0)
+    good = (d >= thr) & (link <= max_link) & (doc.chars >= min_chars)
+    junk = (link > max_link) | ((d < thr) & (doc.chars < 4 * max(min_chars, 1)))
+
+    first, last = span.first_block, span.last_block
+    while first < last and junk[first]:
+        first += 1
+    while last > first and junk[last]:
+        last -= 1
+    keep[first : last + 1] = True
+
+    for step, edge in ((-1, first), (1, last)):
+        misses = 0
+        b = edge + step
+        while 0 <= b < n and misses <= gap:
+            if good[b]:
+                lo, hi = min(edge, b), max(edge, b)
+                # Blocks skipped inside a gap join only when text follows them.
+                keep[lo + 1 : hi] |= ~junk[lo + 1 : hi]
+                keep[b] = True
+                edge, misses = b, 0
+            else:
+                misses += 1
+            b += step
+    return keep

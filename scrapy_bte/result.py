@@ -1,0 +1,86 @@
+"""The value every extraction method returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SCORE_KEYS = ("bte_score", "density", "text_ratio", "confidence", "method", "title")
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """Main text of one page plus the evidence behind it.
+
+    ``kept_blocks`` are indices into the document's text blocks and ``span``
+    is BTE's ``(first_block, last_block)`` (inclusive) so reports can draw
+    what was kept; both are empty/``None`` for a page without text.
+    """
+
+    text: str
+    paragraphs: list[str]
+    title: str | None
+    method: str
+    bte_score: float = 0.0
+    density: float = 0.0
+    text_ratio: float = 0.0
+    confidence: float = 0.0
+    words: int = 0
+    kept_blocks: list[int] = field(default_factory=list)
+    span: tuple[int, int] | None = None
+    n_blocks: int = 0
+    error: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not self.text
+
+    def scores(self) -> dict[str, Any]:
+        """The compact score dict attached to Scrapy items."""
+        out: dict[str, Any] = {k: getattr(self, k) for k in SCORE_KEYS}
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe representation (plain str/int/float/list/None values)."""
+        return {
+            "text": self.text,
+            "paragraphs": list(self.paragraphs),
+            "title": self.title,
+            "method": self.method,
+            "bte_score": float(self.bte_score),
+            "density": float(self.density),
+            "text_ratio": float(self.text_ratio),
+            "confidence": float(self.confidence),
+            "words": int(self.words),
+            "kept_blocks": [int(i) for i in self.kept_blocks],
+            "span": list(self.span) if self.span is not None else None,
+            "n_blocks": int(self.n_blocks),
+            "error": self.error,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Extraction":
+        """Inverse of :meth:`to_dict` (used to pass results between processes)."""
+        span = data.get("span")
+        return cls(
+            text=data.get("text", ""),
+            paragraphs=list(data.get("paragraphs", [])),
+            title=data.get("title"),
+            method=data.get("method", ""),
+            bte_score=float(data.get("bte_score", 0.0)),
+            density=float(data.get("density", 0.0)),
+            text_ratio=float(data.get("text_ratio", 0.0)),
+            confidence=float(data.get("confidence", 0.0)),
+            words=int(data.get("words", 0)),
+            kept_blocks=list(data.get("kept_blocks", [])),
+            span=tuple(span) if span is not None else None,  # type: ignore[arg-type]
+            n_blocks=int(data.get("n_blocks", 0)),
+            error=data.get("error"),
+        )
+
+    @classmethod
+    def failed(cls, error: str, method: str = "") -> "Extraction":
+        """An empty result that records why extraction did not happen."""
+        return cls(text="", paragraphs=[], title=None, method=method, error=error)
