@@ -1,0 +1,253 @@
+"""Quality and speed benchmark of scrapy_bte against peer extractors.
+
+    python benchmarks/run.py [--data DIR] [--sets a,b] [--extractors x,y]
+                             [--limit N] [--repeat K] [--loso]
+                             [--plugin MODULE] [--json out.json]
+
+For every extractor (see ``extractors.py``; names accept globs such as
+``'scrapy_bte.*'``) and every set it scores each page with the metric of
+``scrapy_bte.evaluation`` and times the extraction calls only (files are read
+beforehand; the first ``--warmup`` pages are run once untimed). The process
+pins itself to one core so pages/s is a one-core figure; with ``--repeat K``
+the timed pass is repeated and the fastest pass is kept (scores come from the
+first). Extractors get the raw bytes and decode them themselves. An
+exception on a page counts as an empty output and is counted as an error.
+
+``--loso`` scores rows registered with ``register_factory`` leave-one-set-out:
+the factory is called with the name of the set being scored and returns the
+variant that was tuned without it (see ``extractors.py``).
+
+Output: a Markdown table (stdout) with, per set, F1/P/R, the number of empty
+outputs and pages/s and MB/s (10^6 bytes of HTML per second), then the mean
+F1 over sets, pages/s and MB/s over all sets together, the Spearman correlation between ``Extraction.confidence`` and
+per-page F1 over all scored pages (scrapy_bte rows), and the number of
+pages that raised. ``--json`` also writes the per-page scores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import logging
+import math
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")  # one core: no thread pools fighting over it
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import extractors  # noqa: E402
+from scrapy_bte.evaluation import Page, PageScore, aggregate, load_dataset, score_page, spearman  # noqa: E402
+
+DEFAULT_DATA = ROOT.parent / "shared" / "datasets"
+
+
+@dataclass
+class SetRun:
+    """Scores and timing of one extractor on one set."""
+
+    scores: list[PageScore]
+    confidences: list[float | None]
+    errors: list[str | None]
+    seconds: float
+    nbytes: int
+
+    def summary(self) -> dict[str, Any]:
+        agg = aggregate(self.scores)
+        return {
+            **asdict(agg),
+            "errors": sum(e is not None for e in self.errors),
+            "seconds": self.seconds,
+            "pages_per_s": len(self.scores) / self.seconds if self.seconds else math.inf,
+            "mb_per_s": self.nbytes / 1e6 / self.seconds if self.seconds else math.inf,
+        }
+
+
+@dataclass
+class Row:
+    """All sets of one extractor."""
+
+    name: str
+    entry: extractors.Entry
+    runs: dict[str, SetRun] = field(default_factory=dict)
+
+    def pooled_speed(self) -> tuple[float, float]:
+        """(pages/s, MB/s) over all sets together."""
+        seconds = sum(r.seconds for r in self.runs.values())
+        pages = sum(len(r.scores) for r in self.runs.values())
+        nbytes = sum(r.nbytes for r in self.runs.values())
+        return (pages / seconds, nbytes / 1e6 / seconds) if seconds else (math.inf, math.inf)
+
+    def mean_f1(self) -> float:
+        f1s = [aggregate(r.scores).f1 for r in self.runs.values()]
+        return sum(f1s) / len(f1s) if f1s else 0.0
+
+    def confidence_spearman(self) -> float | None:
+        """Spearman(confidence, page F1) over pages with gold text, if any."""
+        pairs = [
+            (c, s.f1)
+            for run in self.runs.values()
+            for s, c in zip(run.scores, run.confidences)
+            if c is not None and not s.gold_empty
+        ]
+        if not pairs:
+            return None
+        conf, f1 = zip(*pairs)
+        return spearman(conf, f1)
+
+
+def pin_to_one_core() -> int:
+    """Restrict this process to its first allowed CPU; return that CPU."""
+    cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    return cpu
+
+
+def call(extractor: extractors.Extractor, html: bytes) -> tuple[Any, float, str | None]:
+    """Run one extraction: (output, seconds, error or None)."""
+    start = time.perf_counter()
+    try:
+        output = extractor(html)
+        error = None
+    except Exception as exc:  # noqa: BLE001 - a crash is a result, not a bug here
+        output, error = None, f"{type(exc).__name__}: {exc}"[:200]
+    return output, time.perf_counter() - start, error
+
+
+def run_set(extractor: extractors.Extractor, pages: list[Page], repeat: int, warmup: int) -> SetRun:
+    """Warm up, then score the first timed pass and keep the fastest pass."""
+    for page in pages[:warmup]:
+        call(extractor, page.html)
+    scores, confidences, errors, best = [], [], [], math.inf
+    for attempt in range(max(1, repeat)):
+        elapsed = 0.0
+        for page in pages:
+            output, seconds, error = call(extractor, page.html)
+            elapsed += seconds
+            if attempt == 0:
+                scores.append(score_page(extractors.output_text(output), page.gold))
+                confidences.append(extractors.output_confidence(output))
+                errors.append(error)
+        best = min(best, elapsed)
+    return SetRun(scores, confidences, errors, best, sum(len(p.html) for p in pages))
+
+
+def list_sets(data: Path, wanted: list[str]) -> list[str]:
+    available = sorted(p.name for p in data.iterdir() if p.is_dir() and any(p.glob("*.txt")))
+    missing = [s for s in wanted if s not in available]
+    if missing:
+        raise SystemExit(f"unknown set(s) {missing}; available: {available}")
+    return wanted or available
+
+
+def fmt(value: float | None, digits: int = 3) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    return f"{value:.{digits}f}"
+
+
+def speed(value: float) -> str:
+    return f"{value:.0f}" if value >= 100 else f"{value:.1f}" if value >= 1 else f"{value:.2f}"
+
+
+def table(rows: list[Row], sets: list[str]) -> str:
+    """The Markdown result table (one row per extractor)."""
+    head = ["extractor"]
+    for name in sets:
+        head += [f"{name} F1", "P", "R", "empty", "p/s", "MB/s"]
+    head += ["mean F1", "all p/s", "all MB/s", "ρ(conf,F1)", "errors"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" + "---:|" * (len(head) - 1)]
+    for row in rows:
+        cells = [row.name]
+        errors = 0
+        for name in sets:
+            s = row.runs[name].summary()
+            errors += s["errors"]
+            cells += [fmt(s["f1"]), fmt(s["precision"]), fmt(s["recall"]), str(s["empty"]),
+                      speed(s["pages_per_s"]), speed(s["mb_per_s"])]
+        cells += [fmt(row.mean_f1()), *map(speed, row.pooled_speed()),
+                  fmt(row.confidence_spearman(), 2), str(errors)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def to_json(rows: list[Row], pages: dict[str, list[Page]], args: argparse.Namespace) -> dict[str, Any]:
+    """Everything needed to re-analyse a run without re-running it."""
+    out: dict[str, Any] = {"args": {k: str(v) for k, v in vars(args).items()}, "rows": {}}
+    for row in rows:
+        sets = {}
+        for name, run in row.runs.items():
+            per_page = [
+                {"page": p.name, "precision": s.precision, "recall": s.recall, "f1": s.f1,
+                 "empty": s.empty, "gold_empty": s.gold_empty, "confidence": c, "error": e}
+                for p, s, c, e in zip(pages[name], run.scores, run.confidences, run.errors)
+            ]
+            sets[name] = {**run.summary(), "per_page": per_page}
+        out["rows"][row.name] = {
+            "kind": row.entry.kind, "version": row.entry.version, "mean_f1": row.mean_f1(),
+            "spearman_confidence_f1": row.confidence_spearman(), "sets": sets,
+        }
+    return out
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the sets (default: %(default)s)")
+    parser.add_argument("--sets", default="", help="comma-separated set names (default: all)")
+    parser.add_argument("--extractors", default="", help="comma-separated names or globs (default: all available)")
+    parser.add_argument("--limit", type=int, default=None, help="first N pages of each set")
+    parser.add_argument("--repeat", type=int, default=1, help="timed passes; the fastest is reported")
+    parser.add_argument("--warmup", type=int, default=3, help="untimed pages run first per set")
+    parser.add_argument("--loso", action="store_true", help="leave-one-set-out for factory rows")
+    parser.add_argument("--plugin", action="append", default=[], help="module that registers more rows")
+    parser.add_argument("--json", type=Path, help="write summaries and per-page scores here")
+    return parser.parse_args(argv)
+
+
+def split(csv: str) -> list[str]:
+    return [x.strip() for x in csv.split(",") if x.strip()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    logging.disable(logging.CRITICAL)  # peers log a traceback per failed page; errors are counted
+    cpu = pin_to_one_core()
+    for module in args.plugin:
+        importlib.import_module(module)
+    entries = extractors.select(split(args.extractors))
+    for note in extractors.NOTES:
+        print(f"note: {note}", file=sys.stderr)
+    if not entries:
+        raise SystemExit("no extractor to run")
+    sets = list_sets(args.data, split(args.sets))
+    pages = {name: load_dataset(args.data / name, args.limit) for name in sets}
+    print(f"cpu {cpu}; sets: " + ", ".join(f"{n} ({len(p)})" for n, p in pages.items()), file=sys.stderr)
+    rows = []
+    for entry in entries:
+        loso = args.loso and entry.loso
+        row = Row(entry.name + (" (loso)" if loso else ""), entry)
+        for name in sets:
+            extractor = entry.factory(name if loso else None)
+            row.runs[name] = run_set(extractor, pages[name], args.repeat, args.warmup)
+            s = row.runs[name].summary()
+            print(f"{row.name:<24} {name:<16} F1 {s['f1']:.3f}  {s['seconds']:7.1f} s  "
+                  f"errors {s['errors']}", file=sys.stderr, flush=True)
+        rows.append(row)
+    print(table(rows, sets))
+    versions = ", ".join(f"{e.name} {e.version}" for e in entries if e.version)
+    print(f"\nVersions: {versions}. One core (cpu {cpu}), repeat {args.repeat}, limit {args.limit}.")
+    if args.json:
+        args.json.write_text(json.dumps(to_json(rows, pages, args), indent=1, allow_nan=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
