@@ -38,7 +38,7 @@ def densities(doc, form: str = "ratio") -> np.ndarray:  # doc: Document
     raise ConfigError(f"density form must be one of {FORMS}, got {form!r}")
 
 
-def gaussian_threshold(d: np.ndarray, iterations: int = 30) -> float:
+def gaussian_threshold(d: np.ndarray, iterations: int = 12) -> float:
     """Decision point of a two-component 1-D Gaussian mixture fitted by EM."""
     d = np.asarray(d, dtype=np.float64)
     if len(d) < 2 or float(d.std()) < 1e-9:
@@ -52,20 +52,26 @@ def gaussian_threshold(d: np.ndarray, iterations: int = 30) -> float:
     s = np.maximum(np.array([lo.std(), hi.std()]), floor)
     p = len(hi) / len(d)
     for _ in range(iterations):
-        w = np.array([1.0 - p, p])
-        pdf = w[:, None] * _normal(d[None, :], m[:, None], s[:, None])
-        total = pdf.sum(axis=0) + 1e-300
-        resp = pdf / total
-        nk = resp.sum(axis=1) + 1e-12
-        m = (resp * d).sum(axis=1) / nk
-        s = np.maximum(np.sqrt((resp * (d - m[:, None]) ** 2).sum(axis=1) / nk), floor)
-        p = float(np.clip(nk[1] / len(d), 1e-3, 1 - 1e-3))
+        lo_pdf = (1.0 - p) * _normal(d, m[0], s[0])
+        hi = p * _normal(d, m[1], s[1])
+        r = hi / (lo_pdf + hi + 1e-300)  # responsibility of the text component
+        n_hi = float(r.sum())
+        n_lo = len(d) - n_hi
+        if n_hi < 1e-6 or n_lo < 1e-6:
+            break
+        old = m[1]
+        m = np.array([float(((1 - r) * d).sum()) / n_lo, float((r * d).sum()) / n_hi])
+        s = np.maximum(np.sqrt([float(((1 - r) * (d - m[0]) ** 2).sum()) / n_lo,
+                                float((r * (d - m[1]) ** 2).sum()) / n_hi]), floor)
+        p = min(max(n_hi / len(d), 1e-3), 1 - 1e-3)
+        if abs(m[1] - old) < 1e-4:
+            break
     if m[0] > m[1]:
         m, s, p = m[::-1], s[::-1], 1.0 - p
     return equal_posterior(float(m[0]), float(s[0]), float(m[1]), float(s[1]), p)
 
 
-def _normal(x: np.ndarray, m: np.ndarray, s: np.ndarray) -> np.ndarray:
+def _normal(x: np.ndarray, m: float, s: float) -> np.ndarray:
     return np.exp(-0.5 * ((x - m) / s) ** 2) / (s * math.sqrt(2 * math.pi))
 
 

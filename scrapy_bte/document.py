@@ -26,26 +26,24 @@ from __future__ import annotations
 import html as _html
 import re
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 import numpy as np
 
 from .scripts import has_spaceless, weighted_words
 
-# Elements whose content is dropped in step 0. Raw-text elements run to the
-# end of the document when unclosed (as in a browser); for the others only an
-# unclosed start tag is dropped.
-_RAWTEXT = frozenset({"script", "style", "textarea", "title", "xmp", "noembed", "plaintext", "noscript", "iframe"})
-_DROP = _RAWTEXT | frozenset(
-    {"template", "svg", "math", "object", "select", "button", "canvas", "video", "audio",
+# Elements whose content is dropped in step 0.
+_DROP = frozenset(
+    {"script", "style", "textarea", "title", "xmp", "noembed", "noscript", "iframe", "template", "svg", "math", "object", "select", "button", "canvas", "video", "audio",
      "marquee", "applet", "datalist", "map"}
 )
-_OPEN_RE = re.compile(
-    r"<(?:!--|!|\?|(" + "|".join(sorted(_DROP)) + r")(?=[\s/>]))", re.IGNORECASE
-)
-_CLOSE_RE = {name: re.compile(rf"</{name}\s*>|</{name}(?=[\s/])[^>]*>", re.IGNORECASE) for name in _DROP}
+_OPEN_RE = re.compile(r"<(?:!|\?|(" + "|".join(sorted(_DROP)) + r")(?=[\s/>]))")
 _COMMENT_END_RE = re.compile(r"--!?>")
-_TAG_RE = re.compile(r"<(/?)([A-Za-z][^\s/<>]*)([^<>]*)>")
+_SCRIPTLIKE = frozenset({"script", "style"})
+_ANY_END_RE = re.compile(r"</[a-z]")
+_TAG_RE = re.compile(r"<(/?[A-Za-z][^\s/<>]*)([^<>]*)>")
+_HIGH_RE = re.compile("[\u0e01-\U0002fa1f]")
 _META_RE = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
 _ATTR_RE = re.compile(r"""([a-zA-Z_:][-\w:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
 
@@ -56,6 +54,15 @@ BLOCK_TAGS = frozenset(
     thead tr ul""".split()
 )
 _VOID_BLOCKS = frozenset({"br", "hr", "frame"})
+_BLOCK_OR_END = BLOCK_TAGS | frozenset("/" + t for t in BLOCK_TAGS)
+# Elements tracked on the open-element stack: containers, not paragraphs or
+# list items (a block's own opening tag is recorded separately), which keeps
+# the one Python loop of the build short.
+STRUCTURE_TAGS = BLOCK_TAGS - frozenset(
+    "p li br hr h1 h2 h3 h4 h5 h6 dt dd caption legend summary figcaption pre address".split()
+)
+_STRUCTURE_OR_END = STRUCTURE_TAGS | frozenset("/" + t for t in STRUCTURE_TAGS)
+_LINK = {"a": 1, "/a": -1}
 # A start tag that implicitly closes an open element of these names.
 _AUTOCLOSE = {
     "p": frozenset({"p"}),
@@ -87,46 +94,71 @@ def _clean_text(raw: str) -> str:
     return " ".join(raw.split())
 
 
+def _find_end_tag(low: str, name: str, pos: int) -> tuple[int, int] | None:
+    """(start, end) of the next ``</name ...>`` in lower-cased markup."""
+    needle = "</" + name
+    while True:
+        k = low.find(needle, pos)
+        if k < 0:
+            return None
+        after = k + len(needle)
+        if after >= len(low) or low[after] in " \t\n\r\f/>":
+            close = low.find(">", after)
+            return (k, len(low) if close < 0 else close + 1)
+        pos = after
+
+
 def step0(markup: str) -> tuple[str, str | None]:
     """Drop comments and content-free elements; return (markup, <title> text)."""
+    # Searching a lower-cased copy keeps every scan in C; U+0130 is the one
+    # character whose lower case is longer, so it is mapped first to keep
+    # offsets aligned.
+    low = markup.replace("\u0130", "i").lower()
     out: list[str] = []
     title: str | None = None
     pos = 0
     n = len(markup)
     search = _OPEN_RE.search
+    unclosed: set[str] = set()  # names with no end tag left: never search again
     while True:
-        m = search(markup, pos)
+        m = search(low, pos)
         if m is None:
             break
         start = m.start()
         out.append(markup[pos:start])
-        lead = markup[start + 1]
-        if lead == "!" and markup.startswith("!--", start + 1):
+        lead = low[start + 1]
+        if lead == "!" and low.startswith("!--", start + 1):
             body = start + 4
-            if markup.startswith(">", body) or markup.startswith("->", body):
-                pos = markup.index(">", body) + 1  # "<!-->" and "<!--->" close at once
+            if low.startswith(">", body) or low.startswith("->", body):
+                pos = low.index(">", body) + 1  # "<!-->" and "<!--->" close at once
                 continue
-            end = _COMMENT_END_RE.search(markup, body)
+            end = _COMMENT_END_RE.search(low, body)
             pos = n if end is None else end.end()
             continue
         if lead in "!?":  # doctype, CDATA, bogus comment, processing instruction
-            end = markup.find(">", start)
+            end = low.find(">", start)
             pos = n if end < 0 else end + 1
             continue
-        name = m.group(1).lower()
-        open_end = markup.find(">", m.end())
+        name = m.group(1)
+        open_end = low.find(">", m.end())
         if open_end < 0:
             pos = n
             break
-        close = _CLOSE_RE[name].search(markup, open_end + 1)
+        close = None if name in unclosed else _find_end_tag(low, name, open_end + 1)
         if close is None:
-            pos = n if name in _RAWTEXT else open_end + 1
-            if name == "title" and title is None:
-                title = _clean_text(markup[open_end + 1 : open_end + 2000])
+            unclosed.add(name)
+            # Unclosed: scripts and styles end at the next end tag of anything
+            # (as libxml2 does), so an article after them survives; other
+            # elements lose only their start tag.
+            if name in _SCRIPTLIKE:
+                nxt = _ANY_END_RE.search(low, open_end + 1)
+                pos = n if nxt is None else nxt.start()
+            else:
+                pos = open_end + 1
             continue
         if name == "title" and title is None:
-            title = _clean_text(markup[open_end + 1 : close.start()])
-        pos = close.end()
+            title = _clean_text(markup[open_end + 1 : close[0]])
+        pos = close[1]
     out.append(markup[pos:])
     return "".join(out), title
 
@@ -161,6 +193,7 @@ class Document:
     link_words: np.ndarray
     depth: np.ndarray
     container: np.ndarray
+    opener: list[str]
     el_name: list[str]
     el_attrs: list[str]
     el_parent: list[int]
@@ -206,11 +239,57 @@ def _empty_document(title: str | None, meta: dict[str, str], source_chars: int) 
     f = np.zeros(0, dtype=np.float64)
     i = np.zeros(0, dtype=np.int64)
     return Document(
-        texts=[], words=f, chars=i, tags=i, bytes=i, link_words=f, depth=i, container=i,
+        texts=[], words=f, chars=i, tags=i, bytes=i, link_words=f, depth=i, container=i, opener=[],
         el_name=["#root"], el_attrs=[""], el_parent=[-1], runs=f, run_seg_first=i,
         run_seg_last=i, segments=[], seg_block=i, title_tag=title, meta=meta,
         source_chars=source_chars,
     )
+
+
+def _maybe_spaceless(text: str) -> bool:
+    """Cheap pre-check: any character at or above the Thai block at all?"""
+    return not text.isascii() and _HIGH_RE.search(text) is not None
+
+
+def _open_elements(events: list[int], lnames: list[str]) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Replay the open-element stack over structural tags (``events``).
+
+    Returns, per element, its tag index, parent and depth, and per event the
+    innermost open element after it. Misnested end tags look at most
+    ``_CLOSE_SEARCH`` levels down, which bounds the work per tag on pages
+    with thousands of unclosed elements; depth itself is unlimited.
+    """
+    el_tag = [-1]
+    el_parent = [-1]
+    el_depth = [0]
+    stack = [0]
+    names = ["#root"]
+    top = []
+    for t in events:
+        name = lnames[t]
+        if name[0] == "/":
+            name = name[1:]
+            if names[-1] == name:
+                stack.pop()
+                names.pop()
+            else:
+                for k in range(len(names) - 2, max(0, len(names) - _CLOSE_SEARCH), -1):
+                    if names[k] == name:
+                        del stack[k:]
+                        del names[k:]
+                        break
+        elif name not in _VOID_BLOCKS:
+            closes = _AUTOCLOSE.get(name)
+            if closes is not None and names[-1] in closes:
+                stack.pop()
+                names.pop()
+            el_parent.append(stack[-1])
+            el_depth.append(len(stack))
+            stack.append(len(el_tag))
+            el_tag.append(t)
+            names.append(name)
+        top.append(stack[-1])
+    return el_tag, el_parent, el_depth, top
 
 
 def build(markup: str) -> Document:
@@ -220,27 +299,21 @@ def build(markup: str) -> Document:
     if "&nbsp;" in cleaned:
         cleaned = cleaned.replace("&nbsp;", " ")
     parts = _TAG_RE.split(cleaned)
-    segments = parts[0::4]
-    slashes = parts[1::4]
-    lnames = list(map(str.lower, parts[2::4]))
-    attrs = parts[3::4]
+    segments = parts[0::3]
+    lnames = list(map(str.lower, parts[1::3]))  # end tags keep their "/"
+    attrs = parts[2::3]
     n_tags = len(lnames)
     if not any(map(str.strip, segments)):
         return _empty_document(title, meta, len(markup))
 
-    if has_spaceless(cleaned):
+    if _maybe_spaceless(cleaned) and has_spaceless(cleaned):
         seg_words = np.fromiter(map(weighted_words, segments), np.float64, n_tags + 1)
     else:
         seg_words = np.fromiter(map(len, map(str.split, segments)), np.float64, n_tags + 1)
-    seg_len = np.fromiter(map(len, segments), np.int64, n_tags + 1)
-    closing = np.fromiter(map(bool, slashes), bool, n_tags)
-    tag_len = (
-        np.fromiter(map(len, lnames), np.int64, n_tags)
-        + np.fromiter(map(len, attrs), np.int64, n_tags)
-        + closing
-        + 2
-    )
-    is_block = np.fromiter(map(BLOCK_TAGS.__contains__, lnames), bool, n_tags)
+    lengths = np.fromiter(map(len, parts), np.int64, len(parts))
+    seg_len = lengths[0::3]
+    tag_len = lengths[1::3] + lengths[2::3] + 2
+    is_block = np.fromiter(map(_BLOCK_OR_END.__contains__, lnames), bool, n_tags)
 
     # Segment k lies after tag k-1: its raw block is the number of block tags before it.
     seg_rawblock = np.zeros(n_tags + 1, dtype=np.int64)
@@ -249,12 +322,11 @@ def build(markup: str) -> Document:
     n_raw = int(seg_rawblock[-1]) + 1
 
     # Inside a link: the last <a> or </a> before the segment was an opening one.
-    is_a = np.fromiter(map("a".__eq__, lnames), bool, n_tags)
-    a_event = np.where(is_a, np.arange(n_tags), -1)
-    last_a = np.maximum.accumulate(a_event) if n_tags else a_event
+    link_tag = np.fromiter(map(_LINK.get, lnames, repeat(0)), np.int8, n_tags)  # +1 <a>, -1 </a>
+    last_a = np.maximum.accumulate(np.where(link_tag != 0, np.arange(n_tags), -1)) if n_tags else link_tag
     in_link = np.zeros(n_tags + 1, dtype=bool)
     if n_tags:
-        in_link[1:] = (last_a >= 0) & ~closing[np.maximum(last_a, 0)]
+        in_link[1:] = (last_a >= 0) & (link_tag[np.maximum(last_a, 0)] > 0)
 
     raw_words = np.bincount(seg_rawblock, seg_words, n_raw)
     raw_link = np.bincount(seg_rawblock, seg_words * in_link, n_raw)
@@ -263,35 +335,21 @@ def build(markup: str) -> Document:
         np.bincount(tag_rawblock, tag_len, n_raw) if n_tags else 0
     )
 
-    # Open-element stack over block-level tags only.
     block_tag_idx = np.flatnonzero(is_block)
-    el_name = ["#root"]
-    el_attrs = [""]
-    el_parent = [-1]
-    stack = [0]
-    raw_container = np.zeros(n_raw, dtype=np.int64)
-    raw_depth = np.zeros(n_raw, dtype=np.int64)
-    rb = 1
-    for t in block_tag_idx.tolist():
-        name = lnames[t]
-        if slashes[t]:
-            for k in range(len(stack) - 1, max(0, len(stack) - _CLOSE_SEARCH), -1):
-                if el_name[stack[k]] == name:
-                    del stack[k:]
-                    break
-        elif name not in _VOID_BLOCKS:
-            closes = _AUTOCLOSE.get(name)
-            if closes is not None and el_name[stack[-1]] in closes:
-                stack.pop()
-            el_name.append(name)
-            el_attrs.append(attrs[t])
-            el_parent.append(stack[-1])
-            stack.append(len(el_name) - 1)
-        raw_container[rb] = stack[-1]
-        raw_depth[rb] = len(stack) - 1
-        rb += 1
+    events = np.flatnonzero(np.fromiter(map(_STRUCTURE_OR_END.__contains__, lnames), bool, n_tags))
+    el_tag, el_parent, depths, top = _open_elements(events.tolist(), lnames)
+    el_name = ["#root"] + [lnames[t] for t in el_tag[1:]]
+    el_attrs = [""] + [attrs[t] for t in el_tag[1:]]
+    el_depth = np.array(depths, dtype=np.int64)
 
     keep = np.flatnonzero(raw_words > 0)
+    # A block starts after block tag keep-1; its container is the stack top
+    # after the last structural event at or before that tag.
+    start_tag = np.where(keep > 0, block_tag_idx[np.maximum(keep - 1, 0)], -1)
+    event_idx = np.searchsorted(events, start_tag, side="right") - 1
+    top_arr = np.array(top, dtype=np.int64)
+    container = np.where(event_idx >= 0, top_arr[np.maximum(event_idx, 0)] if len(top_arr) else 0, 0)
+    opener = [lnames[t] if t >= 0 else "" for t in start_tag.tolist()]
     # Markup of empty blocks counts toward the next block with text.
     cum_bytes = np.cumsum(raw_bytes)
     cum_tags = np.cumsum(raw_tags)
@@ -318,8 +376,9 @@ def build(markup: str) -> Document:
         tags=blk_tags,
         bytes=blk_bytes,
         link_words=raw_link[keep],
-        depth=raw_depth[keep],
-        container=raw_container[keep],
+        depth=el_depth[container],
+        container=container,
+        opener=opener,
         el_name=el_name,
         el_attrs=el_attrs,
         el_parent=el_parent,
