@@ -89,14 +89,14 @@ class Span:
     tags: float
 
 
-def document_span(doc) -> Span | None:  # doc: scrapy_bte.document.Document
+def document_span(doc, link_weight: float = 1.0) -> Span | None:  # doc: Document
     """Run BTE over a document's token runs; ``None`` for a page without words."""
-    runs = doc.runs
+    runs, run_first, run_last = doc.token_runs(link_weight)
     if len(runs) == 0 or not (runs > 0).any():
         return None
     score, i, j = max_span(runs)
-    seg_first = int(doc.run_seg_first[i])
-    seg_last = int(doc.run_seg_last[j])
+    seg_first = int(run_first[i])
+    seg_last = int(run_last[j])
     inside = runs[i : j + 1]
     blocks = doc.seg_block[seg_first : seg_last + 1]
     blocks = blocks[blocks >= 0]

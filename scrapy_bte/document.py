@@ -180,9 +180,9 @@ def meta_content(markup: str, keys: tuple[str, ...], limit: int = 200_000) -> di
 class Document:
     """Text blocks with features, BTE token runs and the element tree's skeleton.
 
-    Arrays are indexed by block (only blocks with words exist). Runs are the
-    run-length encoded token sequence (+words, -tags); ``run_segments`` maps
-    each run to the raw text segments it spans so spans can be cut exactly.
+    Arrays are indexed by block (only blocks with words exist). Per raw text
+    segment (the text between two tags) the model keeps its words and link
+    words, from which :meth:`token_runs` derives BTE's token sequence.
     """
 
     texts: list[str]
@@ -197,9 +197,8 @@ class Document:
     el_name: list[str]
     el_attrs: list[str]
     el_parent: list[int]
-    runs: np.ndarray
-    run_seg_first: np.ndarray
-    run_seg_last: np.ndarray
+    seg_words: np.ndarray
+    seg_link_words: np.ndarray
     segments: list[str]
     seg_block: np.ndarray
     title_tag: str | None = None
@@ -215,6 +214,20 @@ class Document:
     @property
     def total_words(self) -> float:
         return float(self.words.sum())
+
+    def token_runs(self, link_weight: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Run-length encoded tokens (words > 0, tags < 0) and each run's segments.
+
+        ``link_weight`` scales words inside links: 1 is Finn's original
+        sequence; 0 lets link text count as neither words nor tags.
+        """
+        key = f"runs:{link_weight}"
+        if key not in self._cache:
+            words = self.seg_words
+            if link_weight != 1.0:
+                words = words - (1.0 - link_weight) * self.seg_link_words
+            self._cache[key] = _runs(words, self.total_tags)
+        return self._cache[key]
 
     def element_path(self, block: int) -> list[int]:
         """Element ids from the block's container up to the root."""
@@ -240,8 +253,7 @@ def _empty_document(title: str | None, meta: dict[str, str], source_chars: int) 
     i = np.zeros(0, dtype=np.int64)
     return Document(
         texts=[], words=f, chars=i, tags=i, bytes=i, link_words=f, depth=i, container=i, opener=[],
-        el_name=["#root"], el_attrs=[""], el_parent=[-1], runs=f, run_seg_first=i,
-        run_seg_last=i, segments=[], seg_block=i, title_tag=title, meta=meta,
+        el_name=["#root"], el_attrs=[""], el_parent=[-1], seg_words=f, seg_link_words=f, segments=[], seg_block=i, title_tag=title, meta=meta,
         source_chars=source_chars,
     )
 
@@ -345,7 +357,7 @@ def build(markup: str) -> Document:
     keep = np.flatnonzero(raw_words > 0)
     # A block starts after block tag keep-1; its container is the stack top
     # after the last structural event at or before that tag.
-    start_tag = np.where(keep > 0, block_tag_idx[np.maximum(keep - 1, 0)], -1)
+    start_tag = np.concatenate(([-1], block_tag_idx))[keep]
     event_idx = np.searchsorted(events, start_tag, side="right") - 1
     top_arr = np.array(top, dtype=np.int64)
     container = np.where(event_idx >= 0, top_arr[np.maximum(event_idx, 0)] if len(top_arr) else 0, 0)
@@ -368,7 +380,6 @@ def build(markup: str) -> Document:
     raw_to_block[keep] = np.arange(len(keep))
     seg_block = raw_to_block[seg_rawblock]
 
-    runs, run_first, run_last = _runs(seg_words, n_tags)
     return Document(
         texts=texts,
         words=raw_words[keep],
@@ -382,9 +393,8 @@ def build(markup: str) -> Document:
         el_name=el_name,
         el_attrs=el_attrs,
         el_parent=el_parent,
-        runs=runs,
-        run_seg_first=run_first,
-        run_seg_last=run_last,
+        seg_words=seg_words,
+        seg_link_words=seg_words * in_link,
         segments=segments,
         seg_block=seg_block,
         title_tag=title,

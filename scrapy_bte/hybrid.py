@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import bte as _bte
 from . import density as _density
 
 DEFAULTS = {
@@ -20,14 +21,17 @@ DEFAULTS = {
     "max_link": 0.5,
     "min_chars": 10,
     "gap": 2,
+    "link_weight": 0.0,
 }
 
 
 def select(doc, span, *, threshold: str = "gaussian", form: str = "ratio", max_link: float = 0.5,
-           min_chars: int = 10, gap: int = 2) -> np.ndarray:
-    """Boolean mask over blocks."""
+           min_chars: int = 10, gap: int = 2, link_weight: float = 0.0) -> np.ndarray:
+    """Boolean mask over blocks; ``span`` is Finn's, re-run here when ``link_weight`` differs."""
     n = doc.n_blocks
     keep = np.zeros(n, dtype=bool)
+    if link_weight != 1.0:
+        span = _bte.document_span(doc, link_weight)
     if span is None or n == 0:
         return keep
     d = _density.densities(doc, form)
