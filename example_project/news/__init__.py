@@ -1,0 +1,1 @@
+"""Example Scrapy project for scrapy-bte (see ``news.spiders.news``)."""
