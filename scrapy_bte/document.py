@@ -41,7 +41,9 @@ _DROP = frozenset(
 _OPEN_RE = re.compile(r"<(?:!|\?|(" + "|".join(sorted(_DROP)) + r")(?=[\s/>]))")
 _COMMENT_END_RE = re.compile(r"--!?>")
 _SCRIPTLIKE = frozenset({"script", "style"})
-_ANY_END_RE = re.compile(r"</[a-z]")
+# Where an unclosed script or style ends: the next end tag, or a start tag
+# that only markup would contain.
+_ANY_END_RE = re.compile(r"</[a-z]|<(?:div|p|table|article|section|main|body|h[1-6]|ul|ol|header|footer|nav)[\s>]")
 _TAG_RE = re.compile(r"<(/?[A-Za-z][^\s/<>]*)([^<>]*)>")
 _HIGH_RE = re.compile("[\u0e01-\U0002fa1f]")
 _META_RE = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
@@ -147,9 +149,9 @@ def step0(markup: str) -> tuple[str, str | None]:
         close = None if name in unclosed else _find_end_tag(low, name, open_end + 1)
         if close is None:
             unclosed.add(name)
-            # Unclosed: scripts and styles end at the next end tag of anything
-            # (as libxml2 does), so an article after them survives; other
-            # elements lose only their start tag.
+            # Unclosed: scripts and styles end where markup resumes (libxml2
+            # ends them at any end tag), so an article after them survives;
+            # other elements lose only their start tag.
             if name in _SCRIPTLIKE:
                 nxt = _ANY_END_RE.search(low, open_end + 1)
                 pos = n if nxt is None else nxt.start()
@@ -241,11 +243,12 @@ class Document:
     def block_tag(self, block: int) -> str:
         return self.el_name[int(self.container[block])]
 
-    def first_block_in(self, name: str) -> int | None:
-        for b in range(self.n_blocks):
-            if self.el_name[int(self.container[b])] == name:
-                return b
-        return None
+    def first_block_opened_by(self, name: str) -> int | None:
+        """First block whose opening tag is ``name`` (e.g. the first ``h1``)."""
+        try:
+            return self.opener.index(name)
+        except ValueError:
+            return None
 
 
 def _empty_document(title: str | None, meta: dict[str, str], source_chars: int) -> Document:
@@ -410,6 +413,9 @@ def _runs(seg_words: np.ndarray, n_tags: int) -> tuple[np.ndarray, np.ndarray, n
     Returns the run values and, per run, the first and last text segment it
     touches (tag runs report the segments around them).
     """
+    if len(seg_words) == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return np.zeros(0), empty, empty
     seq = np.empty(2 * n_tags + 1, dtype=np.float64)
     seq[0::2] = seg_words
     seq[1::2] = -1.0

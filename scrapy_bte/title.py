@@ -42,7 +42,7 @@ def choose_title(og_title: str | None, title_tag: str | None, h1: str | None, si
 
 
 def document_title(doc) -> str | None:  # doc: Document
-    h1_block = doc.first_block_in("h1")
+    h1_block = doc.first_block_opened_by("h1")
     h1 = doc.texts[h1_block] if h1_block is not None else None
     og = doc.meta.get("og:title") or doc.meta.get("twitter:title")
     return choose_title(og, doc.title_tag, h1, doc.meta.get("og:site_name"))
