@@ -1,0 +1,391 @@
+"""The per-crawl extraction runtime and the downloader and spider middlewares.
+
+:class:`BTERuntime` is the one place that decides whether a response is
+extracted, runs the extraction (worker pool, or inline with
+``BTE_WORKERS = 0``), turns every failure into an ``Extraction.failed`` and
+keeps the ``bte/*`` stats. It is shared by every scrapy-bte component of a
+crawler, so the pool is started once whichever components are enabled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+import weakref
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from itemadapter import is_item
+from scrapy import signals
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import Request, Response
+
+from .errors import BTEError, ConfigError, ModelError
+from .pipelines import ItemFiller
+from .result import Extraction
+from .settings import BTEConfig
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    from scrapy.crawler import Crawler
+
+    # typing.Self requires Python 3.11
+    from typing_extensions import Self
+
+logger = logging.getLogger(__name__)
+_T = TypeVar("_T")
+
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+# Types servers send when they do not know better: the body decides.
+GENERIC_TYPES = frozenset({"", "application/octet-stream", "binary/octet-stream", "text/plain", "application/unknown", "unknown/unknown"})
+_SNIFF_BYTES = 1024
+_PROBE_HTML = "<html><head><title>probe</title></head><body><p>A short probe paragraph.</p></body></html>"
+_HTML_START = re.compile(
+    rb"^(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*"
+    rb"<(?:!doctype\s+html|html|head|body|title|meta|script|style|div|p|h[1-6])\b",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def looks_like_html(body: bytes) -> bool:
+    """Sniff the first bytes of an untyped body (what browsers do for such responses)."""
+    return bool(_HTML_START.match(body[:_SNIFF_BYTES]))
+
+
+def media_type(response: Response) -> str:
+    """The lower-cased media type of the Content-Type header, '' if absent."""
+    raw = response.headers.get(b"Content-Type")
+    if not raw:
+        return ""
+    return raw.decode("latin-1").split(";", 1)[0].strip().lower()
+
+
+def error_text(exc: BaseException) -> str:
+    """One-line, traceback-free description stored in ``Extraction.error``."""
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+class BTERuntime:
+    """Shared per-crawler state: config, stats, worker pool, item filler."""
+
+    def __init__(self, crawler: "Crawler", config: BTEConfig) -> None:
+        self.crawler = crawler
+        self.config = config
+        self.stats = crawler.stats
+        assert self.stats is not None
+        self.filler = ItemFiller(config, self.stats)
+        self.pool: Any = None
+        self.downloader_enabled = False
+        self._closed = False
+        self._probe()
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def for_crawler(cls, crawler: "Crawler") -> "BTERuntime":
+        """The crawler's runtime, created by whichever component asks first.
+
+        Raises ``NotConfigured`` (BTE_ENABLED=False) or ``ConfigError``.
+        """
+        runtime = _RUNTIMES.get(crawler)
+        if runtime is None:
+            runtime = cls(crawler, BTEConfig.from_crawler(crawler))
+            _RUNTIMES[crawler] = runtime
+        return runtime
+
+    def _probe(self) -> None:
+        """Fail at start-up, naming the settings, if ``extract()`` rejects the
+        method, options or model: otherwise every page would fail one by one."""
+        from .api import extract
+
+        try:
+            extract(_PROBE_HTML, method=self.config.method, **self.config.extract_options())
+        except (ConfigError, ModelError) as exc:
+            raise ConfigError(
+                f"extract() rejects BTE_METHOD={self.config.method!r}, BTE_OPTIONS={self.config.options!r},"
+                f" BTE_MODEL_PATH={self.config.model_path!r}: {exc}"
+            ) from None
+
+    # -- lifecycle ---------------------------------------------------------
+
+    def spider_opened(self) -> None:
+        self._start_pool()
+
+    def _start_pool(self) -> None:
+        """Start worker processes before the first page arrives (once)."""
+        if self.pool is not None or self.config.workers == 0 or self._closed:
+            return
+        from .workers import WorkerPool
+
+        self.pool = WorkerPool(
+            self.config.workers,
+            timeout=self.config.timeout,
+            max_pending=self.config.max_pending,
+            method=self.config.method,
+            options=self.config.extract_options(),
+        )
+        logger.info(
+            "scrapy-bte: started %d extraction worker(s) (timeout %.3g s, method %s)",
+            self.config.workers,
+            self.config.timeout,
+            self.config.method,
+        )
+
+    def spider_closed(self) -> None:
+        """Stop the workers (no orphan processes) and log the summary line."""
+        self._closed = True
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            # Nothing is in flight after a normal finish; after a forced stop,
+            # do not let a hung page hold the reactor thread.
+            pool.close(wait=False)
+        get = self.stats.get_value
+        pages = sum(get(key, 0) for key in ("bte/extracted", "bte/empty", "bte/errors"))
+        seconds = float(get("bte/seconds", 0.0))
+        logger.info(
+            "scrapy-bte: %d page(s) extracted (%d with text, %d empty, %d errors, %d timeouts),"
+            " %d word(s), %d item(s) filled; skipped %d non-HTML, %d too large;"
+            " %.2f s extracting (%.3f s/page, %d worker(s))",
+            pages,
+            get("bte/extracted", 0),
+            get("bte/empty", 0),
+            get("bte/errors", 0),
+            get("bte/timeouts", 0),
+            get("bte/words", 0),
+            get("bte/items", 0),
+            get("bte/skipped/non_html", 0),
+            get("bte/skipped/too_large", 0),
+            seconds,
+            seconds / pages if pages else 0.0,
+            self.config.workers,
+        )
+
+    # -- deciding ----------------------------------------------------------
+
+    def skip_reason(self, request: Request, response: Response) -> str | None:
+        """Why *response* is not extracted (counted in stats), or None to extract it."""
+        if request.meta.get("dont_bte"):
+            reason = "dont_bte"
+        elif not 200 <= response.status < 300:
+            reason = "non_html"
+        else:
+            mtype = media_type(response)
+            if mtype in HTML_TYPES or (mtype in GENERIC_TYPES and looks_like_html(response.body)):
+                reason = "too_large" if len(response.body) > self.config.max_bytes else None
+            else:
+                reason = "non_html"
+        if reason is not None:
+            self.stats.inc_value(f"bte/skipped/{reason}")
+        return reason
+
+    # -- extracting --------------------------------------------------------
+
+    async def extract_response(self, response: Response) -> Extraction:
+        """Extract the main text of an (already accepted) response.
+
+        Only the raw body and Content-Type go to the extractor, which decodes
+        (BOM, header, ``<meta charset>``, sniffing) in the worker: asking
+        Scrapy for ``response.encoding`` could decode the whole body in the
+        reactor thread just to guess.
+        """
+        content_type = response.headers.get(b"Content-Type")
+        return await self.extract(
+            response.body,
+            url=response.url,
+            content_type=content_type.decode("latin-1") if content_type else None,
+        )
+
+    async def extract(
+        self,
+        html: bytes | str,
+        *,
+        url: str | None = None,
+        encoding: str | None = None,
+        content_type: str | None = None,
+    ) -> Extraction:
+        """Extract without ever raising: failures become ``Extraction.failed``.
+
+        With workers the page goes to the pool and is awaited without blocking
+        the reactor; with ``BTE_WORKERS = 0`` it is extracted right here.
+        """
+        started = time.perf_counter()
+        try:
+            if self.config.workers == 0:
+                result = self._extract_inline(html, url=url, encoding=encoding, content_type=content_type)
+            else:
+                self._start_pool()
+                if self.pool is None:  # spider already closed
+                    raise BTEError("worker pool is closed")
+                body = html.encode("utf-8") if isinstance(html, str) else html
+                if isinstance(html, str):
+                    encoding = "utf-8"
+                future = await self._submit(body, encoding=encoding, content_type=content_type, url=url)
+                result = await _await_future(future)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a bad page must never break the crawl
+            result = self._failed(exc, url)
+        self.stats.inc_value("bte/seconds", time.perf_counter() - started, start=0.0)
+        self._count(result, url)
+        return result
+
+    async def _submit(self, body: bytes, **kwargs: Any) -> "Future[Extraction]":
+        """Submit to the pool, waiting (without blocking) while it is full."""
+        from .workers import PoolFull
+
+        while True:
+            try:
+                return self.pool.submit(body, **kwargs)
+            except PoolFull:
+                self.stats.inc_value("bte/pool_full_waits")
+                await _await_future(self.pool.wait_for_capacity())
+
+    def _extract_inline(self, html: bytes | str, **kwargs: Any) -> Extraction:
+        from .api import extract
+
+        return extract(html, method=self.config.method, **kwargs, **self.config.extract_options())
+
+    def _failed(self, exc: Exception, url: str | None) -> Extraction:
+        if _is_timeout(exc):
+            self.stats.inc_value("bte/timeouts")
+        if not isinstance(exc, BTEError):
+            # Not a deliberate error: still one line, no traceback in the log.
+            self.stats.inc_value("bte/errors/unexpected")
+        return Extraction.failed(error_text(exc), method=self.config.method)
+
+    def _count(self, result: Extraction, url: str | None) -> None:
+        if result.error is not None:
+            self.stats.inc_value("bte/errors")
+            logger.warning("scrapy-bte: extraction failed for %s: %s", url or "<item html>", result.error)
+        elif result.empty:
+            self.stats.inc_value("bte/empty")
+        else:
+            self.stats.inc_value("bte/extracted")
+            self.stats.inc_value("bte/words", result.words)
+
+
+def _is_timeout(exc: BaseException) -> bool:
+    try:
+        from .workers import WorkerTimeout
+    except ImportError:  # pragma: no cover - workers module always ships
+        return False
+    return isinstance(exc, WorkerTimeout)
+
+
+async def _await_future(future: "Future[_T]") -> _T:
+    """Await a ``concurrent.futures.Future`` under whichever reactor runs.
+
+    Under the asyncio reactor (Scrapy's default) ``asyncio.wrap_future``
+    resumes us on the event loop; under another Twisted reactor coroutines are
+    driven by Deferreds, so a Deferred is fired from the reactor thread via
+    ``callFromThread`` when the pool's thread completes the future.
+    """
+    from scrapy.utils.asyncio import is_asyncio_available
+
+    if is_asyncio_available():
+        return await asyncio.wrap_future(future)
+
+    from twisted.internet import reactor
+    from twisted.internet.defer import Deferred
+
+    deferred: Deferred[_T] = Deferred(lambda _: future.cancel())
+
+    def fire(done: "Future[_T]") -> None:
+        if deferred.called:
+            return
+        if done.cancelled():
+            deferred.cancel()
+            return
+        exc = done.exception()
+        if exc is not None:
+            deferred.errback(exc)
+        else:
+            deferred.callback(done.result())
+
+    future.add_done_callback(lambda done: reactor.callFromThread(fire, done))  # type: ignore[attr-defined]
+    return await deferred
+
+
+_RUNTIMES: "weakref.WeakKeyDictionary[Crawler, BTERuntime]" = weakref.WeakKeyDictionary()
+
+
+class BTEDownloaderMiddleware:
+    """Extracts every final 2xx HTML response into ``request.meta["bte"]``.
+
+    Runs below HttpCompressionMiddleware (590) and RetryMiddleware (550) so it
+    sees decompressed bodies of responses that will not be retried; callbacks
+    read ``response.meta["bte"]``.
+    """
+
+    def __init__(self, runtime: BTERuntime) -> None:
+        self.runtime = runtime
+        runtime.downloader_enabled = True
+
+    @classmethod
+    def from_crawler(cls, crawler: "Crawler") -> "Self":
+        return cls(BTERuntime.for_crawler(crawler))
+
+    async def process_response(self, request: Request, response: Response) -> Response:
+        runtime = self.runtime
+        if runtime.skip_reason(request, response) is not None:
+            return response
+        extraction = await runtime.extract_response(response)
+        request.meta["bte"] = extraction
+        min_words = runtime.config.min_words
+        if min_words and extraction.error is None and extraction.words < min_words:
+            runtime.stats.inc_value("bte/dropped/too_short")
+            logger.debug(
+                "scrapy-bte: dropped %s: %d word(s) < BTE_MIN_WORDS=%d", response.url, extraction.words, min_words
+            )
+            raise IgnoreRequest(f"main text has {extraction.words} word(s) < BTE_MIN_WORDS={min_words}")
+        return response
+
+
+class BTESpiderMiddleware:
+    """Fills the items a callback yields with its response's text and scores.
+
+    This is the zero-code path: a spider yielding ``{"url": response.url}``
+    gets ``text`` and ``bte`` without touching ``response.meta``. Because the
+    middleware sees each response together with its callback's output, it
+    needs no URL cache, and redirects and several items per page just work.
+    Without the downloader middleware it extracts the response itself, lazily,
+    only when the callback yields an item that needs text.
+    """
+
+    def __init__(self, runtime: BTERuntime) -> None:
+        self.runtime = runtime
+
+    @classmethod
+    def from_crawler(cls, crawler: "Crawler") -> "Self":
+        return cls(BTERuntime.for_crawler(crawler))
+
+    async def process_spider_output(self, response: Response, result: "AsyncIterator[Any]") -> "AsyncIterator[Any]":
+        filler = self.runtime.filler
+        extraction: Extraction | None = None
+        looked_up = False
+        async for obj in result:
+            if not isinstance(obj, Request) and is_item(obj) and filler.needs_text(obj) and filler.check(obj):
+                if not looked_up:
+                    extraction = await self._extraction_for(response)
+                    looked_up = True
+                if extraction is not None:
+                    filler.fill(obj, extraction)
+            yield obj
+
+    async def _extraction_for(self, response: Response) -> Extraction | None:
+        request = response.request
+        meta = request.meta if request is not None else {}
+        found = meta.get("bte")
+        if isinstance(found, Extraction) or self.runtime.downloader_enabled or request is None:
+            # With the downloader middleware on, a missing result means the
+            # response was skipped on purpose (non-HTML, too large, dont_bte).
+            return found if isinstance(found, Extraction) else None
+        if self.runtime.skip_reason(request, response) is not None:
+            return None
+        extraction = await self.runtime.extract_response(response)
+        meta["bte"] = extraction
+        return extraction

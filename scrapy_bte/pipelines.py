@@ -1,0 +1,169 @@
+"""Putting extractions into items: the shared :class:`ItemFiller` and the pipeline.
+
+The spider middleware fills the items a callback yields from the response's
+extraction (the zero-code path); the item pipeline handles what only it can
+see: raw HTML carried in an item field (``BTE_HTML_FIELD``) and
+:class:`~scrapy_bte.result.Extraction` objects a spider put into the scores
+field itself. Both go through one :class:`ItemFiller`, so the rules (which
+fields, which items are left alone, the one error for a bad item class) are
+the same whichever component fills an item.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import MutableMapping
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+
+from .result import Extraction
+from .settings import FLAT_SCORE_FIELDS, BTEConfig
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
+
+    from .middlewares import BTERuntime
+
+    # typing.Self requires Python 3.11
+    from typing_extensions import Self
+
+logger = logging.getLogger(__name__)
+
+
+def _unset(value: Any) -> bool:
+    """A text field counts as unset when missing, None or empty."""
+    return value is None or (isinstance(value, (str, bytes)) and not value)
+
+
+class ItemFiller:
+    """Writes an :class:`Extraction` into any item type itemadapter supports."""
+
+    def __init__(self, config: BTEConfig, stats: "StatsCollector") -> None:
+        self.config = config
+        self.stats = stats
+        self._missing_by_class: dict[type, tuple[str, ...]] = {}
+
+    def missing_fields(self, item: Any) -> tuple[str, ...]:
+        """Fields this crawl writes that the item's class does not declare.
+
+        Free-form items (dicts) never miss a field. The answer is cached per
+        class and the first time a class misses fields one ERROR is logged:
+        without it every item would fail later, deep inside an exporter.
+        """
+        cls = type(item)
+        missing = self._missing_by_class.get(cls)
+        if missing is None:
+            declared = ItemAdapter.get_field_names_from_class(cls)
+            missing = () if declared is None else tuple(
+                name for name in self.config.wanted_fields() if name not in declared
+            )
+            self._missing_by_class[cls] = missing
+            if missing:
+                logger.error(
+                    "scrapy-bte: item class %s.%s lacks the field(s) %s that scrapy-bte"
+                    " writes; its items are exported without text or scores. Declare"
+                    " the fields or change BTE_TEXT_FIELD / BTE_SCORES_FIELD /"
+                    " BTE_FLAT_SCORES.",
+                    cls.__module__,
+                    cls.__qualname__,
+                    ", ".join(missing),
+                )
+        return missing
+
+    def has_text(self, item: Any) -> bool:
+        """Items whose text field is already set are left alone."""
+        return not _unset(ItemAdapter(item).get(self.config.text_field))
+
+    def needs_text(self, item: Any) -> bool:
+        """Whether the *response's* extraction should go into *item*.
+
+        Items that carry their own HTML (``BTE_HTML_FIELD``) are left to the
+        pipeline, which extracts from that HTML instead.
+        """
+        if self.has_text(item):
+            return False
+        html_field = self.config.html_field
+        return html_field is None or _unset(ItemAdapter(item).get(html_field))
+
+    def check(self, item: Any) -> bool:
+        """Whether *item* can take the fields; counts ``bte/errors/item_fields`` if not."""
+        if self.missing_fields(item):
+            self.stats.inc_value("bte/errors/item_fields")
+            return False
+        return True
+
+    def fill(self, item: Any, extraction: Extraction) -> None:
+        """Write text and scores into *item* (call :meth:`check` first)."""
+        adapter = ItemAdapter(item)
+        adapter[self.config.text_field] = extraction.text
+        scores = extraction.scores()
+        if self.config.flat_scores:
+            # Every flat field is always written (bte_error = None on success)
+            # so a CSV exporter that takes its columns from the first item
+            # still has a bte_error column for later failures.
+            for key, name in FLAT_SCORE_FIELDS.items():
+                adapter[name] = scores.get(key)
+        elif self.config.scores_field is not None:
+            adapter[self.config.scores_field] = scores
+        self.stats.inc_value("bte/items")
+
+
+class BTEItemPipeline:
+    """Extracts from an item's HTML field and finishes items for export.
+
+    * ``BTE_HTML_FIELD``: items carrying raw HTML get text and scores from it
+      (extracted in the worker pool like responses), and with
+      ``BTE_DROP_HTML_FIELD`` the HTML is removed before export.
+    * An :class:`Extraction` placed in the scores field by a spider (e.g.
+      ``{"bte": response.meta["bte"]}`` when only the downloader middleware
+      is enabled) is turned into text and scores, so exporters never see an
+      object they cannot serialise.
+    """
+
+    def __init__(self, runtime: "BTERuntime") -> None:
+        self.runtime = runtime
+        self.config = runtime.config
+        self.filler = runtime.filler
+
+    @classmethod
+    def from_crawler(cls, crawler: "Crawler") -> "Self":
+        from .middlewares import BTERuntime
+
+        return cls(BTERuntime.for_crawler(crawler))
+
+    async def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        filler = self.filler
+        carried_field = self.config.scores_field or "bte"
+        carried = adapter.get(carried_field) if carried_field in adapter else None
+        if isinstance(carried, Extraction):
+            # Never let the object itself reach an exporter.
+            if self.config.flat_scores or self.config.scores_field is None:
+                self._remove(adapter, carried_field)
+            else:
+                adapter[carried_field] = carried.scores()
+            if not filler.has_text(item) and filler.check(item):
+                filler.fill(item, carried)
+            return item
+        html_field = self.config.html_field
+        if html_field is None or html_field not in adapter:
+            return item
+        html = adapter.get(html_field)
+        if isinstance(html, (str, bytes)) and html and not filler.has_text(item) and filler.check(item):
+            url = adapter.get("url")
+            extraction = await self.runtime.extract(html, url=url if isinstance(url, str) else None)
+            filler.fill(item, extraction)
+        if self.config.drop_html_field:
+            self._remove(adapter, html_field)
+        return item
+
+    @staticmethod
+    def _remove(adapter: ItemAdapter, name: str) -> None:
+        """Remove a field: dicts and scrapy Items lose the key; dataclass and
+        attrs items get None (deleting their attribute would break them)."""
+        if isinstance(adapter.item, MutableMapping):
+            adapter.item.pop(name, None)
+        else:
+            adapter[name] = None

@@ -1,0 +1,301 @@
+"""Every ``BTE_*`` Scrapy setting: defaults, one-line docs and validation.
+
+The Scrapy components never read ``crawler.settings`` themselves: they call
+:meth:`BTEConfig.from_crawler`, which parses and validates all settings once
+per crawler, so a typo fails the crawl at start-up with a message naming the
+setting instead of surfacing on the first page (or never).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import weakref
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import ConfigError
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
+
+METHODS = ("auto", "bte", "density", "hybrid", "model")
+"""Values accepted by ``BTE_METHOD`` (the ``method`` argument of ``extract``)."""
+
+FLAT_SCORE_FIELDS = {
+    "bte_score": "bte_score",
+    "density": "bte_density",
+    "text_ratio": "bte_text_ratio",
+    "confidence": "bte_confidence",
+    "method": "bte_method",
+    "title": "bte_title",
+    "error": "bte_error",
+}
+"""Score key -> top-level item field written when ``BTE_FLAT_SCORES`` is on."""
+
+# Arguments the middleware passes to ``extract`` itself; BTE_OPTIONS may not
+# override them (it would silently break the middleware's contract).
+_RESERVED_OPTIONS = frozenset({"html", "method", "url", "encoding", "content_type"})
+
+
+def default_workers() -> int:
+    """One worker per usable CPU, keeping one for Scrapy's own reactor thread."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, cpus - 1)
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """One ``BTE_*`` setting: its default (as documented) and what it does."""
+
+    name: str
+    default: Any
+    doc: str
+    default_doc: str | None = None  # shown instead of ``repr(default)``
+
+
+SETTINGS: tuple[SettingSpec, ...] = (
+    SettingSpec("BTE_ENABLED", True, "Master switch; `False` disables the add-on and every component (`NotConfigured`)."),
+    SettingSpec("BTE_METHOD", "auto", "Extraction method passed to `extract()`: one of `auto`, `bte`, `density`, `hybrid`, `model`."),
+    SettingSpec("BTE_MODEL_PATH", None, "Path of a block-classifier model file; `None` uses the model shipped with the package."),
+    SettingSpec("BTE_WORKERS", None, "Extraction worker processes; `0` extracts inline in the reactor thread (blocks it: debugging and tiny crawls only).", "`None` = CPUs − 1, at least 1"),
+    SettingSpec("BTE_TIMEOUT", 10.0, "Seconds one page may take in a worker before it is killed and the page gets an `error` (not enforced when `BTE_WORKERS = 0`)."),
+    SettingSpec("BTE_MAX_PENDING", None, "Pages queued or running in the worker pool at most; past it, extraction waits for a free slot.", "`None` = `CONCURRENT_REQUESTS` + 4 × workers"),
+    SettingSpec("BTE_MAX_BYTES", 10 * 1024 * 1024, "Bodies larger than this many bytes are not extracted (`bte/skipped/too_large`).", "`10485760` (10 MiB)"),
+    SettingSpec("BTE_MIN_WORDS", 0, "Drop responses whose main text has fewer words (`IgnoreRequest`, `bte/dropped/too_short`); `0` = off."),
+    SettingSpec("BTE_TEXT_FIELD", "text", "Item field that receives the main text."),
+    SettingSpec("BTE_SCORES_FIELD", "bte", "Item field that receives the score dict; `None` = no scores (ignored when `BTE_FLAT_SCORES` is on)."),
+    SettingSpec("BTE_FLAT_SCORES", False, "Write scores as top-level fields `bte_score`, `bte_density`, `bte_text_ratio`, `bte_confidence`, `bte_method`, `bte_title`, `bte_error` (for CSV)."),
+    SettingSpec("BTE_HTML_FIELD", None, "Item field holding raw HTML (str or bytes) to extract from in the item pipeline, instead of the response."),
+    SettingSpec("BTE_DROP_HTML_FIELD", False, "Remove `BTE_HTML_FIELD` from items after extraction so raw HTML is not exported."),
+    SettingSpec("BTE_OPTIONS", {}, "Extra keyword options passed to `extract(**options)` (a dict, or a JSON object string on the command line)."),
+)
+
+SETTING_NAMES = frozenset(spec.name for spec in SETTINGS)
+DEFAULTS: dict[str, Any] = {spec.name: spec.default for spec in SETTINGS}
+
+
+def settings_table() -> str:
+    """The README's Markdown settings table, generated so docs never drift from code."""
+    rows = ["| Setting | Default | Description |", "| --- | --- | --- |"]
+    for spec in SETTINGS:
+        default = spec.default_doc or f"`{spec.default!r}`"
+        rows.append(f"| `{spec.name}` | {default} | {spec.doc} |")
+    return "\n".join(rows)
+
+
+# -- parsers: each names the setting in its error ---------------------------
+
+
+def as_bool(name: str, value: Any) -> bool:
+    """Parse a boolean setting the way Scrapy does, but reject anything unclear."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        low = value.strip().lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off", ""):
+            return False
+    raise ConfigError(f"{name} must be a boolean, got {value!r}")
+
+
+def _int(name: str, value: Any, minimum: int) -> int:
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, str):
+        try:
+            number = int(value.strip())
+        except ValueError:
+            number = None
+    if number is None:
+        raise ConfigError(f"{name} must be an integer, got {value!r}")
+    if number < minimum:
+        raise ConfigError(f"{name} must be >= {minimum}, got {number}")
+    return number
+
+
+def _positive_float(name: str, value: Any) -> float:
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{name} must be a number of seconds, got {value!r}") from None
+    if not number > 0 or number == float("inf"):
+        raise ConfigError(f"{name} must be a positive finite number, got {value!r}")
+    return number
+
+
+def _field(name: str, value: Any, *, optional: bool) -> str | None:
+    if value is None or (optional and value == ""):
+        if optional:
+            return None
+        raise ConfigError(f"{name} must be a field name, got {value!r}")
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{name} must be a non-empty field name, got {value!r}")
+    return value
+
+
+def _options(name: str, value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        try:
+            value = json.loads(value) if value.strip() else {}
+        except ValueError as exc:
+            raise ConfigError(f"{name} must be a dict or a JSON object string: {exc}") from None
+    if not isinstance(value, dict):
+        raise ConfigError(f"{name} must be a dict, got {type(value).__name__}")
+    options = dict(value)
+    for key in options:
+        if not isinstance(key, str) or not key.isidentifier():
+            raise ConfigError(f"{name} keys must be keyword names, got {key!r}")
+    reserved = sorted(_RESERVED_OPTIONS.intersection(options))
+    if reserved:
+        raise ConfigError(
+            f"{name} may not set {', '.join(reserved)}: the middleware passes them itself"
+            " (use BTE_METHOD for the method)"
+        )
+    return options
+
+
+def _model_path(name: str, value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, (str, os.PathLike)):
+        raise ConfigError(f"{name} must be a file path, got {value!r}")
+    path = os.fspath(value)
+    if not os.path.isfile(path):
+        raise ConfigError(f"{name}: model file not found: {path}")
+    return path
+
+
+@dataclass(frozen=True)
+class BTEConfig:
+    """The validated ``BTE_*`` settings of one crawl."""
+
+    enabled: bool = True
+    method: str = "auto"
+    model_path: str | None = None
+    workers: int = field(default_factory=default_workers)
+    timeout: float = 10.0
+    max_pending: int = 24
+    max_bytes: int = DEFAULTS["BTE_MAX_BYTES"]
+    min_words: int = 0
+    text_field: str = "text"
+    scores_field: str | None = "bte"
+    flat_scores: bool = False
+    html_field: str | None = None
+    drop_html_field: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_settings(cls, settings: "BaseSettings | dict[str, Any]") -> "BTEConfig":
+        """Parse and validate; raises :class:`ConfigError` naming the bad setting."""
+
+        def get(name: str) -> Any:
+            # ``settings.get`` cannot tell "unset" from an explicit None, and
+            # None is meaningful for some settings (e.g. BTE_SCORES_FIELD).
+            value = settings[name] if name in settings else None
+            if value is None and name not in _NONE_IS_VALID:
+                return DEFAULTS[name]
+            return value
+
+        method = get("BTE_METHOD")
+        if method not in METHODS:
+            raise ConfigError(f"BTE_METHOD must be one of {', '.join(METHODS)}, got {method!r}")
+        workers_value = get("BTE_WORKERS")
+        workers = default_workers() if workers_value is None else _int("BTE_WORKERS", workers_value, 0)
+        pending_value = get("BTE_MAX_PENDING")
+        if pending_value is None:
+            from .workers import suggested_max_pending
+
+            concurrency = settings.get("CONCURRENT_REQUESTS") or 16
+            max_pending = suggested_max_pending(max(1, workers), _int("CONCURRENT_REQUESTS", concurrency, 1))
+        else:
+            max_pending = _int("BTE_MAX_PENDING", pending_value, 1)
+        text_field = _field("BTE_TEXT_FIELD", get("BTE_TEXT_FIELD"), optional=False)
+        assert text_field is not None
+        scores_field = _field("BTE_SCORES_FIELD", get("BTE_SCORES_FIELD") if "BTE_SCORES_FIELD" in settings else "bte", optional=True)
+        html_field = _field("BTE_HTML_FIELD", get("BTE_HTML_FIELD"), optional=True)
+        if html_field is not None and html_field in (text_field, scores_field):
+            raise ConfigError(f"BTE_HTML_FIELD ({html_field!r}) must differ from BTE_TEXT_FIELD and BTE_SCORES_FIELD")
+        if scores_field is not None and scores_field == text_field:
+            raise ConfigError(f"BTE_SCORES_FIELD ({scores_field!r}) must differ from BTE_TEXT_FIELD")
+        return cls(
+            enabled=as_bool("BTE_ENABLED", get("BTE_ENABLED")),
+            method=method,
+            model_path=_model_path("BTE_MODEL_PATH", get("BTE_MODEL_PATH")),
+            workers=workers,
+            timeout=_positive_float("BTE_TIMEOUT", get("BTE_TIMEOUT")),
+            max_pending=max_pending,
+            max_bytes=_int("BTE_MAX_BYTES", get("BTE_MAX_BYTES"), 1),
+            min_words=_int("BTE_MIN_WORDS", get("BTE_MIN_WORDS"), 0),
+            text_field=text_field,
+            scores_field=scores_field,
+            flat_scores=as_bool("BTE_FLAT_SCORES", get("BTE_FLAT_SCORES")),
+            html_field=html_field,
+            drop_html_field=as_bool("BTE_DROP_HTML_FIELD", get("BTE_DROP_HTML_FIELD")),
+            options=_options("BTE_OPTIONS", get("BTE_OPTIONS")),
+        )
+
+    @classmethod
+    def from_crawler(cls, crawler: "Crawler") -> "BTEConfig":
+        """The crawler's config, parsed once and shared by all components.
+
+        Raises ``NotConfigured`` when ``BTE_ENABLED`` is false, so a component
+        listed by hand disables itself the Scrapy way.
+        """
+        config = _CONFIGS.get(crawler)
+        if config is None:
+            config = cls.from_settings(crawler.settings)
+            _CONFIGS[crawler] = config
+        if not config.enabled:
+            from scrapy.exceptions import NotConfigured
+
+            raise NotConfigured("BTE_ENABLED is False")
+        return config
+
+    def extract_options(self) -> dict[str, Any]:
+        """Keyword options for ``extract()`` / the worker pool besides the method."""
+        options = dict(self.options)
+        if self.model_path is not None:
+            options.setdefault("model_path", self.model_path)
+        return options
+
+    def wanted_fields(self) -> tuple[str, ...]:
+        """Item fields the components write; fixed-field item classes must declare them."""
+        fields = [self.text_field]
+        if self.flat_scores:
+            fields.extend(FLAT_SCORE_FIELDS.values())
+        elif self.scores_field is not None:
+            fields.append(self.scores_field)
+        return tuple(fields)
+
+
+# Settings for which an explicit None is a valid value (not "use the default").
+_NONE_IS_VALID = frozenset({"BTE_MODEL_PATH", "BTE_HTML_FIELD", "BTE_SCORES_FIELD", "BTE_WORKERS", "BTE_MAX_PENDING"})
+
+_CONFIGS: "weakref.WeakKeyDictionary[Crawler, BTEConfig]" = weakref.WeakKeyDictionary()
+
+__all__ = [
+    "BTEConfig",
+    "DEFAULTS",
+    "FLAT_SCORE_FIELDS",
+    "METHODS",
+    "SETTINGS",
+    "SETTING_NAMES",
+    "SettingSpec",
+    "default_workers",
+    "settings_table",
+]

@@ -1,0 +1,259 @@
+"""Shared fixtures: a local test site and a helper that runs real crawls.
+
+The site is a threaded ``http.server`` on 127.0.0.1 (port 0) serving HTML
+articles, non-HTML bodies, broken, slow, huge, gzip-encoded, untyped and
+redirecting pages. Crawls run ``tests/fixtures/crawl.py`` in a subprocess (a
+fresh Twisted reactor each time) and come back as a :class:`CrawlResult`.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+CRAWL_SCRIPT = FIXTURES / "crawl.py"
+PYTHON = sys.executable
+
+# Sentences that must be in the extracted text of each article, and
+# boilerplate from the same pages that must not.
+ARTICLE1_SENTENCES = (
+    "Eurasian otters have settled again in the lower Elbe valley",
+    "two holts dug under the roots of old alder trees",
+    "a short training course on reading tracks will be held",
+)
+ARTICLE2_SENTENCES = (
+    "build a pedestrian bridge across the old harbour basin",
+    "a steel swing bridge that can turn aside for the sailing ships",
+)
+TWO_ITEMS_SENTENCES = ("night trains are returning to the timetables",)
+LATIN1_SENTENCES = ("Der Bäcker Müller eröffnet sein Café am Marktplatz",)
+BOILERPLATE = ("Archive of the navigation menu", "Council approves the new parking rules", "FooterCorp", "Advertise")
+
+
+@dataclass
+class Route:
+    body: bytes
+    content_type: str | None = "text/html; charset=utf-8"
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+
+
+def _fixture(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
+
+
+LATIN1_PAGE = (
+    "<html><head><title>Neues Café</title></head><body>"
+    "<div class='nav'><a href='/'>Start</a> <a href='/lokal'>Lokales</a> <a href='/sport'>Sport</a></div>"
+    "<article><h1>Neues Café</h1>"
+    "<p>Der Bäcker Müller eröffnet sein Café am Marktplatz, gleich neben der alten Apotheke, "
+    "und bietet ab Montag frische Brötchen, Kuchen und Kaffee aus der eigenen Rösterei an.</p>"
+    "<p>Die Stadtverwaltung freut sich über die Belebung der Innenstadt, in der zuletzt viele "
+    "Geschäfte leer standen, und hofft auf weitere Eröffnungen im Frühjahr.</p>"
+    "</article></body></html>"
+).encode("windows-1252")
+
+HOSTILE_MARK = "<!-- bte-test:{} -->"
+
+
+def build_routes() -> dict[str, Route]:
+    """Every page of the test site, by path."""
+    article1 = _fixture("article1.html")
+    article2 = _fixture("article2.html")
+    padding = b"".join(
+        b"<p>Filler paragraph %d keeps this page above the size limit of the crawl.</p>\n" % i for i in range(4000)
+    )
+    huge = article1.replace(b"</article>", padding + b"</article>")
+    return {
+        "/article1.html": Route(article1),
+        "/article2.html": Route(article2),
+        "/two_items.html": Route(_fixture("two_items.html")),
+        "/broken.html": Route(_fixture("broken.html")),
+        "/short.html": Route(_fixture("short.html")),
+        "/empty.html": Route(b"<html><head></head><body></body></html>"),
+        "/latin1.html": Route(LATIN1_PAGE, "text/html; charset=windows-1252"),
+        "/xhtml": Route(article2, "application/xhtml+xml"),
+        "/untyped": Route(article2, None),
+        "/gzip.html": Route(gzip.compress(article1), headers={"Content-Encoding": "gzip"}),
+        "/slow.html": Route(article2, delay=1.0),
+        "/huge.html": Route(huge),
+        "/redirect": Route(b"", None, 302, {"Location": "/article2.html?via=redirect"}),
+        "/doc.pdf": Route(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n", "application/pdf"),
+        "/image.png": Route(b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "image/png"),
+        "/data.json": Route(b'{"title": "not a page", "items": [1, 2, 3]}', "application/json"),
+        "/untyped.bin": Route(bytes(range(256)) * 4, None),
+        "/missing.html": Route(b"<html><body><p>Not found</p></body></html>", status=404),
+        "/sleep.html": Route(HOSTILE_MARK.format("sleep:30").encode() + article1),
+        "/crash.html": Route(HOSTILE_MARK.format("exit:3").encode() + article1),
+        "/raise.html": Route(HOSTILE_MARK.format("raise").encode() + article1),
+    }
+
+
+class _Handler(BaseHTTPRequestHandler):
+    routes: dict[str, Route] = {}
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server API
+        route = self.routes.get(self.path.split("?", 1)[0])
+        if route is None:
+            route = Route(b"<html><body>no such page</body></html>", status=404)
+        if route.delay:
+            time.sleep(route.delay)
+        self.send_response(route.status)
+        if route.content_type:
+            self.send_header("Content-Type", route.content_type)
+        for name, value in route.headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(route.body)))
+        self.end_headers()
+        self.wfile.write(route.body)
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet test output
+        pass
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[str]:
+    """Base URL of the local test site."""
+    handler = type("Handler", (_Handler,), {"routes": build_routes()})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="test-site", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@dataclass
+class CrawlResult:
+    """What one crawl left behind: exported items, stats, log and pool facts."""
+
+    items: list[dict[str, Any]]
+    stats: dict[str, Any]
+    log: str  # Scrapy's log (LOG_FILE)
+    stderr: str  # anything else the crawl process printed
+    returncode: int
+    pids: list[int]
+    orphans: list[int]
+    deprecations: list[str]
+
+    def by_path(self, path: str) -> list[dict[str, Any]]:
+        """Exported items whose URL is *path* (with its query, if any) on the site."""
+        return [item for item in self.items if "/" + item["url"].split("//", 1)[1].split("/", 1)[1] == path]
+
+    def one(self, path: str) -> dict[str, Any]:
+        found = self.by_path(path)
+        assert len(found) == 1, f"{path}: {len(found)} items in {[i['url'] for i in self.items]}"
+        return found[0]
+
+    def stat(self, key: str) -> Any:
+        return self.stats.get(key, 0)
+
+    def log_lines(self, level: str) -> list[str]:
+        """Scrapy log records of *level* (first line of each)."""
+        return [line for line in self.log.splitlines() if f"] {level}: " in line]
+
+
+def run_crawl(
+    base: str,
+    out: Path,
+    pages: list[dict[str, Any] | str],
+    *,
+    settings: dict[str, Any] | None = None,
+    addon: bool = True,
+    mode: str = "zero",
+    feed_format: str = "jsonlines",
+    target: str | None = None,
+    timeout: float = 90,
+) -> CrawlResult:
+    """Run one crawl of *pages* (paths, or dicts with ``path``, ``item``,
+    ``dont_bte``, ``preset``) in a subprocess and collect its output."""
+    out.mkdir(parents=True, exist_ok=True)
+    feed_name = "items.csv" if feed_format == "csv" else "items.jsonl"
+    config = {
+        "base": base,
+        "out": str(out),
+        "pages": [{"path": page} if isinstance(page, str) else page for page in pages],
+        "settings": settings or {},
+        "addon": addon,
+        "mode": mode,
+        "feed_format": feed_format,
+        "feed_name": feed_name,
+        "target": target,
+    }
+    config_path = out / "config.json"
+    config_path.write_text(json.dumps(config))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), str(FIXTURES), env.get("PYTHONPATH")]))
+    proc = subprocess.run(
+        [PYTHON, str(CRAWL_SCRIPT), str(config_path)],
+        env=env,
+        cwd=str(out),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    log_path = out / "crawl.log"
+    log = log_path.read_text() if log_path.exists() else ""
+    feed = out / feed_name
+    items: list[dict[str, Any]] = []
+    if feed.exists():
+        if feed_format == "csv":
+            with feed.open(newline="", encoding="utf-8") as fh:
+                items = list(csv.DictReader(fh))
+        else:
+            items = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines() if line.strip()]
+    stats_path, result_path = out / "stats.json", out / "result.json"
+    stats = json.loads(stats_path.read_text()) if stats_path.exists() else {}
+    result = json.loads(result_path.read_text()) if result_path.exists() else {}
+    return CrawlResult(
+        items=items,
+        stats=stats,
+        log=log,
+        stderr=proc.stderr,
+        returncode=proc.returncode,
+        pids=result.get("pids", []),
+        orphans=result.get("orphans", []),
+        deprecations=result.get("deprecations", []),
+    )
+
+
+@pytest.fixture
+def crawl(site: str, tmp_path: Path) -> Callable[..., CrawlResult]:
+    """``crawl(pages, **options)`` runs one crawl against the test site."""
+
+    def run(pages: list[dict[str, Any] | str], **options: Any) -> CrawlResult:
+        return run_crawl(site, tmp_path / "crawl", pages, **options)
+
+    return run
+
+
+def assert_article(text: str, sentences: tuple[str, ...]) -> None:
+    """The text holds every sentence of the article and none of the boilerplate."""
+    for sentence in sentences:
+        assert sentence in text, f"missing {sentence!r} in {text!r}"
+    for junk in BOILERPLATE:
+        assert junk not in text, f"boilerplate {junk!r} in {text!r}"
+
+
+def assert_clean_log(result: CrawlResult) -> None:
+    """No traceback reached Scrapy's log and Scrapy raised no deprecation warning."""
+    assert "Traceback" not in result.log, result.log[-4000:]
+    assert not result.deprecations, result.deprecations
+    assert "ScrapyDeprecationWarning" not in result.log

@@ -1,0 +1,305 @@
+"""In-process tests of the Scrapy components: settings, add-on, item filling.
+
+No reactor runs here (``get_crawler`` builds crawlers in Scrapy's reactorless
+mode); the crawls themselves are in ``test_scrapy_crawl.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from concurrent.futures import Future
+from typing import Any
+
+import attrs
+import pytest
+import scrapy
+from itemadapter import ItemAdapter
+from scrapy.core.downloader.middleware import DownloaderMiddlewareManager
+from scrapy.core.spidermw import SpiderMiddlewareManager
+from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse, Request, Response
+from scrapy.pipelines import ItemPipelineManager
+from scrapy.settings import Settings
+from scrapy.utils.test import get_crawler
+
+from scrapy_bte import Addon, BTEDownloaderMiddleware, BTEItemPipeline, BTESpiderMiddleware, ConfigError
+from scrapy_bte.middlewares import BTERuntime, _await_future, looks_like_html
+from scrapy_bte.result import Extraction
+from scrapy_bte.settings import DEFAULTS, FLAT_SCORE_FIELDS, SETTINGS, BTEConfig, default_workers, settings_table
+
+EXTRACTION = Extraction(
+    text="Main text.", paragraphs=["Main text."], title="T", method="hybrid", confidence=0.5, words=2
+)
+
+
+# -- settings ----------------------------------------------------------------
+
+
+def test_defaults() -> None:
+    config = BTEConfig.from_settings({})
+    assert config.method == "auto"
+    assert config.workers == default_workers() >= 1
+    assert config.timeout == 10.0
+    assert config.max_bytes == 10 * 1024 * 1024
+    assert config.text_field == "text" and config.scores_field == "bte"
+    assert config.max_pending >= config.workers
+    assert not config.flat_scores and config.html_field is None and config.options == {}
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("BTE_ENABLED", "maybe"),
+        ("BTE_METHOD", "magic"),
+        ("BTE_MODEL_PATH", "/nonexistent/model.npz"),
+        ("BTE_WORKERS", -1),
+        ("BTE_WORKERS", "two"),
+        ("BTE_WORKERS", 1.5),
+        ("BTE_TIMEOUT", 0),
+        ("BTE_TIMEOUT", "soon"),
+        ("BTE_MAX_PENDING", 0),
+        ("BTE_MAX_BYTES", 0),
+        ("BTE_MIN_WORDS", -5),
+        ("BTE_TEXT_FIELD", ""),
+        ("BTE_TEXT_FIELD", 3),
+        ("BTE_SCORES_FIELD", "text"),
+        ("BTE_HTML_FIELD", "text"),
+        ("BTE_FLAT_SCORES", "sometimes"),
+        ("BTE_DROP_HTML_FIELD", 7),
+        ("BTE_OPTIONS", "{not json"),
+        ("BTE_OPTIONS", ["a"]),
+        ("BTE_OPTIONS", {"url": "x"}),
+    ],
+)
+def test_bad_value_names_the_setting(name: str, value: Any) -> None:
+    with pytest.raises(ConfigError, match=name):
+        BTEConfig.from_settings(Settings({name: value}))
+
+
+def test_values_from_the_command_line_are_parsed() -> None:
+    config = BTEConfig.from_settings(
+        Settings({"BTE_WORKERS": "0", "BTE_TIMEOUT": "2.5", "BTE_FLAT_SCORES": "true", "BTE_OPTIONS": '{"k": 1}'})
+    )
+    assert (config.workers, config.timeout, config.flat_scores, config.options) == (0, 2.5, True, {"k": 1})
+
+
+def test_scores_field_can_be_turned_off() -> None:
+    config = BTEConfig.from_settings(Settings({"BTE_SCORES_FIELD": None}))
+    assert config.scores_field is None
+    assert config.wanted_fields() == ("text",)
+    flat = BTEConfig.from_settings(Settings({"BTE_FLAT_SCORES": True}))
+    assert flat.wanted_fields() == ("text", *FLAT_SCORE_FIELDS.values())
+
+
+def test_settings_table_lists_every_setting() -> None:
+    table = settings_table()
+    for spec in SETTINGS:
+        assert f"`{spec.name}`" in table
+    assert set(DEFAULTS) == {spec.name for spec in SETTINGS}
+
+
+# -- add-on and components ------------------------------------------------------
+
+
+def test_addon_enables_the_components_at_their_priorities() -> None:
+    settings = Settings({"BTE_TIMEOUT": 3})
+    Addon().update_settings(settings)
+    assert settings.getdict("DOWNLOADER_MIDDLEWARES")[BTEDownloaderMiddleware] == 540
+    assert settings.getdict("SPIDER_MIDDLEWARES")[BTESpiderMiddleware] == 950
+    assert settings.getdict("ITEM_PIPELINES")[BTEItemPipeline] == 100
+    assert settings["BTE_TIMEOUT"] == 3  # project settings win over the add-on's defaults
+    assert settings["BTE_METHOD"] == "auto"
+
+
+def test_addon_keeps_components_the_project_configured() -> None:
+    settings = Settings({"ITEM_PIPELINES": {"scrapy_bte.pipelines.BTEItemPipeline": None}})
+    Addon().update_settings(settings)
+    assert settings.getdict("ITEM_PIPELINES") == {"scrapy_bte.pipelines.BTEItemPipeline": None}
+
+
+def test_addon_disabled() -> None:
+    with pytest.raises(NotConfigured):
+        Addon().update_settings(Settings({"BTE_ENABLED": False}))
+
+
+@pytest.mark.parametrize("component", [BTEDownloaderMiddleware, BTESpiderMiddleware, BTEItemPipeline])
+def test_components_disabled_by_bte_enabled(component: Any) -> None:
+    with pytest.raises(NotConfigured):
+        component.from_crawler(get_crawler(settings_dict={"BTE_ENABLED": False}))
+
+
+def test_managers_accept_the_components_without_deprecation_warnings() -> None:
+    """pytest turns ScrapyDeprecationWarning into errors (see pyproject)."""
+    crawler = get_crawler(settings_dict={"ADDONS": {Addon: 100}, "BTE_WORKERS": 0})
+    downloader = DownloaderMiddlewareManager.from_crawler(crawler)
+    spider = SpiderMiddlewareManager.from_crawler(crawler)
+    pipelines = ItemPipelineManager.from_crawler(crawler)
+    assert any(isinstance(mw, BTEDownloaderMiddleware) for mw in downloader.middlewares)
+    assert any(isinstance(mw, BTESpiderMiddleware) for mw in spider.middlewares)
+    assert any(isinstance(mw, BTEItemPipeline) for mw in pipelines.middlewares)
+    runtimes = {mw.runtime for mw in (*downloader.middlewares, *spider.middlewares, *pipelines.middlewares) if hasattr(mw, "runtime")}
+    assert len(runtimes) == 1  # one shared runtime (and pool) per crawler
+
+
+def test_method_rejected_by_extract_fails_at_start_up() -> None:
+    crawler = get_crawler(settings_dict={"BTE_OPTIONS": {"no_such_option": 1}, "BTE_WORKERS": 0})
+    with pytest.raises(ConfigError, match="BTE_OPTIONS"):
+        BTEDownloaderMiddleware.from_crawler(crawler)
+
+
+# -- deciding what to extract ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b"<!DOCTYPE html><html><body>x</body></html>", True),
+        (b"\xef\xbb\xbf  <html lang=en>", True),
+        (b"<?xml version='1.0'?>\n<!-- c --><html>", True),
+        (b"<p>fragment</p>", True),
+        (b"%PDF-1.4", False),
+        (b'{"json": true}', False),
+        (b"\x89PNG\r\n", False),
+        (b"plain words", False),
+    ],
+)
+def test_sniffing(body: bytes, expected: bool) -> None:
+    assert looks_like_html(body) is expected
+
+
+def _runtime(**settings: Any) -> BTERuntime:
+    return BTERuntime.for_crawler(get_crawler(settings_dict={"BTE_WORKERS": 0, **settings}))
+
+
+@pytest.mark.parametrize(
+    ("status", "content_type", "body", "meta", "reason"),
+    [
+        (200, b"text/html; charset=utf-8", b"<html>", {}, None),
+        (200, b"application/xhtml+xml", b"<html>", {}, None),
+        (200, None, b"<html><body>", {}, None),
+        (200, b"application/octet-stream", b"<!doctype html>", {}, None),
+        (200, b"application/pdf", b"<html>", {}, "non_html"),
+        (200, None, b"\x00\x01binary", {}, "non_html"),
+        (404, b"text/html", b"<html>", {}, "non_html"),
+        (200, b"text/html", b"<html>" + b"x" * 100, {}, "too_large"),
+        (200, b"text/html", b"<html>", {"dont_bte": True}, "dont_bte"),
+    ],
+)
+def test_skip_reason(status: int, content_type: bytes | None, body: bytes, meta: dict, reason: str | None) -> None:
+    runtime = _runtime(BTE_MAX_BYTES=50)
+    headers = {"Content-Type": content_type} if content_type else {}
+    request = Request("http://example.com/", meta=meta)
+    response = Response("http://example.com/", status=status, headers=headers, body=body, request=request)
+    assert runtime.skip_reason(request, response) == reason
+    if reason:
+        assert runtime.stats.get_value(f"bte/skipped/{reason}") == 1
+
+
+# -- items -------------------------------------------------------------------
+
+
+class ScrapyArticle(scrapy.Item):
+    url = scrapy.Field()
+    text = scrapy.Field()
+    bte = scrapy.Field()
+    html = scrapy.Field()
+
+
+@dataclasses.dataclass
+class DataclassArticle:
+    url: str
+    text: str | None = None
+    bte: dict | None = None
+    html: str | None = None
+
+
+@attrs.define
+class AttrsArticle:
+    url: str
+    text: str | None = None
+    bte: dict | None = None
+    html: str | None = None
+
+
+@pytest.mark.parametrize("make", [dict, ScrapyArticle, DataclassArticle, AttrsArticle])
+def test_filler_fills_every_item_kind(make: Any) -> None:
+    runtime = _runtime()
+    item = make(url="u")
+    assert runtime.filler.needs_text(item) and runtime.filler.check(item)
+    runtime.filler.fill(item, EXTRACTION)
+    adapter = ItemAdapter(item)
+    assert adapter["text"] == "Main text."
+    assert adapter["bte"] == EXTRACTION.scores()
+    assert not runtime.filler.needs_text(item)  # filled items are left alone
+
+
+def test_filler_flat_scores() -> None:
+    runtime = _runtime(BTE_FLAT_SCORES=True)
+    item: dict[str, Any] = {"url": "u"}
+    runtime.filler.fill(item, Extraction.failed("ExtractionError: binary", method="auto"))
+    assert item["bte_error"] == "ExtractionError: binary" and item["text"] == ""
+    assert set(FLAT_SCORE_FIELDS.values()) <= set(item) and "bte" not in item
+
+
+def test_filler_reports_a_class_missing_fields_once(caplog: pytest.LogCaptureFixture) -> None:
+    class Bare(scrapy.Item):
+        url = scrapy.Field()
+
+    runtime = _runtime()
+    assert [runtime.filler.check(Bare(url=str(i))) for i in range(3)] == [False] * 3
+    errors = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1
+    assert "Bare" in errors[0].getMessage() and "text, bte" in errors[0].getMessage()
+    assert runtime.stats.get_value("bte/errors/item_fields") == 3
+
+
+@pytest.mark.parametrize("make", [dict, ScrapyArticle, DataclassArticle, AttrsArticle])
+def test_pipeline_extracts_from_the_html_field_and_drops_it(make: Any) -> None:
+    crawler = get_crawler(settings_dict={"BTE_WORKERS": 0, "BTE_HTML_FIELD": "html", "BTE_DROP_HTML_FIELD": True})
+    pipeline = BTEItemPipeline.from_crawler(crawler)
+    html = "<html><body><nav><a href='/'>Home</a></nav><p>" + "A real sentence of the article. " * 20 + "</p></body></html>"
+    item = asyncio.run(pipeline.process_item(make(url="http://example.com/", html=html)))
+    adapter = ItemAdapter(item)
+    assert "A real sentence of the article." in adapter["text"]
+    assert "Home" not in adapter["text"]
+    assert adapter.get("html") is None
+    assert "error" not in adapter["bte"]
+
+
+def test_pipeline_expands_an_extraction_put_in_the_item() -> None:
+    pipeline = BTEItemPipeline.from_crawler(get_crawler(settings_dict={"BTE_WORKERS": 0}))
+    item = asyncio.run(pipeline.process_item({"url": "u", "bte": EXTRACTION}))
+    assert item == {"url": "u", "text": "Main text.", "bte": EXTRACTION.scores()}
+
+
+def test_spider_middleware_fills_items_from_the_response() -> None:
+    crawler = get_crawler(settings_dict={"BTE_WORKERS": 0})
+    middleware = BTESpiderMiddleware.from_crawler(crawler)
+    BTEDownloaderMiddleware.from_crawler(crawler)
+    request = Request("http://example.com/", meta={"bte": EXTRACTION})
+    response = HtmlResponse("http://example.com/", body=b"<html></html>", request=request)
+
+    async def output() -> Any:
+        yield {"url": 1}
+        yield Request("http://example.com/next")
+        yield {"url": 2, "text": "mine"}
+        yield ScrapyArticle(url=3)
+
+    async def collect() -> list[Any]:
+        return [obj async for obj in middleware.process_spider_output(response, output())]
+
+    first, follow, preset, article = asyncio.run(collect())
+    assert first == {"url": 1, "text": "Main text.", "bte": EXTRACTION.scores()}
+    assert isinstance(follow, Request)
+    assert preset == {"url": 2, "text": "mine"}
+    assert article["text"] == "Main text."
+
+
+def test_await_future_under_asyncio() -> None:
+    async def wait() -> Extraction:
+        future: Future[Extraction] = Future()
+        asyncio.get_running_loop().call_later(0.01, future.set_result, EXTRACTION)
+        return await _await_future(future)
+
+    assert asyncio.run(wait()) is EXTRACTION

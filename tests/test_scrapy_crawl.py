@@ -1,0 +1,293 @@
+"""Real Scrapy crawls of the local test site with the add-on on.
+
+Each crawl runs in a subprocess (see ``conftest.run_crawl``); crawls shared by
+several tests are run once per module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import (
+    ARTICLE1_SENTENCES,
+    ARTICLE2_SENTENCES,
+    LATIN1_SENTENCES,
+    TWO_ITEMS_SENTENCES,
+    CrawlResult,
+    assert_article,
+    assert_clean_log,
+    run_crawl,
+)
+from scrapy_bte.result import SCORE_KEYS
+
+# One item per page; item kinds and opt-outs chosen per request.
+MAIN_PAGES: list[dict[str, Any]] = [
+    {"path": "/article1.html"},
+    {"path": "/article2.html", "item": "scrapy"},
+    {"path": "/latin1.html", "item": "dataclass"},
+    {"path": "/gzip.html", "item": "attrs"},
+    {"path": "/untyped"},
+    {"path": "/xhtml"},
+    {"path": "/two_items.html"},
+    {"path": "/redirect"},
+    {"path": "/slow.html"},
+    {"path": "/broken.html"},
+    {"path": "/empty.html"},
+    {"path": "/huge.html"},
+    {"path": "/doc.pdf"},
+    {"path": "/image.png"},
+    {"path": "/data.json"},
+    {"path": "/untyped.bin"},
+    {"path": "/missing.html"},
+    {"path": "/article1.html?opt-out", "dont_bte": True},
+    {"path": "/article2.html?preset", "preset": "preset by spider"},
+]
+EXTRACTED_PAGES = 12  # HTML responses above that are extracted (one empty)
+FILLED_ITEMS = 12  # items that get text: not the preset one, two from two_items
+MAIN_SETTINGS = {"BTE_MAX_BYTES": 200_000}
+NON_HTML = ("/doc.pdf", "/image.png", "/data.json", "/untyped.bin")
+
+
+@pytest.fixture(scope="module")
+def main_crawls(site: str, tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], CrawlResult]:
+    """``main_crawls(workers)``: the main crawl with that many workers, run once."""
+    done: dict[int, CrawlResult] = {}
+
+    def get(workers: int) -> CrawlResult:
+        if workers not in done:
+            out = tmp_path_factory.mktemp(f"main-workers{workers}")
+            done[workers] = run_crawl(site, out, MAIN_PAGES, settings={**MAIN_SETTINGS, "BTE_WORKERS": workers})
+        return done[workers]
+
+    return get
+
+
+@pytest.fixture(scope="module", params=[2, 0], ids=["workers2", "inline"])
+def main(request: pytest.FixtureRequest, main_crawls: Callable[[int], CrawlResult]) -> CrawlResult:
+    return main_crawls(request.param)
+
+
+def assert_scores(item: dict[str, Any], *, error: bool = False) -> None:
+    scores = item["bte"]
+    assert set(SCORE_KEYS) <= set(scores), scores
+    assert ("error" in scores) is error, scores
+    for key in ("bte_score", "density", "text_ratio", "confidence"):
+        assert 0.0 <= scores[key] <= 1.0, (key, scores)
+
+
+def test_articles_get_main_text_and_scores(main: CrawlResult) -> None:
+    article = main.one("/article1.html")
+    assert_article(article["text"], ARTICLE1_SENTENCES)
+    assert_scores(article)
+    assert article["bte"]["title"] == "River otters return to the Elbe valley"
+    for path in ("/untyped", "/xhtml", "/slow.html"):
+        assert_article(main.one(path)["text"], ARTICLE2_SENTENCES)
+        assert_scores(main.one(path))
+
+
+@pytest.mark.parametrize(
+    ("path", "sentences"),
+    [
+        ("/article2.html", ARTICLE2_SENTENCES),  # scrapy.Item
+        ("/latin1.html", LATIN1_SENTENCES),  # dataclass, windows-1252 body
+        ("/gzip.html", ARTICLE1_SENTENCES),  # attrs, gzip-encoded body
+    ],
+)
+def test_every_item_kind_is_filled(main: CrawlResult, path: str, sentences: tuple[str, ...]) -> None:
+    item = main.one(path)
+    assert_article(item["text"], sentences)
+    assert_scores(item)
+
+
+def test_redirect_and_several_items_per_page(main: CrawlResult) -> None:
+    (redirected,) = [item for item in main.items if item["url"].endswith("?via=redirect")]
+    assert_article(redirected["text"], ARTICLE2_SENTENCES)
+    parts = main.by_path("/two_items.html")
+    assert sorted(item["part"] for item in parts) == [1, 2]
+    for item in parts:
+        assert_article(item["text"], TWO_ITEMS_SENTENCES)
+        assert_scores(item)
+    assert parts[0]["text"] == parts[1]["text"]
+
+
+def test_broken_and_empty_pages_do_not_break_the_crawl(main: CrawlResult) -> None:
+    broken = main.one("/broken.html")
+    assert "lighthouse keepers" in broken["text"]
+    assert_scores(broken)
+    empty = main.one("/empty.html")
+    assert empty["text"] == ""
+    assert_scores(empty)
+
+
+def test_skipped_responses_pass_through_untouched(main: CrawlResult) -> None:
+    for path in (*NON_HTML, "/huge.html"):
+        assert set(main.one(path)) == {"url"}, main.one(path)
+    assert main.by_path("/missing.html") == []  # 404: HttpErrorMiddleware's business
+    opted_out = [item for item in main.items if item["url"].endswith("?opt-out")]
+    assert opted_out == [{"url": opted_out[0]["url"]}]
+    preset = [item for item in main.items if item["url"].endswith("?preset")]
+    assert preset == [{"url": preset[0]["url"], "text": "preset by spider"}]
+
+
+def test_stats_and_summary(main: CrawlResult) -> None:
+    assert main.returncode == 0, main.log[-3000:]
+    assert main.stat("bte/skipped/non_html") == len(NON_HTML) + 1  # + the 404
+    assert main.stat("bte/skipped/too_large") == 1
+    assert main.stat("bte/skipped/dont_bte") == 1
+    assert main.stat("bte/extracted") == EXTRACTED_PAGES - 1
+    assert main.stat("bte/empty") == 1
+    assert main.stat("bte/errors") == 0
+    assert main.stat("bte/timeouts") == 0
+    assert main.stat("bte/words") > 500
+    assert 0.0 < main.stat("bte/seconds") < 60.0
+    assert main.stat("bte/items") == FILLED_ITEMS
+    summaries = [line for line in main.log_lines("INFO") if "page(s) extracted" in line]
+    assert len(summaries) == 1, summaries
+    assert_clean_log(main)
+
+
+def test_worker_processes_are_started_and_stopped(main_crawls: Callable[[int], CrawlResult]) -> None:
+    pooled = main_crawls(2)
+    assert len(pooled.pids) == 2
+    assert pooled.orphans == []
+    assert main_crawls(0).pids == []
+
+
+def test_inline_and_pool_export_the_same_text(main_crawls: Callable[[int], CrawlResult]) -> None:
+    def texts(result: CrawlResult) -> dict[tuple[str, Any], Any]:
+        return {(item["url"], item.get("part")): (item.get("text"), item.get("bte")) for item in result.items}
+
+    assert texts(main_crawls(2)) == texts(main_crawls(0))
+
+
+def test_non_asyncio_reactor(crawl: Callable[..., CrawlResult]) -> None:
+    """Under a plain Twisted reactor the pool's futures are awaited as Deferreds."""
+    result = crawl(
+        ["/article1.html", "/two_items.html", "/doc.pdf"],
+        settings={"TWISTED_REACTOR": "twisted.internet.selectreactor.SelectReactor", "BTE_WORKERS": 1},
+    )
+    assert "SelectReactor" in result.log
+    assert_article(result.one("/article1.html")["text"], ARTICLE1_SENTENCES)
+    assert len(result.by_path("/two_items.html")) == 2
+    assert result.stat("bte/extracted") == 2
+    assert result.orphans == [] and len(result.pids) == 1
+    assert_clean_log(result)
+
+
+def test_worker_timeout_crash_and_error_are_exported(crawl: Callable[..., CrawlResult]) -> None:
+    """Hostile pages (via the pool's ``target`` hook) fail alone; the crawl goes on."""
+    result = crawl(
+        ["/sleep.html", "/crash.html", "/raise.html", "/article1.html", "/article2.html"],
+        settings={"BTE_WORKERS": 1, "BTE_TIMEOUT": 1.5},
+        target="bte_test_targets:hostile",
+    )
+    timed_out = result.one("/sleep.html")
+    assert timed_out["text"] == ""
+    assert timed_out["bte"]["error"].startswith("WorkerTimeout")
+    assert result.one("/crash.html")["bte"]["error"].startswith("WorkerCrashed")
+    assert "hostile page" in result.one("/raise.html")["bte"]["error"]
+    assert_article(result.one("/article1.html")["text"], ARTICLE1_SENTENCES)
+    assert_article(result.one("/article2.html")["text"], ARTICLE2_SENTENCES)
+    assert result.stat("bte/timeouts") == 1
+    assert result.stat("bte/errors") == 3
+    assert result.stat("bte/extracted") == 2
+    assert result.orphans == []
+    warnings = [line for line in result.log_lines("WARNING") if "extraction failed" in line]
+    assert len(warnings) == 3, warnings
+    assert_clean_log(result)
+
+
+def test_flat_scores_in_a_csv_feed(crawl: Callable[..., CrawlResult]) -> None:
+    result = crawl(
+        ["/article1.html", "/empty.html", "/doc.pdf"],
+        settings={"BTE_FLAT_SCORES": True, "BTE_WORKERS": 0},
+        feed_format="csv",
+    )
+    article = result.one("/article1.html")
+    flat = {"bte_score", "bte_confidence", "bte_density", "bte_text_ratio", "bte_method", "bte_title", "bte_error"}
+    assert flat <= set(article)
+    assert "bte" not in article
+    assert_article(article["text"], ARTICLE1_SENTENCES)
+    assert 0.0 < float(article["bte_confidence"]) <= 1.0
+    assert article["bte_title"] == "River otters return to the Elbe valley"
+    assert article["bte_error"] == ""
+    assert result.one("/empty.html")["text"] == ""
+
+
+def test_html_field_is_extracted_and_dropped(crawl: Callable[..., CrawlResult]) -> None:
+    result = crawl(
+        ["/article1.html", {"path": "/article2.html", "item": "scrapy"}],
+        settings={"BTE_HTML_FIELD": "html", "BTE_DROP_HTML_FIELD": True, "BTE_WORKERS": 1},
+        mode="html",
+    )
+    for path, sentences in (("/article1.html", ARTICLE1_SENTENCES), ("/article2.html", ARTICLE2_SENTENCES)):
+        item = result.one(path)
+        assert "html" not in item
+        assert_article(item["text"], sentences)
+        assert_scores(item)
+    assert result.stat("bte/items") == 2
+    assert_clean_log(result)
+
+
+def test_item_class_missing_fields_logs_one_error(crawl: Callable[..., CrawlResult]) -> None:
+    result = crawl(
+        [{"path": "/article1.html", "item": "bare"}, {"path": "/two_items.html", "item": "bare"}],
+        settings={"BTE_WORKERS": 0},
+    )
+    assert len(result.items) == 3  # nothing lost
+    assert all(set(item) <= {"url", "part"} for item in result.items)
+    errors = result.log_lines("ERROR")
+    assert len(errors) == 1, errors
+    assert "BareItem" in errors[0] and "text, bte" in errors[0]
+    assert result.stat("bte/errors/item_fields") == 3
+
+
+def test_min_words_drops_short_pages(crawl: Callable[..., CrawlResult]) -> None:
+    result = crawl(["/article1.html", "/short.html"], settings={"BTE_MIN_WORDS": 20, "BTE_WORKERS": 0})
+    assert [item["url"].rsplit("/", 1)[1] for item in result.items] == ["article1.html"]
+    assert result.stat("bte/dropped/too_short") == 1
+    assert_clean_log(result)
+
+
+@pytest.mark.parametrize(
+    ("components", "mode", "settings", "pages"),
+    [
+        ({"DOWNLOADER_MIDDLEWARES": {"scrapy_bte.BTEDownloaderMiddleware": 540}}, "meta", {}, ["/article1.html", "/doc.pdf"]),
+        ({"SPIDER_MIDDLEWARES": {"scrapy_bte.BTESpiderMiddleware": 950}}, "zero", {"BTE_WORKERS": 1}, ["/article1.html", "/doc.pdf"]),
+        (
+            {"ITEM_PIPELINES": {"scrapy_bte.pipelines.BTEItemPipeline": 100}},
+            "html",
+            {"BTE_HTML_FIELD": "html", "BTE_DROP_HTML_FIELD": True},
+            ["/article1.html"],
+        ),
+    ],
+    ids=["downloader-middleware", "spider-middleware", "pipeline"],
+)
+def test_each_component_alone(
+    crawl: Callable[..., CrawlResult], components: dict[str, Any], mode: str, settings: dict[str, Any], pages: list[str]
+) -> None:
+    result = crawl(pages, settings={"BTE_WORKERS": 0, **settings, **components}, addon=False, mode=mode)
+    assert result.returncode == 0
+    assert_article(result.one("/article1.html")["text"], ARTICLE1_SENTENCES)
+    if "/doc.pdf" in pages:
+        assert result.one("/doc.pdf").get("text") is None
+        assert result.stat("bte/skipped/non_html") == 1
+    assert "html" not in result.one("/article1.html")
+    assert result.stat("bte/extracted") == 1
+    assert_clean_log(result)
+
+
+def test_invalid_setting_stops_the_crawl_naming_it(crawl: Callable[..., CrawlResult]) -> None:
+    result = crawl(["/article1.html"], settings={"BTE_TIMEOUT": "soon"})
+    assert result.items == []
+    assert "BTE_TIMEOUT" in result.log
+
+
+def test_disabled_addon_changes_nothing(crawl: Callable[..., CrawlResult]) -> None:
+    result = crawl(["/article1.html"], settings={"BTE_ENABLED": False})
+    assert result.items == [{"url": result.items[0]["url"]}]
+    assert not any(key.startswith("bte/") for key in result.stats)
