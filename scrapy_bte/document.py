@@ -56,7 +56,9 @@ BLOCK_TAGS = frozenset(
     thead tr ul""".split()
 )
 _VOID_BLOCKS = frozenset({"br", "hr", "frame"})
-_BLOCK_OR_END = BLOCK_TAGS | frozenset("/" + t for t in BLOCK_TAGS)
+# Block-level tags (start and end) map to the separator that cuts blocks.
+_SEP = "\x00"  # decoding removes NUL from pages, so it cannot occur in text
+_BLOCK_SEP = {name: _SEP for t in BLOCK_TAGS for name in (t, "/" + t)}
 # Elements tracked on the open-element stack: containers, not paragraphs or
 # list items (a block's own opening tag is recorded separately), which keeps
 # the one Python loop of the build short.
@@ -266,6 +268,23 @@ def _maybe_spaceless(text: str) -> bool:
     return not text.isascii() and _HIGH_RE.search(text) is not None
 
 
+def _block_texts(segments: list[str], block_sep: list[str], keep: np.ndarray) -> list[str]:
+    """Normalised text of the kept raw blocks, assembled with C-level joins.
+
+    Segments are joined with a separator at each block-level tag; splitting
+    there gives every raw block's text without a Python loop per block.
+    (``html.unescape`` maps ``&#0;`` to U+FFFD, so it cannot forge one.)
+    """
+    woven: list[str] = [""] * (len(segments) + len(block_sep))
+    woven[0::2] = segments
+    woven[1::2] = block_sep
+    raw = "".join(woven).split(_SEP)
+    kept = _SEP.join([raw[b] for b in keep.tolist()])
+    if "&" in kept:
+        kept = _html.unescape(kept)
+    return list(map(str.strip, " ".join(kept.split()).split(_SEP)))
+
+
 def _open_elements(events: list[int], lnames: list[str]) -> tuple[list[int], list[int], list[int], list[int]]:
     """Replay the open-element stack over structural tags (``events``).
 
@@ -328,7 +347,8 @@ def build(markup: str) -> Document:
     lengths = np.fromiter(map(len, parts), np.int64, len(parts))
     seg_len = lengths[0::3]
     tag_len = lengths[1::3] + lengths[2::3] + 2
-    is_block = np.fromiter(map(_BLOCK_OR_END.__contains__, lnames), bool, n_tags)
+    block_sep = list(map(_BLOCK_SEP.get, lnames, repeat("")))
+    is_block = np.fromiter(map(bool, block_sep), bool, n_tags)
 
     # Segment k lies after tag k-1: its raw block is the number of block tags before it.
     seg_rawblock = np.zeros(n_tags + 1, dtype=np.int64)
@@ -372,10 +392,7 @@ def build(markup: str) -> Document:
     blk_bytes = cum_bytes[keep] - np.where(prev >= 0, cum_bytes[np.maximum(prev, 0)], 0)
     blk_tags = cum_tags[keep] - np.where(prev >= 0, cum_tags[np.maximum(prev, 0)], 0)
 
-    first_seg = np.concatenate(([0], block_tag_idx + 1, [n_tags + 1]))
-    texts: list[str] = []
-    for b in keep.tolist():
-        texts.append(_clean_text("".join(segments[first_seg[b] : first_seg[b + 1]])))
+    texts = _block_texts(segments, block_sep, keep)
     chars = np.fromiter(map(len, texts), np.int64, len(texts))
 
     # Map raw blocks to kept-block indices (-1 for empty ones) for segments.
