@@ -10,14 +10,16 @@ resident set size after page 200, after the first 10% of the pages and at
 the end, plus the differences. A leak in a long crawl shows as steady growth
 after the warm-up (caches filling, the first large pages), so the check
 fails (exit status 1) when RSS grows by more than ``--max-growth-mb`` MiB
-between the 10% point and the end. A full ``gc.collect()`` runs before each
-reading, so uncollected cycles do not count as growth. Use ``--pages 10000``
+between the 10% point and the end. Before each reading a full
+``gc.collect()`` and glibc's ``malloc_trim(0)`` run, so uncollected cycles
+and freed-but-cached heap do not count as growth. Use ``--pages 10000``
 for the long run.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import gc
 import itertools
 import os
@@ -40,6 +42,16 @@ def rss_bytes() -> int:
         import psutil
 
         return psutil.Process().memory_info().rss
+
+
+def release_free_memory() -> None:
+    """Collect cycles and hand freed heap back to the OS (glibc keeps it
+    otherwise), so RSS tracks live memory rather than allocator slack."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def page_paths(data: Path) -> list[Path]:
@@ -75,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
              "at the end": args.pages}
     readings: dict[str, float] = {}
     errors = 0
-    gc.collect()
+    release_free_memory()
     start = rss_bytes() / MIB
     print(f"before the first page: {start:8.1f} MiB")
     for index, path in cycle(paths, args.pages):
@@ -85,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
             errors += 1
         labels = [label for label, at in marks.items() if at == index]
         if labels:
-            gc.collect()
+            release_free_memory()
             rss = rss_bytes() / MIB
             for label in labels:
                 readings[label] = rss
