@@ -22,6 +22,7 @@ from scrapy import signals
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Request, Response
 
+from . import workers
 from .errors import BTEError, ConfigError, ModelError
 from .pipelines import ItemFiller
 from .result import Extraction
@@ -78,7 +79,7 @@ class BTERuntime:
         self.stats = crawler.stats
         assert self.stats is not None
         self.filler = ItemFiller(config, self.stats)
-        self.pool: Any = None
+        self.pool: workers.WorkerPool | None = None
         self.downloader_enabled = False
         self._closed = False
         self._probe()
@@ -119,9 +120,7 @@ class BTERuntime:
         """Start worker processes before the first page arrives (once)."""
         if self.pool is not None or self.config.workers == 0 or self._closed:
             return
-        from .workers import WorkerPool
-
-        self.pool = WorkerPool(
+        self.pool = workers.WorkerPool(
             self.config.workers,
             timeout=self.config.timeout,
             max_pending=self.config.max_pending,
@@ -223,34 +222,32 @@ class BTERuntime:
                 body = html.encode("utf-8") if isinstance(html, str) else html
                 if isinstance(html, str):
                     encoding = "utf-8"
-                future = await self._submit(body, encoding=encoding, content_type=content_type, url=url)
+                future = await self._submit(self.pool, body, encoding=encoding, content_type=content_type, url=url)
                 result = await _await_future(future)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a bad page must never break the crawl
-            result = self._failed(exc, url)
+            result = self._failed(exc)
         self.stats.inc_value("bte/seconds", time.perf_counter() - started, start=0.0)
         self._count(result, url)
         return result
 
-    async def _submit(self, body: bytes, **kwargs: Any) -> "Future[Extraction]":
+    async def _submit(self, pool: workers.WorkerPool, body: bytes, **kwargs: Any) -> "Future[Extraction]":
         """Submit to the pool, waiting (without blocking) while it is full."""
-        from .workers import PoolFull
-
         while True:
             try:
-                return self.pool.submit(body, **kwargs)
-            except PoolFull:
+                return pool.submit(body, **kwargs)
+            except workers.PoolFull:
                 self.stats.inc_value("bte/pool_full_waits")
-                await _await_future(self.pool.wait_for_capacity())
+                await _await_future(pool.wait_for_capacity())
 
     def _extract_inline(self, html: bytes | str, **kwargs: Any) -> Extraction:
         from .api import extract
 
         return extract(html, method=self.config.method, **kwargs, **self.config.extract_options())
 
-    def _failed(self, exc: Exception, url: str | None) -> Extraction:
-        if _is_timeout(exc):
+    def _failed(self, exc: Exception) -> Extraction:
+        if isinstance(exc, workers.WorkerTimeout):
             self.stats.inc_value("bte/timeouts")
         if not isinstance(exc, BTEError):
             # Not a deliberate error: still one line, no traceback in the log.
@@ -266,14 +263,6 @@ class BTERuntime:
         else:
             self.stats.inc_value("bte/extracted")
             self.stats.inc_value("bte/words", result.words)
-
-
-def _is_timeout(exc: BaseException) -> bool:
-    try:
-        from .workers import WorkerTimeout
-    except ImportError:  # pragma: no cover - workers module always ships
-        return False
-    return isinstance(exc, WorkerTimeout)
 
 
 async def _await_future(future: "Future[_T]") -> _T:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError
@@ -39,13 +39,18 @@ FLAT_SCORE_FIELDS = {
 _RESERVED_OPTIONS = frozenset({"html", "method", "url", "encoding", "content_type"})
 
 
-def default_workers() -> int:
-    """One worker per usable CPU, keeping one for Scrapy's own reactor thread."""
+def default_workers(concurrent_requests: int | None = None) -> int:
+    """One worker per usable CPU, keeping one for Scrapy's own reactor thread.
+
+    Capped at ``CONCURRENT_REQUESTS``: more pages than that are never in
+    flight, so extra workers would only hold memory.
+    """
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not on Linux
         cpus = os.cpu_count() or 1
-    return max(1, cpus - 1)
+    workers = max(1, cpus - 1)
+    return min(workers, concurrent_requests) if concurrent_requests else workers
 
 
 @dataclass(frozen=True)
@@ -62,7 +67,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec("BTE_ENABLED", True, "Master switch; `False` disables the add-on and every component (`NotConfigured`)."),
     SettingSpec("BTE_METHOD", "auto", "Extraction method passed to `extract()`: one of `auto`, `bte`, `density`, `hybrid`, `model`."),
     SettingSpec("BTE_MODEL_PATH", None, "Path of a block-classifier model file; `None` uses the model shipped with the package."),
-    SettingSpec("BTE_WORKERS", None, "Extraction worker processes; `0` extracts inline in the reactor thread (blocks it: debugging and tiny crawls only).", "`None` = CPUs − 1, at least 1"),
+    SettingSpec("BTE_WORKERS", None, "Extraction worker processes; `0` extracts inline in the reactor thread (blocks it: debugging and tiny crawls only).", "`None` = CPUs − 1 (at least 1, at most `CONCURRENT_REQUESTS`)"),
     SettingSpec("BTE_TIMEOUT", 10.0, "Seconds one page may take in a worker before it is killed and the page gets an `error` (not enforced when `BTE_WORKERS = 0`)."),
     SettingSpec("BTE_MAX_PENDING", None, "Pages queued or running in the worker pool at most; past it, extraction waits for a free slot.", "`None` = `CONCURRENT_REQUESTS` + 4 × workers"),
     SettingSpec("BTE_MAX_BYTES", 10 * 1024 * 1024, "Bodies larger than this many bytes are not extracted (`bte/skipped/too_large`).", "`10485760` (10 MiB)"),
@@ -184,20 +189,20 @@ def _model_path(name: str, value: Any) -> str | None:
 class BTEConfig:
     """The validated ``BTE_*`` settings of one crawl."""
 
-    enabled: bool = True
-    method: str = "auto"
-    model_path: str | None = None
-    workers: int = field(default_factory=default_workers)
-    timeout: float = 10.0
-    max_pending: int = 24
-    max_bytes: int = DEFAULTS["BTE_MAX_BYTES"]
-    min_words: int = 0
-    text_field: str = "text"
-    scores_field: str | None = "bte"
-    flat_scores: bool = False
-    html_field: str | None = None
-    drop_html_field: bool = False
-    options: dict[str, Any] = field(default_factory=dict)
+    enabled: bool
+    method: str
+    model_path: str | None
+    workers: int
+    timeout: float
+    max_pending: int
+    max_bytes: int
+    min_words: int
+    text_field: str
+    scores_field: str | None
+    flat_scores: bool
+    html_field: str | None
+    drop_html_field: bool
+    options: dict[str, Any]
 
     @classmethod
     def from_settings(cls, settings: "BaseSettings | dict[str, Any]") -> "BTEConfig":
@@ -206,27 +211,26 @@ class BTEConfig:
         def get(name: str) -> Any:
             # ``settings.get`` cannot tell "unset" from an explicit None, and
             # None is meaningful for some settings (e.g. BTE_SCORES_FIELD).
-            value = settings[name] if name in settings else None
-            if value is None and name not in _NONE_IS_VALID:
+            if name not in settings:
                 return DEFAULTS[name]
-            return value
+            value = settings[name]
+            return DEFAULTS[name] if value is None and name not in _NONE_IS_VALID else value
 
         method = get("BTE_METHOD")
         if method not in METHODS:
             raise ConfigError(f"BTE_METHOD must be one of {', '.join(METHODS)}, got {method!r}")
+        concurrency = _int("CONCURRENT_REQUESTS", settings.get("CONCURRENT_REQUESTS") or 16, 1)
         workers_value = get("BTE_WORKERS")
-        workers = default_workers() if workers_value is None else _int("BTE_WORKERS", workers_value, 0)
+        workers = default_workers(concurrency) if workers_value is None else _int("BTE_WORKERS", workers_value, 0)
         pending_value = get("BTE_MAX_PENDING")
         if pending_value is None:
             from .workers import suggested_max_pending
 
-            concurrency = settings.get("CONCURRENT_REQUESTS") or 16
-            max_pending = suggested_max_pending(max(1, workers), _int("CONCURRENT_REQUESTS", concurrency, 1))
+            max_pending = suggested_max_pending(max(1, workers), concurrency)
         else:
             max_pending = _int("BTE_MAX_PENDING", pending_value, 1)
-        text_field = _field("BTE_TEXT_FIELD", get("BTE_TEXT_FIELD"), optional=False)
-        assert text_field is not None
-        scores_field = _field("BTE_SCORES_FIELD", get("BTE_SCORES_FIELD") if "BTE_SCORES_FIELD" in settings else "bte", optional=True)
+        text_field = str(_field("BTE_TEXT_FIELD", get("BTE_TEXT_FIELD"), optional=False))
+        scores_field = _field("BTE_SCORES_FIELD", get("BTE_SCORES_FIELD"), optional=True)
         html_field = _field("BTE_HTML_FIELD", get("BTE_HTML_FIELD"), optional=True)
         if html_field is not None and html_field in (text_field, scores_field):
             raise ConfigError(f"BTE_HTML_FIELD ({html_field!r}) must differ from BTE_TEXT_FIELD and BTE_SCORES_FIELD")
