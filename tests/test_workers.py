@@ -1,0 +1,294 @@
+"""WorkerPool with real worker processes: timeouts, crashes, bounds, shutdown.
+
+The worker target is ``pool_targets.slow_or_crash``, whose behaviour is chosen
+by the page body; timeouts in here are generous upper bounds, not speed claims.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+import pytest
+
+from scrapy_bte.errors import ConfigError, ExtractionError
+from scrapy_bte.result import Extraction
+from scrapy_bte.workers import PoolClosed, PoolFull, WorkerCrashed, WorkerPool, WorkerTimeout
+
+try:
+    from . import pool_targets  # tests/ became a package
+except ImportError:
+    import pool_targets  # pytest put tests/ itself on sys.path
+
+WAIT = 20  # upper bound for any single future in this file
+TARGET = pool_targets.slow_or_crash
+
+
+def make_pool(workers: int = 2, **kw) -> WorkerPool:
+    kw.setdefault("timeout", 10.0)
+    kw.setdefault("max_pending", 16)
+    kw.setdefault("target", TARGET)
+    return WorkerPool(workers, **kw)
+
+
+@pytest.fixture
+def pool():
+    p = make_pool()
+    yield p
+    p.close(wait=False)
+
+
+def worker_pid(result: Extraction) -> int:
+    return int(result.paragraphs[1].removeprefix("pid="))
+
+
+def alive(pid: int) -> bool:
+    """True for a live process; a zombie is dead for our purposes."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def descendants(root: int) -> set[int]:
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, ppid in parents.items() if ppid in frontier} - found
+        found |= frontier
+    return found
+
+
+def wait_until(predicate, timeout: float = WAIT) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+@pytest.mark.parametrize("start_method", ["forkserver", "spawn"])
+def test_result_round_trips(start_method):
+    with make_pool(1, start_method=start_method) as p:
+        result = p.submit("héllo wörld".encode("latin-1"), encoding="latin-1", url="http://x/").result(WAIT)
+    assert isinstance(result, Extraction)
+    assert (result.text, result.title, result.method, result.words) == ("héllo wörld", "http://x/", "echo", 2)
+    assert worker_pid(result) != os.getpid()
+    assert p.stats()["completed"] == 1
+
+
+def test_timeout_replaces_only_that_worker():
+    with make_pool(2, timeout=2.0) as p:
+        # Warm both workers up so each job below lands on its own worker.
+        warm = [p.submit(b"sleep:0.3"), p.submit(b"sleep:0.3")]
+        before = {worker_pid(f.result(WAIT)) for f in warm}
+        assert len(before) == 2
+        hung = p.submit(b"sleep:60")
+        wait_until(hung.running)
+        time.sleep(1.0)
+        # Spans the kill of the hung worker at ~2 s, finishes within its own 2 s.
+        neighbour = p.submit(b"sleep:1.5")
+        with pytest.raises(WorkerTimeout, match="exceeded 2s"):
+            hung.result(WAIT)
+        survivor = worker_pid(neighbour.result(WAIT))
+        assert survivor in before
+        (killed,) = before - {survivor}
+        assert wait_until(lambda: not alive(killed))
+        after = p.submit(b"next").result(WAIT)
+        assert after.text == "next" and worker_pid(after) != killed
+        assert wait_until(lambda: p.stats()["restarts"] == 1)
+        assert wait_until(lambda: killed not in p.pids and len(p.pids) == 2)
+        stats = p.stats()
+        assert (stats["timeouts"], stats["crashes"], stats["completed"]) == (1, 0, 4)
+
+
+@pytest.mark.parametrize(("body", "why"), [(b"exit:3", "exit code 3"), (b"segv", "SIGSEGV")])
+def test_crash_fails_only_its_own_job(pool, body, why):
+    neighbour = pool.submit(b"sleep:0.6")
+    wait_until(neighbour.running)
+    doomed = pool.submit(body, url="http://hostile/")
+    with pytest.raises(WorkerCrashed, match=why) as info:
+        doomed.result(WAIT)
+    assert isinstance(info.value, ExtractionError)
+    assert "http://hostile/" in str(info.value)
+    assert neighbour.result(WAIT).text == "sleep:0.6"
+    assert [f.result(WAIT).text for f in [pool.submit(b"a"), pool.submit(b"b"), pool.submit(b"c")]] == ["a", "b", "c"]
+    stats = pool.stats()
+    assert (stats["crashes"], stats["restarts"], stats["errors"]) == (1, 1, 0)
+
+
+def test_target_exception_is_an_error_result(pool):
+    result = pool.submit(b"raise", url="http://x/").result(WAIT)
+    assert result.empty and result.error == "ValueError: hostile page http://x/"
+    assert pool.submit(b"fine").result(WAIT).text == "fine"
+    assert pool.stats()["errors"] == 1 and pool.stats()["restarts"] == 0
+
+
+def test_target_breaking_its_contract_is_an_error_result():
+    with make_pool(1, target=f"{pool_targets.__name__}:returns_garbage") as p:
+        assert p.submit(b"x").result(WAIT).error == "TypeError: worker target returned int, expected dict"
+
+
+def test_unimportable_target_fails_futures_not_forever():
+    p = make_pool(1, target=f"{pool_targets.__name__}:no_such_function")
+    with pytest.raises(ConfigError, match="no_such_function"):
+        p.submit(b"x").result(WAIT)
+    assert wait_until(lambda: p.closed)
+    with pytest.raises(ConfigError):
+        p.submit(b"x")
+    p.close()
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"start_method": "fork"}, {"target": "no_colon"}, {"timeout": 0}, {"max_pending": 0}, {"target": lambda *a: {}}],
+)
+def test_bad_configuration_is_rejected_up_front(kwargs):
+    with pytest.raises(ConfigError):
+        make_pool(1, **kwargs)
+
+
+def test_pending_work_is_bounded():
+    with make_pool(1, max_pending=2) as p:
+        first, second = p.submit(b"sleep:0.5"), p.submit(b"sleep:0.5")
+        assert wait_until(first.running)
+        assert (p.pending, p.capacity) == (2, 0)
+        with pytest.raises(PoolFull):
+            p.submit(b"one too many")
+        room = p.wait_for_capacity()
+        assert not room.done()
+        assert second.cancel()  # still queued: its slot is free at once
+        assert room.done() and p.capacity == 1
+        third = p.submit(b"third")
+        with pytest.raises(PoolFull):
+            p.submit(b"one too many")
+        assert not first.cancel()  # running jobs end by result, timeout or crash
+        p.wait_for_capacity().result(WAIT)
+        assert first.result(0).text == "sleep:0.5"
+        assert third.result(WAIT).text == "third"
+        assert p.wait_for_capacity().done() and p.pending == 0
+        assert p.stats()["completed"] == 2
+
+
+def test_close_waits_or_fails_pending_and_leaves_no_children():
+    p = make_pool(2)
+    queued = [p.submit(b"sleep:0.2") for _ in range(3)]
+    pids = p.pids
+    p.close()  # wait=True: queued work still finishes
+    assert [f.result(0).text for f in queued] == ["sleep:0.2"] * 3
+    assert_gone(pids)
+    p.close()  # idempotent
+    with pytest.raises(PoolClosed):
+        p.submit(b"x")
+
+    p = make_pool(2)
+    hung = p.submit(b"sleep:60")
+    wait_until(hung.running)
+    pids = p.pids
+    p.close(wait=False)
+    with pytest.raises(PoolClosed):
+        hung.result(0)
+    assert_gone(pids)
+
+
+def assert_gone(pids: list[int]) -> None:
+    assert len(pids) == 2
+    assert not {c.pid for c in multiprocessing.active_children()} & set(pids)
+    assert wait_until(lambda: not any(alive(pid) for pid in pids))
+
+
+ORPHAN_SCRIPT = textwrap.dedent(
+    """
+    import json, sys, time
+    import pool_targets
+    from scrapy_bte.workers import WorkerPool
+    pool = WorkerPool(2, timeout=None, max_pending=4, target=pool_targets.slow_or_crash)
+    hung = pool.submit(b"sleep:60")
+    while not hung.running():
+        time.sleep(0.01)
+    print(json.dumps(pool.pids), flush=True)
+    time.sleep(60)
+    """
+)
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "sigkill"])
+def test_parent_death_leaves_no_orphans(how):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(pool_targets.__file__).parent), *sys.path]))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", ORPHAN_SCRIPT],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        pids = json.loads(proc.stdout.readline())
+        family = descendants(proc.pid)
+        assert set(pids) <= family and len(family) >= 3  # + the fork server
+        if how == "ctrl-c":  # what a terminal does: SIGINT to the whole group
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.kill()
+        proc.wait(WAIT)
+        assert wait_until(lambda: not any(alive(pid) for pid in family)), [p for p in family if alive(p)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+
+
+def test_stock_process_pool_breaks_and_cannot_cancel():
+    """Why WorkerPool exists: ProcessPoolExecutor loses everything to one crash."""
+    ctx = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(2, mp_context=ctx) as ex:
+        # Both workers up first, so the crash lands on the idle one.
+        warm = [ex.submit(pool_targets.ppe_task, b"sleep:0.3") for _ in "ab"]
+        assert all(f.result(WAIT) for f in warm)
+        innocent = ex.submit(pool_targets.ppe_task, b"sleep:5")
+        assert wait_until(innocent.running)
+        time.sleep(0.3)  # let a worker take it
+        crash = ex.submit(pool_targets.ppe_task, b"exit:3")
+        for fut in (crash, innocent):
+            with pytest.raises(BrokenProcessPool):
+                fut.result(WAIT)
+        with pytest.raises(BrokenProcessPool):
+            ex.submit(pool_targets.ppe_task, b"later")
+    with ProcessPoolExecutor(1, mp_context=ctx) as ex:
+        slow = ex.submit(pool_targets.ppe_task, b"sleep:0.5")
+        assert wait_until(slow.running)
+        assert slow.cancel() is False  # no way to stop a hostile page
+        assert slow.result(WAIT)["text"] == "sleep:0.5"
+
+
+def test_real_extraction_matches_direct_call():
+    pytest.importorskip("scrapy_bte.api", reason="scrapy_bte.extract is not written yet")
+    from scrapy_bte import extract
+
+    html = (
+        "<html><head><title>Pool test</title></head><body><nav>Home | About</nav>"
+        "<article><p>" + "The pool runs the same extraction as a direct call. " * 8 + "</p>"
+        "<p>" + "Worker processes receive bytes and headers, never trees. " * 6 + "</p></article>"
+        "<footer>(c) 2024</footer></body></html>"
+    ).encode()
+    with WorkerPool(1, timeout=30.0, max_pending=2) as p:
+        via_pool = p.submit(html, content_type="text/html; charset=utf-8", url="http://x/").result(60)
+    direct = extract(html, url="http://x/", content_type="text/html; charset=utf-8")
+    assert via_pool == direct
