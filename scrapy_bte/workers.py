@@ -24,6 +24,14 @@ Design:
   raises :class:`PoolFull`, and :meth:`WorkerPool.wait_for_capacity` gives a
   future to await before trying again.
 
+* Workers exit by themselves when the pool's process dies (even SIGKILL):
+  a lifeline pipe whose only writer is that process reads EOF. They ignore
+  SIGINT, so Ctrl-C leaves the decision to the pool's ``close``.
+
+As with any spawn/forkserver multiprocessing, workers import the parent's
+``__main__`` module: a script that starts a crawl itself must do so under
+``if __name__ == "__main__":`` (``scrapy crawl`` needs nothing).
+
 The module imports neither Scrapy nor Twisted: the Scrapy layer adapts the
 :class:`concurrent.futures.Future` objects to whatever its reactor awaits.
 """
@@ -292,7 +300,12 @@ class WorkerPool:
     tests can run slow or crashing functions without test hooks in the
     product path. Workers inherit the parent's ``sys.path`` (multiprocessing
     sends it to every spawned or forkserver child), so anything importable in
-    the parent is importable as a target.
+    the parent is importable as a target. ``method=None`` uses ``extract()``'s
+    default method.
+
+    The constructor starts the workers (the first forkserver pool of a process
+    also starts the fork server, well under a second), so a pool that cannot
+    start fails here rather than on the first page.
     """
 
     def __init__(
