@@ -44,10 +44,15 @@ _SCRIPTLIKE = frozenset({"script", "style"})
 # Where an unclosed script or style ends: the next end tag, or a start tag
 # that only markup would contain.
 _ANY_END_RE = re.compile(r"</[a-z]|<(?:div|p|table|article|section|main|body|h[1-6]|ul|ol|header|footer|nav)[\s>]")
-_TAG_RE = re.compile(r"<(/?[A-Za-z][^\s/<>]*)([^<>]*)>")
+# Attributes must start with a space or "/" so the name and attribute parts
+# never compete for the same characters: a long "<word" without ">" then
+# fails in linear time instead of quadratic backtracking.
+_TAG_RE = re.compile(r"<(/?[A-Za-z][^\s/<>]*)((?:[\s/][^<>]*)?)>")
 _HIGH_RE = re.compile("[\u0e01-\U0002fa1f]")
 _META_RE = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
-_ATTR_RE = re.compile(r"""([a-zA-Z_:][-\w:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
+# The look-behind starts names only at a word boundary: without it a long
+# run of name characters without "=" costs quadratic time.
+_ATTR_RE = re.compile(r"""(?<![-\w:.])([a-zA-Z_:][-\w:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
 
 BLOCK_TAGS = frozenset(
     """address article aside blockquote body br caption center dd details dialog dir div dl dt
