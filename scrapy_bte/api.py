@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ DEFAULT_METHOD = "hybrid"
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 
 HtmlInput = Any  # bytes | str | lxml element
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 def _as_markup(html: HtmlInput, encoding: str | None, content_type: str | None, max_bytes: int | None) -> str:
@@ -32,7 +34,10 @@ def _as_markup(html: HtmlInput, encoding: str | None, content_type: str | None, 
     if isinstance(html, str):
         if max_bytes is not None and len(html) > max_bytes:
             raise ExtractionError(f"document of {len(html)} characters exceeds max_bytes={max_bytes}")
-        return html.replace("\x00", "") if "\x00" in html else html
+        if "\x00" in html:
+            html = html.replace("\x00", "")
+        # Lone surrogates (from a lenient decoder upstream) could not be encoded again.
+        return html if html.isascii() else _SURROGATE_RE.sub("\ufffd", html)
     if hasattr(html, "tag") and hasattr(html, "getroottree"):
         from lxml import etree
 

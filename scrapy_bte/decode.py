@@ -4,11 +4,25 @@ Order of evidence (w3lib's): byte-order mark, the HTTP ``Content-Type``
 charset, an explicit ``encoding`` argument standing in for that header, the
 page's ``<meta charset>``; with none of these we try strict UTF-8 and fall
 back to windows-1252, which maps every byte.
+
+Declared charsets that Python knows but that are not text encodings
+(``base64``, ``rot13``, ``zlib``...), that raise on any input (``idna``,
+``punycode``, ``undefined``) or that turn ASCII into markup or lone
+surrogates (``utf-7``, ``unicode-escape``) count as no declaration, as does
+a ``<meta>`` that names UTF-16 (a page readable as ASCII is not UTF-16).
 """
 
 from __future__ import annotations
 
-from w3lib.encoding import html_body_declared_encoding, html_to_unicode, resolve_encoding
+import codecs
+
+from w3lib.encoding import (
+    html_body_declared_encoding,
+    http_content_type_encoding,
+    read_bom,
+    resolve_encoding,
+)
+from w3lib.encoding import to_unicode as _decode
 
 from .errors import ExtractionError
 
@@ -59,13 +73,26 @@ def looks_binary(data: bytes) -> bool:
     return controls > len(sample) * 0.1
 
 
-def _utf16_without_bom(data: bytes) -> str | None:
-    sample = data[:512]
-    if sample.count(b"\x00") * 2 < len(sample) * 0.8:
+_REFUSED = frozenset({"idna", "punycode", "undefined", "utf-7", "unicode-escape", "raw-unicode-escape"})
+
+
+def usable_encoding(label: str | None) -> str | None:
+    """Python codec name for a charset label; ``None`` if unknown, non-text or unsafe."""
+    name = resolve_encoding(label) if label else None
+    if name is None or name in _REFUSED:
         return None
-    if b"<\x00" in sample:
+    return name if getattr(codecs.lookup(name), "_is_text_encoding", True) else None
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """UTF-16 by its NUL bytes: high bytes of ASCII at odd (LE) or even (BE) offsets."""
+    sample = data[:512]
+    half = len(sample) // 2
+    if not half:
+        return None
+    if sample[1::2].count(0) >= half * 0.8 and b"<\x00" in sample:
         return "utf-16-le"
-    if b"\x00<" in sample:
+    if sample[0::2].count(0) >= half * 0.8 and b"\x00<" in sample:
         return "utf-16-be"
     return None
 
@@ -83,18 +110,24 @@ def to_unicode(
     """
     if looks_binary(html):
         raise ExtractionError("binary body: not an HTML document")
-    header = content_type
-    if encoding:
-        if resolve_encoding(encoding) is None:
+    bom_encoding, bom = read_bom(html)
+    if bom_encoding is not None and bom is not None:
+        used, html = bom_encoding, html[len(bom):]
+    elif encoding:
+        used = usable_encoding(encoding)  # type: ignore[assignment]
+        if used is None:
             raise ExtractionError(f"unknown encoding {encoding!r}")
-        header = f"text/html; charset={encoding}"
-    if not header or "charset" not in header.lower():
-        wide = _utf16_without_bom(html)
-        if wide is not None:
-            header = f"text/html; charset={wide}"
-        elif html_body_declared_encoding(html) is None:
-            header = f"text/html; charset={_sniff(html)}"
-    used, text = html_to_unicode(header, html)
+    else:
+        used = usable_encoding(http_content_type_encoding(content_type)) if content_type else None
+        if used is None:
+            used = usable_encoding(html_body_declared_encoding(html))
+            if used in ("utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"):
+                used = None
+        if used is None:
+            used = _utf16_without_bom(html) or _sniff(html)
+        elif used in ("utf-16", "utf-32"):
+            used = _utf16_without_bom(html) or used + "-le"
+    text = _decode(html, used)
     if "\x00" in text:
         text = text.replace("\x00", "")
     return text, used
