@@ -17,8 +17,8 @@ Written next to this file:
   (``modern`` HTML5, ``legacy`` tables, ``soup`` of divs) and its encoding;
 - ``gold/<slug>.txt``: the gold main text, headline then one block per line
   (figure captions, ads, related links and comments are not main text);
-- ``manifest.json``: per article its page, language, encoding, layout and the
-  boilerplate sentences that must never appear in extracted text;
+- ``manifest.json``: per article its page, language, encoding, layout and
+  sentences of its boilerplate (cookie banner, footer, newsletter box);
 - ``static/``: stylesheets, script and placeholder images.
 """
 
@@ -569,7 +569,8 @@ class Site:
             ui = UI[a.lang]
             manifest.append({"page": f"articles/{a.slug}.html", "gold": f"gold/{a.slug}.txt", "headline": a.headline,
                              "lang": a.lang, "encoding": a.encoding, "layout": a.layout, "section": a.section,
-                             "boilerplate": [ui["cookie"], ui["copyright"], ui["newsletter_text"]]})
+                             "boilerplate": {"cookie_banner": ui["cookie"], "footer": ui["copyright"],
+                                             "newsletter": ui["newsletter_text"]}})
         pages = {"index.html": self.home()}
         for key in SECTION_KEYS:
             pages.update({f"sections/{k}": v for k, v in
