@@ -362,11 +362,17 @@ def build(markup: str) -> Document:
     n_raw = int(seg_rawblock[-1]) + 1
 
     # Inside a link: the last <a> or </a> before the segment was an opening one.
+    # An <a> never closed (the next link tag is another <a>, or none) ends
+    # with its block, or one stray anchor would make the rest of the page links.
     link_tag = np.fromiter(map(_LINK.get, lnames, repeat(0)), np.int8, n_tags)  # +1 <a>, -1 </a>
-    last_a = np.maximum.accumulate(np.where(link_tag != 0, np.arange(n_tags), -1)) if n_tags else link_tag
     in_link = np.zeros(n_tags + 1, dtype=bool)
-    if n_tags:
-        in_link[1:] = (last_a >= 0) & (link_tag[np.maximum(last_a, 0)] > 0)
+    link_at = np.flatnonzero(link_tag)
+    if len(link_at):
+        last_a = np.maximum.accumulate(np.where(link_tag != 0, np.arange(n_tags), -1))
+        closed = np.zeros(n_tags, dtype=bool)
+        closed[link_at[:-1]] = link_tag[link_at[1:]] < 0
+        last = np.maximum(last_a, 0)
+        in_link[1:] = (last_a >= 0) & (link_tag[last] > 0) & (closed[last] | (seg_rawblock[1:] == seg_rawblock[last + 1]))
 
     raw_words = np.bincount(seg_rawblock, seg_words, n_raw)
     raw_link = np.bincount(seg_rawblock, seg_words * in_link, n_raw)
