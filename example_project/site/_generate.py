@@ -185,7 +185,7 @@ class Site:
         links += [(names[key], self.section_href(key, prefix)) for key in SECTION_KEYS]
         links.append((names["latest"], self.section_href("latest", prefix)))
         links += [(label, f"{EXTERNAL}/{part}/") for label, part in
-                  zip(UI[lang]["extras"], ("weather", "video", "podcasts", "puzzles"))]
+                  zip(UI[lang]["extras"], ("weather", "video", "podcasts", "puzzles"), strict=True)]
         return links
 
     @staticmethod

@@ -1,0 +1,363 @@
+"""Crawl benchmark: does the add-on slow a real Scrapy crawl down or stall its reactor?
+
+    python benchmarks/crawl.py [--pages 2000] [--delay 0.2] [--workers N]
+                               [--method M] [--data DIR] [--no-ceiling] [--json out.json]
+
+A local HTTP server (asyncio, keep-alive, bodies preloaded in memory) on
+127.0.0.1 serves ``--pages`` pages of the labelled sets in ``--data`` (raw
+bytes as published, ``Content-Type: text/html``) and answers every request
+after ``--delay`` seconds without blocking the others, as remote sites do.
+
+Each crawl runs in its own subprocess with ``CONCURRENT_REQUESTS=64``,
+``CONCURRENT_REQUESTS_PER_DOMAIN=64``, ``DOWNLOAD_DELAY=0``, no AutoThrottle
+and ``CONCURRENT_ITEMS=1`` (one item per response; Scrapy 2.19 starts
+``CONCURRENT_ITEMS`` asyncio tasks for every response, a fixed cost that
+would otherwise dominate both crawls). Its spider requests every page URL
+directly and yields ``{"url": ...}``, which the add-on (when on) fills with
+``text`` and ``bte``. A tiny extension inside the crawl ticks every 10 ms,
+records how late each tick runs (reactor stalls) and when each item is done.
+
+Runs: without and with the add-on at ``--delay``, then both again at delay 0
+(the ceiling; ``--no-ceiling`` skips them). Reported per run: pages/s (items
+between the first and the last item over that time, so process and worker
+start-up are left out), wall seconds of the crawl process, the longest
+reactor stall (over the whole crawl, and from the first item on), the 99th
+percentile lateness and, with the add-on, how many exported texts equal
+``scrapy_bte.extract()`` of the same bytes. Then whether the targets are met:
+>= 280 pages/s without the add-on at 200 ms (otherwise the machine is too
+busy and the run is not valid), with workers >= 90 % of that throughput with
+the add-on, and a longest stall at most 50 ms above the crawl without it.
+The exit status is 1 when a target is missed. Other processes on the machine
+skew every number, so the load average is printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass
+from itertools import zip_longest
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_DATA = ROOT.parent / "shared" / "datasets"
+CONTENT_TYPE = "text/html"
+TICK = 0.01  # stall probe interval (s)
+
+MIN_BASE_RATE = 280.0  # pages/s without the add-on at 200 ms for a valid run
+MIN_RATIO = 0.90  # throughput with / without the add-on
+MAX_EXTRA_STALL_MS = 50.0
+
+
+# -- the server (parent process) ------------------------------------------------------------
+
+
+def load_bodies(data: Path, count: int) -> list[bytes]:
+    """``count`` raw pages from the sets in ``data``, taken from each set in turn."""
+    from scrapy_bte.evaluation import load_dataset
+
+    sets = [load_dataset(folder) for folder in sorted(data.iterdir()) if folder.is_dir()]
+    bodies = [page.html for row in zip_longest(*sets) for page in row if page is not None]
+    if not bodies:
+        raise SystemExit(f"no pages found in {data}")
+    return [bodies[i % len(bodies)] for i in range(count)]  # repeat pages if asked for more
+
+
+class PageServer:
+    """HTTP/1.1 server for ``GET /p/<i>`` in a background thread; ``delay`` is read per request."""
+
+    def __init__(self, bodies: list[bytes], delay: float = 0.0) -> None:
+        self.bodies = bodies
+        self.delay = delay
+        self.port = 0
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="page-server", daemon=True)
+
+    def __enter__(self) -> PageServer:
+        self._thread.start()
+        self._ready.wait()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        server = self._loop.run_until_complete(asyncio.start_server(self._serve, "127.0.0.1", 0, backlog=512))
+        self.port = server.sockets[0].getsockname()[1]
+        self._ready.set()
+        self._loop.run_forever()
+        server.close()
+
+    def _response(self, target: bytes) -> tuple[bytes, bytes]:
+        try:
+            body, status = self.bodies[int(target.rsplit(b"/", 1)[1])], b"200 OK"
+        except (ValueError, IndexError):
+            body, status = b"not found", b"404 Not Found"
+        head = b"HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n" % (status, CONTENT_TYPE.encode(), len(body))
+        return head, body
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:  # keep-alive: one request after another on this connection
+                request = await reader.readuntil(b"\r\n\r\n")
+                if self.delay:
+                    await asyncio.sleep(self.delay)
+                head, body = self._response(request.split(b" ", 2)[1])
+                writer.writelines((head, body))
+                await writer.drain()
+                if b"connection: close" in request.lower():
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+
+# -- the crawl (child process) --------------------------------------------------------------
+
+
+class StallProbe:
+    """Scrapy extension: a 10 ms tick that records reactor lateness, plus the time of each item.
+
+    Writes ``{"ticks": [[t, lateness], ...], "items": [t, ...], "opened": t,
+    "closed": t}`` (perf_counter seconds) to the ``BENCH_RESULT`` path when the
+    spider closes.
+    """
+
+    def __init__(self, crawler: Any) -> None:
+        from scrapy import signals
+
+        self.path = crawler.settings["BENCH_RESULT"]
+        self.ticks: list[tuple[float, float]] = []
+        self.items: list[float] = []
+        self.opened = self.closed = self._last = 0.0
+        self._loop: Any = None
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> StallProbe:
+        return cls(crawler)
+
+    def spider_opened(self) -> None:
+        from twisted.internet.task import LoopingCall
+
+        self.opened = self._last = time.perf_counter()
+        self._loop = LoopingCall(self._tick)
+        self._loop.start(TICK, now=False)
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.ticks.append((now, max(0.0, now - self._last - TICK)))
+        self._last = now
+
+    def item_scraped(self) -> None:
+        self.items.append(time.perf_counter())
+
+    def spider_closed(self) -> None:
+        self.closed = time.perf_counter()
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        data = {"ticks": self.ticks, "items": self.items, "opened": self.opened, "closed": self.closed}
+        Path(self.path).write_text(json.dumps(data), encoding="utf-8")
+
+
+def crawl_child(config: dict[str, Any]) -> None:
+    """Run one crawl as configured by the parent (``--child`` JSON)."""
+    import scrapy
+    from scrapy.crawler import CrawlerProcess
+
+    port, pages = config["port"], config["pages"]
+
+    class BenchSpider(scrapy.Spider):
+        name = "bench"
+
+        async def start(self) -> Any:
+            for i in range(pages):
+                yield scrapy.Request(f"http://127.0.0.1:{port}/p/{i}")
+
+        def parse(self, response: Any, **kwargs: Any) -> Any:
+            yield {"url": response.url}
+
+    settings: dict[str, Any] = {
+        "CONCURRENT_REQUESTS": 64,
+        "CONCURRENT_REQUESTS_PER_DOMAIN": 64,
+        "DOWNLOAD_DELAY": 0,
+        "AUTOTHROTTLE_ENABLED": False,
+        "CONCURRENT_ITEMS": 1,  # one item per response; Scrapy starts this many tasks per response
+        "LOG_LEVEL": "INFO",
+        "ROBOTSTXT_OBEY": False,
+        "TELNETCONSOLE_ENABLED": False,
+        "EXTENSIONS": {StallProbe: 0},
+        "BENCH_RESULT": config["result"],
+        "FEEDS": {config["feed"]: {"format": "jsonlines"}},
+        "FEED_EXPORT_ENCODING": "utf-8",
+        "ADDONS": {"scrapy_bte.Addon": 100} if config["addon"] else {},
+    }
+    if config["workers"] is not None:
+        settings["BTE_WORKERS"] = config["workers"]
+    if config["method"] is not None:
+        settings["BTE_METHOD"] = config["method"]
+    process = CrawlerProcess(settings, install_root_handler=True)
+    process.crawl(BenchSpider)
+    process.start()
+
+
+# -- running and reporting (parent process) -------------------------------------------------
+
+
+@dataclass
+class Run:
+    """Measurements of one crawl."""
+
+    delay: float
+    addon: bool
+    workers: int | None
+    items: int
+    pages_per_s: float
+    wall_s: float
+    max_stall_ms: float
+    steady_stall_ms: float  # longest stall from the first item on (start-up excluded)
+    p99_lag_ms: float
+    same_text: int | None = None  # exported texts equal to extract() (add-on runs)
+    compared: int | None = None
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def run_crawl(server: PageServer, args: argparse.Namespace, delay: float, addon: bool, tmp: Path) -> Run:
+    """One crawl in a subprocess; with the add-on, exported texts are checked against ``extract()``."""
+    server.delay = delay
+    name = f"{'addon' if addon else 'plain'}-{delay:g}"
+    feed, result = tmp / f"{name}.jsonl", tmp / f"{name}.json"
+    config = {"port": server.port, "pages": args.pages, "addon": addon, "workers": args.workers,
+              "method": args.method, "feed": str(feed), "result": str(result)}
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, __file__, "--child", json.dumps(config)],
+                          capture_output=True, text=True, timeout=1800)
+    wall = time.perf_counter() - started
+    if proc.returncode != 0 or not result.exists():
+        raise SystemExit(f"crawl {name} failed:\n{proc.stderr[-4000:]}")
+    data = json.loads(result.read_text(encoding="utf-8"))
+    items = data["items"]
+    span = items[-1] - items[0] if len(items) > 1 else 0.0
+    lags = [lag for _, lag in data["ticks"]]
+    steady = [lag for t, lag in data["ticks"] if items and t >= items[0]]
+    run = Run(delay=delay, addon=addon, workers=args.workers if addon else None, items=len(items),
+              pages_per_s=(len(items) - 1) / span if span else 0.0, wall_s=wall,
+              max_stall_ms=1000 * max(lags, default=0.0), steady_stall_ms=1000 * max(steady, default=0.0),
+              p99_lag_ms=1000 * _percentile(lags, 0.99))
+    if addon:
+        run.same_text, run.compared = compare_texts(feed, server.bodies, args.method)
+    return run
+
+
+def compare_texts(feed: Path, bodies: list[bytes], method: str | None) -> tuple[int, int]:
+    """(equal, compared): exported ``text`` vs ``extract()`` of the same bytes and headers.
+
+    ``extract()`` runs with the method the add-on used (``BTE_METHOD``'s default when ``None``).
+    """
+    from scrapy_bte import extract
+    from scrapy_bte.settings import DEFAULTS
+
+    method = method or DEFAULTS["BTE_METHOD"]
+    same = total = 0
+    for line in feed.read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        body = bodies[int(item["url"].rsplit("/", 1)[1])]
+        expected = extract(body, method=method, url=item["url"], content_type=CONTENT_TYPE).text
+        same += item.get("text") == expected
+        total += 1
+    return same, total
+
+
+def table(runs: list[Run]) -> str:
+    rows = ["| delay | add-on | workers | items | pages/s | ratio | wall s | max stall ms | after 1st item ms "
+            "| p99 lag ms | text = extract() |",
+            "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    base = {run.delay: run for run in runs if not run.addon}
+    for run in runs:
+        ratio = run.pages_per_s / base[run.delay].pages_per_s if run.delay in base and base[run.delay].pages_per_s else 0.0
+        same = f"{run.same_text}/{run.compared}" if run.compared is not None else "-"
+        workers = "-" if not run.addon else ("default" if run.workers is None else str(run.workers))
+        rows.append(f"| {run.delay * 1000:g} ms | {'on' if run.addon else 'off'} | {workers} | {run.items} | "
+                    f"{run.pages_per_s:.0f} | {ratio:.2f} | {run.wall_s:.1f} | {run.max_stall_ms:.0f} | {run.steady_stall_ms:.0f} | "
+                    f"{run.p99_lag_ms:.1f} | {same} |")
+    return "\n".join(rows)
+
+
+def targets(base: Run, with_addon: Run) -> list[tuple[str, bool]]:
+    """The project's targets for the run at the requested delay, as (description, met)."""
+    ratio = with_addon.pages_per_s / base.pages_per_s if base.pages_per_s else 0.0
+    extra = with_addon.max_stall_ms - base.max_stall_ms
+    return [
+        (f"valid run: without the add-on {base.pages_per_s:.0f} pages/s >= {MIN_BASE_RATE:.0f}"
+         + ("" if base.delay == 0.2 else f" (target is defined at 200 ms; this run used {base.delay * 1000:g} ms)"),
+         base.pages_per_s >= MIN_BASE_RATE),
+        (f"throughput with the add-on {ratio:.1%} of without >= {MIN_RATIO:.0%}"
+         + (" (workers = 0: inline extraction, target is for workers on)" if with_addon.workers == 0 else ""),
+         ratio >= MIN_RATIO),
+        (f"longest stall with the add-on {extra:+.0f} ms vs without <= +{MAX_EXTRA_STALL_MS:.0f} ms", extra <= MAX_EXTRA_STALL_MS),
+        (f"exported text equals extract(): {with_addon.same_text}/{with_addon.compared}",
+         with_addon.same_text == with_addon.compared),
+    ]
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", type=int, default=2000, help="pages per crawl (default 2000)")
+    parser.add_argument("--delay", type=float, default=0.2, help="server response delay in seconds (default 0.2)")
+    parser.add_argument("--workers", type=int, default=None, help="BTE_WORKERS for the add-on runs (default: the add-on's)")
+    parser.add_argument("--method", help="BTE_METHOD of the add-on runs and the extract() check (default: the add-on's)")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"labelled sets (default {DEFAULT_DATA})")
+    parser.add_argument("--no-ceiling", action="store_true", help="skip the delay-0 runs")
+    parser.add_argument("--json", type=Path, help="also write the runs as JSON here")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.child:
+        crawl_child(json.loads(args.child))
+        return 0
+    delays = [args.delay] + ([] if args.no_ceiling or args.delay == 0 else [0.0])
+    runs: list[Run] = []
+    with PageServer(load_bodies(args.data, args.pages)) as server, tempfile.TemporaryDirectory() as tmp:
+        for delay in delays:
+            for addon in (False, True):
+                runs.append(run_crawl(server, args, delay, addon, Path(tmp)))
+                print(f"  done: delay {delay:g} s, add-on {'on' if addon else 'off'}: "
+                      f"{runs[-1].pages_per_s:.0f} pages/s", file=sys.stderr)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"Crawl benchmark: {args.pages} pages from {args.data}, CONCURRENT_REQUESTS=64, "
+          f"{os.cpu_count()} CPUs, load average {load} at the end\n")
+    print(table(runs))
+    results = targets(runs[0], runs[1])
+    print()
+    for text, met in results:
+        print(f"- [{'x' if met else ' '}] {text}")
+    if args.json:
+        args.json.write_text(json.dumps([asdict(run) for run in runs], indent=1) + "\n", encoding="utf-8")
+    return 0 if all(met for _, met in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
