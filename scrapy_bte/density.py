@@ -79,20 +79,22 @@ def equal_posterior(m0: float, s0: float, m1: float, s1: float, p: float) -> flo
     """t in [m0, m1] with (1-p) N(t; m0, s0) = p N(t; m1, s1); class 1 is text.
 
     Taking logs gives a quadratic a t^2 + b t + c = 0; with equal variances it
-    degenerates to a linear equation.
+    degenerates to a linear equation. The roots are taken in the form that
+    avoids cancellation (q = -(b + sign(b) sqrt(disc)) / 2, roots q/a and
+    c/q), which stays exact when the variances are nearly equal.
     """
     a = 1.0 / (2 * s0**2) - 1.0 / (2 * s1**2)
     b = m1 / s1**2 - m0 / s0**2
     c = m0**2 / (2 * s0**2) - m1**2 / (2 * s1**2) + math.log((p * s0) / ((1 - p) * s1))
-    if abs(a) < 1e-12:
-        roots = [-c / b] if abs(b) > 1e-12 else []
+    disc = b * b - 4 * a * c
+    if a == 0.0:
+        roots = [-c / b] if b != 0.0 else []
+    elif disc < 0:
+        roots = []
     else:
-        disc = b * b - 4 * a * c
-        if disc < 0:
-            roots = []
-        else:
-            r = math.sqrt(disc)
-            roots = [(-b + r) / (2 * a), (-b - r) / (2 * a)]
+        q = -0.5 * (b + math.copysign(math.sqrt(disc), b))
+        # Same order as (-b + r) / 2a, (-b - r) / 2a.
+        roots = ([c / q, q / a] if b >= 0 else [q / a, c / q]) if q != 0.0 else [-b / (2 * a)]
     inside = [t for t in roots if m0 <= t <= m1]
     if inside:
         return inside[0]
