@@ -21,6 +21,7 @@ from itemadapter import is_item
 from scrapy import signals
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Request, Response
+from scrapy.utils.asyncio import run_in_thread
 
 from . import workers
 from .errors import BTEError, ConfigError, ModelError
@@ -81,7 +82,6 @@ class BTERuntime:
         self.filler = ItemFiller(config, self.stats)
         self.pool: workers.WorkerPool | None = None
         self.downloader_enabled = False
-        self._closed = False
         self._probe()
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
@@ -113,35 +113,42 @@ class BTERuntime:
 
     # -- lifecycle ---------------------------------------------------------
 
-    def spider_opened(self) -> None:
-        self._start_pool()
+    async def spider_opened(self) -> None:
+        """Start the worker processes before the first page arrives.
 
-    def _start_pool(self) -> None:
-        """Start worker processes before the first page arrives (once)."""
-        if self.pool is not None or self.config.workers == 0 or self._closed:
+        Starting processes takes a fraction of a second, so it runs in a
+        thread; Scrapy waits for this handler before it crawls, so the pool
+        is ready for the first response.
+        """
+        if self.config.workers == 0 or self.pool is not None:
             return
-        self.pool = workers.WorkerPool(
-            self.config.workers,
-            timeout=self.config.timeout,
-            max_pending=self.config.max_pending,
-            method=self.config.method,
-            options=self.config.extract_options(),
-        )
+        config = self.config
+        try:
+            self.pool = await run_in_thread(
+                workers.WorkerPool,
+                config.workers,
+                timeout=config.timeout,
+                max_pending=config.max_pending,
+                method=config.method,
+                options=config.extract_options(),
+            )
+        except BTEError as exc:
+            logger.error("scrapy-bte: cannot start the extraction workers, pages will get an error: %s", exc)
+            return
         logger.info(
             "scrapy-bte: started %d extraction worker(s) (timeout %.3g s, method %s)",
-            self.config.workers,
-            self.config.timeout,
-            self.config.method,
+            config.workers,
+            config.timeout,
+            config.method,
         )
 
-    def spider_closed(self) -> None:
+    async def spider_closed(self) -> None:
         """Stop the workers (no orphan processes) and log the summary line."""
-        self._closed = True
         pool, self.pool = self.pool, None
         if pool is not None:
-            # Nothing is in flight after a normal finish; after a forced stop,
-            # do not let a hung page hold the reactor thread.
-            pool.close(wait=False)
+            # Nothing is in flight after a normal finish; after a forced stop a
+            # hung page must not delay shutdown. Joining takes a moment: thread.
+            await run_in_thread(pool.close, wait=False)
         get = self.stats.get_value
         pages = sum(get(key, 0) for key in ("bte/extracted", "bte/empty", "bte/errors"))
         seconds = float(get("bte/seconds", 0.0))
@@ -216,9 +223,8 @@ class BTERuntime:
             if self.config.workers == 0:
                 result = self._extract_inline(html, url=url, encoding=encoding, content_type=content_type)
             else:
-                self._start_pool()
-                if self.pool is None:  # spider already closed
-                    raise BTEError("worker pool is closed")
+                if self.pool is None:
+                    raise BTEError("the extraction worker pool is not running")
                 body = html.encode("utf-8") if isinstance(html, str) else html
                 if isinstance(html, str):
                     encoding = "utf-8"

@@ -71,7 +71,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec("BTE_TIMEOUT", 10.0, "Seconds one page may take in a worker before it is killed and the page gets an `error` (not enforced when `BTE_WORKERS = 0`)."),
     SettingSpec("BTE_MAX_PENDING", None, "Pages queued or running in the worker pool at most; past it, extraction waits for a free slot.", "`None` = `CONCURRENT_REQUESTS` + 4 × workers"),
     SettingSpec("BTE_MAX_BYTES", 10 * 1024 * 1024, "Bodies larger than this many bytes are not extracted (`bte/skipped/too_large`).", "`10485760` (10 MiB)"),
-    SettingSpec("BTE_MIN_WORDS", 0, "Drop responses whose main text has fewer words (`IgnoreRequest`, `bte/dropped/too_short`); `0` = off."),
+    SettingSpec("BTE_MIN_WORDS", 0, "Drop responses whose main text has fewer words (downloader middleware: `IgnoreRequest`, `bte/dropped/too_short`); `0` = off."),
     SettingSpec("BTE_TEXT_FIELD", "text", "Item field that receives the main text."),
     SettingSpec("BTE_SCORES_FIELD", "bte", "Item field that receives the score dict; `None` = no scores (ignored when `BTE_FLAT_SCORES` is on)."),
     SettingSpec("BTE_FLAT_SCORES", False, "Write scores as top-level fields `bte_score`, `bte_density`, `bte_text_ratio`, `bte_confidence`, `bte_method`, `bte_title`, `bte_error` (for CSV)."),

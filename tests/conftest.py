@@ -152,6 +152,7 @@ class CrawlResult:
     pids: list[int]
     orphans: list[int]
     deprecations: list[str]
+    max_reactor_lag: float  # seconds the reactor thread was blocked at most
 
     def by_path(self, path: str) -> list[dict[str, Any]]:
         """Exported items whose URL is *path* (with its query, if any) on the site."""
@@ -231,6 +232,7 @@ def run_crawl(
         pids=result.get("pids", []),
         orphans=result.get("orphans", []),
         deprecations=result.get("deprecations", []),
+        max_reactor_lag=result.get("max_reactor_lag", -1.0),
     )
 
 

@@ -154,6 +154,7 @@ def test_worker_processes_are_started_and_stopped(main_crawls: Callable[[int], C
     pooled = main_crawls(2)
     assert len(pooled.pids) == 2
     assert pooled.orphans == []
+    assert 0.0 <= pooled.max_reactor_lag < 0.25  # starting and stopping them included
     assert main_crawls(0).pids == []
 
 
@@ -175,11 +176,13 @@ def test_non_asyncio_reactor(crawl: Callable[..., CrawlResult]) -> None:
     assert len(result.by_path("/two_items.html")) == 2
     assert result.stat("bte/extracted") == 2
     assert result.orphans == [] and len(result.pids) == 1
+    assert 0.0 <= result.max_reactor_lag < 0.25
     assert_clean_log(result)
 
 
 def test_worker_timeout_crash_and_error_are_exported(crawl: Callable[..., CrawlResult]) -> None:
-    """Hostile pages (via the pool's ``target`` hook) fail alone; the crawl goes on."""
+    """Hostile pages (via the pool's ``target`` hook) fail alone, the crawl goes
+    on, and the reactor keeps running while a worker is stuck on a page."""
     result = crawl(
         ["/sleep.html", "/crash.html", "/raise.html", "/article1.html", "/article2.html"],
         settings={"BTE_WORKERS": 1, "BTE_TIMEOUT": 1.5},
@@ -196,6 +199,7 @@ def test_worker_timeout_crash_and_error_are_exported(crawl: Callable[..., CrawlR
     assert result.stat("bte/errors") == 3
     assert result.stat("bte/extracted") == 2
     assert result.orphans == []
+    assert 0.0 <= result.max_reactor_lag < 0.25  # a worker stuck for 1.5 s never held the reactor
     warnings = [line for line in result.log_lines("WARNING") if "extraction failed" in line]
     assert len(warnings) == 3, warnings
     assert_clean_log(result)
