@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -177,7 +178,19 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
     )
 
 
+# Numeric options and their smallest allowed value (None: any finite number).
+_NUMERIC_OPTIONS = {"gap": 0, "min_chars": 0, "max_link": None, "link_weight": None}
+
+
 def _check(options: dict[str, Any], allowed: tuple[str, ...]) -> None:
     unknown = sorted(set(options) - set(allowed))
     if unknown:
         raise ConfigError(f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(allowed) or 'none'}")
+    for key in sorted(options.keys() & _NUMERIC_OPTIONS.keys()):
+        value, low = options[key], _NUMERIC_OPTIONS[key]
+        number = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
+        if not number or not (isinstance(value, (int, np.integer)) or math.isfinite(value)) or (
+            low is not None and value < low
+        ):
+            bound = "a finite number" if low is None else f"a number >= {low}"
+            raise ConfigError(f"option {key} must be {bound}, got {value!r}")

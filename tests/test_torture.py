@@ -17,7 +17,7 @@ from lxml import html as lxml_html
 
 import torture_cases as tc
 from scrapy_bte import extract
-from scrapy_bte.errors import ExtractionError
+from scrapy_bte.errors import ConfigError, ExtractionError
 
 SMALL = tc.small_cases()
 LARGE = tc.large_cases()
@@ -103,3 +103,16 @@ def test_lxml_element_input(name: str) -> None:
 def test_binary_bodies_named_in_the_error() -> None:
     with pytest.raises(ExtractionError, match="binary"):
         extract(tc.pdf(), content_type="text/html")
+
+
+@pytest.mark.parametrize(
+    ("method", "options"),
+    [
+        ("hybrid", {"gap": "x"}), ("hybrid", {"gap": -1}), ("hybrid", {"max_link": float("nan")}),
+        ("hybrid", {"min_chars": None}), ("hybrid", {"link_weight": "0.5"}), ("hybrid", {"threshold": 0.3}),
+        ("density", {"min_chars": True}), ("density", {"form": None}), ("bte", {"gap": 1}), ("nope", {}),
+    ],
+)
+def test_bad_options_raise_config_error(method: str, options: dict[str, Any]) -> None:
+    with pytest.raises(ConfigError):
+        extract(tc.ARTICLE_PAGE, method=method, **options)
