@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import re
 import time
 import weakref
@@ -43,6 +44,8 @@ _T = TypeVar("_T")
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 # Types servers send when they do not know better: the body decides.
 GENERIC_TYPES = frozenset({"", "application/octet-stream", "binary/octet-stream", "text/plain", "application/unknown", "unknown/unknown"})
+# forkserver where the platform has it (POSIX); spawn elsewhere (Windows).
+_START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 _SNIFF_BYTES = 1024
 _PROBE_HTML = "<html><head><title>probe</title></head><body><p>A short probe paragraph.</p></body></html>"
 _HTML_START = re.compile(
@@ -131,8 +134,9 @@ class BTERuntime:
                 max_pending=config.max_pending,
                 method=config.method,
                 options=config.extract_options(),
+                start_method=_START_METHOD,
             )
-        except BTEError as exc:
+        except Exception as exc:  # e.g. no processes allowed: one clear line
             logger.error("scrapy-bte: cannot start the extraction workers, pages will get an error: %s", exc)
             return
         logger.info(
