@@ -7,7 +7,8 @@
 The input is bytes: its first byte picks the method (bte, density, hybrid)
 and how the body is handed over (no header, a Content-Type with a good,
 bogus or UTF-16 charset, an ``encoding`` argument, or as ``str`` decoded
-with lone surrogates kept); the rest is the body. A crash is any exception
+with lone surrogates kept); the rest is the body
+(``torture_cases.decode_fuzz_input``). A crash is any exception
 other than :class:`~scrapy_bte.errors.ExtractionError`, a result breaking the
 output contract (``tests/torture_cases.check_result``: valid Unicode, no
 NUL, consistent fields), a second extraction that differs (checked on every
@@ -15,8 +16,9 @@ NUL, consistent fields), a second extraction that differs (checked on every
 
 Crashes do not stop the run: each distinct one (exception type and
 innermost scrapy_bte frame) is saved once to ``--crashes`` (default
-``fuzz-crashes/``) as ``crash-<sha1>`` with a ``.txt`` traceback. Add the
-input to ``tests/torture/regressions/`` when fixing it. The run prints the
+``fuzz-crashes/``) as ``crash-<sha1>`` with a ``.txt`` traceback. When fixing
+it, copy the input to ``tests/torture/regressions/NAME.bin``: the torture
+tests replay it the same way. The run prints the
 executions, the time and the crashes, and exits 1 when there were any.
 
 Engines: ``atheris`` (coverage-guided libFuzzer, ``pip install atheris``;
@@ -47,17 +49,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-METHODS = ("bte", "density", "hybrid")
-# How the body reaches extract(): keyword options, or "str" for text input.
-DELIVERIES: tuple[dict[str, str] | str, ...] = (
-    {},
-    {"content_type": "text/html"},
-    {"content_type": "text/html; charset=utf-8"},
-    {"content_type": "text/html; charset=bogus"},
-    {"content_type": "text/html; charset=utf-16"},
-    {"encoding": "cp1252"},
-    "str",
-)
 # Tokens that help a mutator reach the tokeniser's corners.
 DICTIONARY = (
     b"<script>", b"</script>", b"<style>", b"</style", b"<!--", b"-->", b"--!>", b"<!-->", b"<![CDATA[", b"]]>",
@@ -69,19 +60,6 @@ DICTIONARY = (
 )
 
 _STATE: dict[str, Any] = {"execs": 0, "crash_dir": Path("fuzz-crashes"), "seen": set()}
-
-
-def decode_input(data: bytes) -> tuple[str, Any, dict[str, str]]:
-    """(method, html, options) for one fuzz input."""
-    if not data:
-        return "hybrid", b"", {}
-    head, body = data[0], data[1:]
-    method = METHODS[head % len(METHODS)]
-    delivery = DELIVERIES[(head // len(METHODS)) % len(DELIVERIES)]
-    if delivery == "str":
-        return method, body.decode("utf-8", "surrogateescape"), {}
-    assert isinstance(delivery, dict)
-    return method, body, dict(delivery)
 
 
 def _signature(exc: BaseException) -> str:
@@ -113,7 +91,7 @@ def test_one_input(data: bytes) -> None:
     from scrapy_bte.errors import ExtractionError
 
     _STATE["execs"] += 1
-    method, html, options = decode_input(data)
+    method, html, options = torture_cases.decode_fuzz_input(data)
     try:
         try:
             result = extract(html, method=method, **options)
@@ -148,7 +126,7 @@ def run_atheris(libfuzzer_args: list[str], corpus: list[Path], seeded: bool) -> 
     seeds = Path(tempfile.mkdtemp(prefix="fuzz-seeds-"))
     if seeded:
         _write_seeds(seeds)
-    dictionary = seeds / "html.dict"
+    dictionary = Path(tempfile.mkdtemp(prefix="fuzz-dict-")) / "html.dict"
     dictionary.write_text("".join('"' + "".join(f"\\x{b:02x}" for b in token) + '"\n' for token in DICTIONARY))
     work = Path(tempfile.mkdtemp(prefix="fuzz-corpus-"))  # new inputs land here, seeds stay clean
     argv = [sys.argv[0], f"-dict={dictionary}", "-print_final_stats=1", *libfuzzer_args,

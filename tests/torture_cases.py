@@ -1,11 +1,12 @@
 """Torture pages for ``extract()``: broken, hostile, mislabelled and huge inputs.
 
 Shared by ``tests/test_torture.py``, ``tests/test_properties.py`` and
-``benchmarks/fuzz.py`` (its seed corpus). Small hand-written pages live in
-``tests/torture/`` (``regressions/`` holds inputs the fuzzer once crashed
-on); everything large is generated here, deterministically, by functions that
-take a size so the same generator serves a quick test, a 20 MB stress case
-and cost experiments.
+``benchmarks/fuzz.py`` (its seed corpus, input format and output contract).
+Small hand-written pages live in ``tests/torture/``; ``torture/regressions/``
+holds inputs the fuzzer once crashed on, in its format (first byte: method
+and delivery, see :func:`decode_fuzz_input`). Everything large is generated
+here, deterministically, by functions that take a size so the same generator
+serves a quick test, a 20 MB stress case and cost experiments.
 
 A :class:`Case` says what ``extract()`` must do with its input: return an
 :class:`~scrapy_bte.result.Extraction` (``outcome="text"``), raise
@@ -384,8 +385,9 @@ def small_cases() -> list[Case]:
     for name, text in truncations().items():
         cases.append(Case(f"truncated_{name}", _const(text), SENTENCES[:1] if "title" not in name else ()))
         cases.append(Case(f"truncated_utf8_{name}", _const(text.encode("utf-8")[:-1] + "é".encode()[:1]), SENTENCES[:1] if "title" not in name else ()))
-    for path in sorted(REGRESSION_DIR.glob("*")) if REGRESSION_DIR.is_dir() else ():
-        cases.append(Case(f"regression_{path.name}", _file(f"regressions/{path.name}"), outcome="any"))
+    for path in sorted(REGRESSION_DIR.glob("*.bin")):
+        _, html, options = decode_fuzz_input(path.read_bytes())
+        cases.append(Case(f"regression_{path.stem}", _const(html), options=options, outcome="any"))
     return cases
 
 
@@ -408,6 +410,35 @@ def large_cases() -> list[Case]:
 
 def all_cases() -> list[Case]:
     return small_cases() + large_cases()
+
+
+# ---------------------------------------------------------------- fuzz inputs
+
+#: How a fuzz input's first byte hands the body to extract(): options, or "str".
+DELIVERIES: tuple[dict[str, str] | str, ...] = (
+    {},
+    {"content_type": "text/html"},
+    {"content_type": "text/html; charset=utf-8"},
+    {"content_type": "text/html; charset=bogus"},
+    {"content_type": "text/html; charset=utf-16"},
+    {"encoding": "cp1252"},
+    "str",  # decoded as UTF-8 with undecodable bytes kept as lone surrogates
+)
+
+
+def decode_fuzz_input(data: bytes) -> tuple[str, Any, dict[str, str]]:
+    """(method, html, options) of a fuzz input (``benchmarks/fuzz.py``, ``torture/regressions/*.bin``).
+
+    The first byte picks the method and the delivery; the rest is the body.
+    """
+    if not data:
+        return "hybrid", b"", {}
+    head, body = data[0], data[1:]
+    method = METHODS[head % len(METHODS)]
+    delivery = DELIVERIES[(head // len(METHODS)) % len(DELIVERIES)]
+    if isinstance(delivery, str):
+        return method, body.decode("utf-8", "surrogateescape"), {}
+    return method, body, dict(delivery)
 
 
 # ---------------------------------------------------------------- the contract
