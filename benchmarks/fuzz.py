@@ -115,7 +115,7 @@ def _write_seeds(directory: Path) -> None:
 # ---------------------------------------------------------------- engines
 
 
-def run_atheris(libfuzzer_args: list[str], corpus: list[Path], seeded: bool) -> None:
+def run_atheris(libfuzzer_args: list[str], corpus: list[Path], seeded: bool, workdir: Path) -> None:
     """Worker process: libFuzzer over the seeds; never returns."""
     import atheris
 
@@ -123,12 +123,13 @@ def run_atheris(libfuzzer_args: list[str], corpus: list[Path], seeded: bool) -> 
         import scrapy_bte.api  # noqa: F401
         import torture_cases  # noqa: F401
 
-    seeds = Path(tempfile.mkdtemp(prefix="fuzz-seeds-"))
+    seeds, work = workdir / "seeds", workdir / "corpus"  # new inputs land in work, seeds stay clean
+    seeds.mkdir()
+    work.mkdir()
     if seeded:
         _write_seeds(seeds)
-    dictionary = Path(tempfile.mkdtemp(prefix="fuzz-dict-")) / "html.dict"
+    dictionary = workdir / "html.dict"
     dictionary.write_text("".join('"' + "".join(f"\\x{b:02x}" for b in token) + '"\n' for token in DICTIONARY))
-    work = Path(tempfile.mkdtemp(prefix="fuzz-corpus-"))  # new inputs land here, seeds stay clean
     argv = [sys.argv[0], f"-dict={dictionary}", "-print_final_stats=1", *libfuzzer_args,
             str(work), str(seeds), *map(str, corpus)]
     atheris.Setup(argv, test_one_input)
@@ -210,11 +211,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--crashes", type=Path, default=Path("fuzz-crashes"), help="where crash inputs go")
     parser.add_argument("--corpus", type=Path, action="append", default=[], help="extra seed directory")
     parser.add_argument("--no-seeds", action="store_true", help="start from --corpus only, not the torture corpus")
-    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)  # its scratch directory
     args, flags = parser.parse_known_args(argv)
     _STATE["crash_dir"] = args.crashes.resolve()
     if args.worker:
-        run_atheris(flags, args.corpus, not args.no_seeds)
+        run_atheris(flags, args.corpus, not args.no_seeds, args.worker)
         return 0
 
     flags = [f for f in flags if f.startswith("-")]
@@ -233,11 +234,12 @@ def main(argv: list[str] | None = None) -> int:
                            int(_flag(flags, "seed", 0)), args.corpus, not args.no_seeds)
         hangs: list[str] = []
     else:
-        command = [sys.executable, str(Path(__file__).resolve()), "--worker", f"--crashes={args.crashes}",
-                   *(["--no-seeds"] if args.no_seeds else []),
-                   *(f"--corpus={c}" for c in args.corpus), f"-artifact_prefix={args.crashes.resolve()}/", *flags]
-        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              errors="replace", env={**os.environ, "PYTHONHASHSEED": "0"})
+        with tempfile.TemporaryDirectory(prefix="fuzz-") as scratch:
+            command = [sys.executable, str(Path(__file__).resolve()), f"--worker={scratch}",
+                       f"--crashes={args.crashes}", *(["--no-seeds"] if args.no_seeds else []),
+                       *(f"--corpus={c}" for c in args.corpus), f"-artifact_prefix={args.crashes.resolve()}/", *flags]
+            done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                  errors="replace", env={**os.environ, "PYTHONHASHSEED": "0"})
         output = done.stdout
         (args.crashes / "libfuzzer.log").write_text(output)
         counts = re.findall(r"stat::number_of_executed_units:\s*(\d+)", output) or re.findall(r"^#(\d+)", output, re.M)
