@@ -97,6 +97,27 @@ def _utf16_without_bom(data: bytes) -> str | None:
     return None
 
 
+_WIDE = frozenset({"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"})
+
+
+def _choose_encoding(html: bytes, encoding: str | None, content_type: str | None) -> str:
+    """Codec of a body without BOM: argument, header, ``<meta>`` (never UTF-16/32), sniffing."""
+    if encoding:
+        used = usable_encoding(encoding)
+        if used is None:
+            raise ExtractionError(f"unknown encoding {encoding!r}")
+    else:
+        used = usable_encoding(http_content_type_encoding(content_type)) if content_type else None
+        if used is None:
+            meta = usable_encoding(html_body_declared_encoding(html))
+            used = None if meta in _WIDE else meta
+    if used is None:
+        return _utf16_without_bom(html) or _sniff(html)
+    if used == "utf-16":  # no BOM: byte order from the NULs, else little-endian (WHATWG)
+        return _utf16_without_bom(html) or "utf-16-le"
+    return used
+
+
 def to_unicode(
     html: bytes,
     *,
@@ -113,20 +134,8 @@ def to_unicode(
     bom_encoding, bom = read_bom(html)
     if bom_encoding is not None and bom is not None:
         used, html = bom_encoding, html[len(bom):]
-    elif encoding:
-        used = usable_encoding(encoding)  # type: ignore[assignment]
-        if used is None:
-            raise ExtractionError(f"unknown encoding {encoding!r}")
     else:
-        used = usable_encoding(http_content_type_encoding(content_type)) if content_type else None
-        if used is None:
-            used = usable_encoding(html_body_declared_encoding(html))
-            if used in ("utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"):
-                used = None
-        if used is None:
-            used = _utf16_without_bom(html) or _sniff(html)
-        elif used in ("utf-16", "utf-32"):
-            used = _utf16_without_bom(html) or used + "-le"
+        used = _choose_encoding(html, encoding, content_type)
     text = _decode(html, used)
     if "\x00" in text:
         text = text.replace("\x00", "")

@@ -54,7 +54,7 @@ def test_large_case(case: tc.Case) -> None:
     assert not missing, f"{case.name}: missing {missing!r}"
 
 
-def test_20mb_page_is_one_line() -> None:
+def test_minified_generator_makes_one_line() -> None:
     data = tc.minified(2 * tc.MB)
     assert "\n" not in data and len(data) >= 2 * tc.MB
 
