@@ -11,13 +11,14 @@ import numpy as np
 from . import bte as _bte
 from . import density as _density
 from . import hybrid as _hybrid
+from . import model as _model
 from .decode import to_unicode
 from .document import Document, build
 from .errors import ConfigError, ExtractionError
 from .result import Extraction
 from .title import document_title
 
-METHODS = ("bte", "density", "hybrid")
+METHODS = ("bte", "density", "hybrid", "model", "auto")
 DEFAULT_METHOD = "hybrid"
 #: Inputs above this many bytes are refused unless ``max_bytes`` says otherwise.
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -133,6 +134,7 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
     title = document_title(doc)
     span = _bte.document_span(doc)
     n = doc.n_blocks
+    probs = None
     if method == "bte":
         _check(options, ())
         if span is None:
@@ -141,6 +143,13 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
             paragraphs, blocks = _span_paragraphs(doc, span)
         kept = np.zeros(n, dtype=bool)
         kept[blocks] = True
+    elif method in ("model", "auto"):
+        _check(options, ("model_path",))
+        path = options.get("model_path")
+        learned = _model.load_cached(path) if path else _model.default_model()
+        kept, probs = _model.select(doc, span, learned, smooth=method == "auto")
+        blocks = np.flatnonzero(kept).tolist()
+        paragraphs = [doc.texts[b] for b in blocks]
     else:
         if method == "density":
             _check(options, ("form", "threshold", "min_chars"))
@@ -170,7 +179,7 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
         bte_score=bte_score,
         density=kept_chars / kept_bytes if kept_bytes else 0.0,
         text_ratio=text_ratio,
-        confidence=_confidence(doc, kept, span),
+        confidence=_confidence(doc, kept, span) if probs is None else _model.confidence(doc, kept, probs),
         words=int(round(float(doc.words[kept].sum()))) if n else 0,
         kept_blocks=[int(b) for b in blocks],
         span=None if span is None else (span.first_block, span.last_block),

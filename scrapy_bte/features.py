@@ -1,0 +1,366 @@
+"""Block features for the learned classifier, computed from the one document model.
+
+Everything is a handful of numpy operations over the block arrays; the only
+Python loops run once per *element* that contains a block (class/id tokens,
+cached in the document) and once per page. Groups, in
+:data:`FEATURE_NAMES` order:
+
+- **shape** (AI-Depot trio and Kohlschütter's shallow features): log words,
+  log characters, log markup bytes, text density (characters / bytes), tags
+  per word, link density, average word length;
+- **neighbours**: density, log characters and link density of the blocks
+  ``-window..+window`` around (0 beyond the page, with an "outside" flag), and
+  means over a wider window: content comes in runs;
+- **page context**: density and length relative to the page (so one model
+  fits short and long pages), relative position by block and by characters,
+  page size;
+- **BTE and heuristics**: inside the BTE span, distance to it, the span's
+  share of the page; kept by the ``hybrid`` method and distance to its
+  selection; above the page's Gaussian density threshold and by how much;
+- **tags**: the block's opener tag (one-hot over a fixed vocabulary), tag
+  names on the ancestor path (flags), depth absolute and relative;
+- **class/id words: none.** Template words of the ancestors' class and id
+  attributes (hashed into 2x64 buckets, or a fixed list of ~140 words such
+  as nav, footer, comment, share in 19 groups) were tried and dropped:
+  leave-one-set-out they memorised the training sites' templates and
+  conventions (comments are content in one set, boilerplate in another):
+  mean F1 0.871 (hashed) and 0.866 (word list) against 0.885 without, with
+  the same MLP; dragnet alone lost 0.04 with the word list;
+- **text**: share of digits, of uppercase among cased letters, of
+  punctuation, commas per word, sentence-ending punctuation per word and a
+  flag for a block ending a sentence, computed on code points with no word
+  list, so they mean the same in any script; overlap with the page title.
+
+Bump :data:`FEATURE_VERSION` whenever a feature changes meaning or order:
+models record it and refuse to load against another.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import repeat
+
+import numpy as np
+
+from . import density as _density
+from . import hybrid as _hybrid
+from .bte import Span, document_span
+from .document import Document
+
+FEATURE_VERSION = 1
+WINDOW = 2
+WIDE = 6
+#: Block groups whose totals are features: blocks with the same container, parent, grandparent.
+GROUP_LEVELS = ("container", "parent", "grandparent")
+
+OPENERS = ("", "p", "li", "br", "h1", "h2", "h3", "h4-6", "div", "/div", "td", "/td", "tr", "dd-dt",
+           "blockquote", "pre", "section", "article", "table", "ul-ol", "/p", "/li", "other")
+_OPENER_INDEX: dict[str, int] = {}
+for _i, _name in enumerate(OPENERS):
+    for _tag in _name.split("-") if _name in ("dd-dt", "ul-ol") else [_name]:
+        _OPENER_INDEX[_tag] = _i
+for _tag in ("h4", "h5", "h6"):
+    _OPENER_INDEX[_tag] = OPENERS.index("h4-6")
+_OTHER_OPENER = OPENERS.index("other")
+
+ANCESTORS = ("article", "main", "section", "aside", "nav", "header", "footer", "form", "table", "ul", "ol",
+             "dl", "blockquote", "figure", "center", "menu", "fieldset", "td")
+_ANCESTOR_BIT = {name: 1 << i for i, name in enumerate(ANCESTORS)}
+_ANCESTOR_BIT["dir"] = _ANCESTOR_BIT["menu"]
+_ANCESTOR_BIT["th"] = _ANCESTOR_BIT["td"]
+
+# Code point classes for the text features, one table lookup per character.
+_END, _COMMA, _PUNCT, _DIGIT = 1, 2, 4, 8
+_CP_CLASS = np.zeros(0x10000, dtype=np.uint8)
+for _lo, _hi in ((33, 47), (58, 64), (91, 96), (123, 126), (0x2010, 0x205F), (0x3000, 0x303F), (0xFF01, 0xFF0F)):
+    _CP_CLASS[_lo : _hi + 1] |= _PUNCT
+_CP_CLASS[48:58] |= _DIGIT
+_CP_CLASS[[ord(c) for c in ".!?\u3002\uff01\uff1f\u0964\u061f\u037e\u2026"]] |= _END | _PUNCT
+_CP_CLASS[[ord(c) for c in ",\u3001\u060c\uff0c;"]] |= _COMMA | _PUNCT
+_CLOSERS = np.zeros(0x10000, dtype=bool)
+_CLOSERS[[0x22, 0x27, 0x29, 0xBB, 0x201D, 0x2019]] = True
+_WORD_RE = re.compile(r"\w+")
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def _names() -> list[str]:
+    names = ["log_words", "log_chars", "log_bytes", "density", "tags_per_word", "link_density", "word_length"]
+    for off in [o for o in range(-WINDOW, WINDOW + 1) if o]:
+        names += [f"density@{off:+d}", f"log_chars@{off:+d}", f"link_density@{off:+d}", f"outside@{off:+d}"]
+    names += ["wide_density", "wide_link_density", "wide_log_chars", "wide_short_share"]
+    names += ["density_rel", "log_chars_rel", "position", "char_position", "log_blocks", "log_page_words",
+              "link_share_page"]
+    names += ["in_bte", "bte_distance", "bte_before", "bte_after", "bte_share", "in_hybrid", "hybrid_distance",
+              "density_pass", "density_margin"]
+    names += [f"opener={o or 'none'}" for o in OPENERS]
+    names += [f"in_{a}" for a in ANCESTORS]
+    names += ["depth", "depth_rel", "same_container_prev", "same_container_next"]
+    for level in GROUP_LEVELS:
+        names += [f"{level}_log_words", f"{level}_word_share", f"{level}_link_density", f"{level}_density",
+                  f"{level}_log_blocks", f"{level}_is_largest"]
+    names += ["digit_share", "upper_share", "punct_share", "commas_per_word", "stops_per_word", "ends_sentence",
+              "title_overlap"]
+    return names
+
+
+#: Ordered feature names: column ``i`` of :func:`block_features` is ``FEATURE_NAMES[i]``.
+FEATURE_NAMES: tuple[str, ...] = tuple(_names())
+N_FEATURES = len(FEATURE_NAMES)
+
+def _ancestor_bits(doc: Document) -> tuple[list[int], np.ndarray]:
+    """Bitmask of :data:`ANCESTORS` names on each container's path, per unique container.
+
+    Parents come before children in the element list, so one memoised walk
+    visits each element once; the result is cached on the document.
+    """
+    cached = doc._cache.get("ancestor_bits")
+    if cached is not None:
+        return cached
+    memo: dict[int, int] = {0: 0}
+    names, parents = doc.el_name, doc.el_parent
+    unique = np.unique(doc.container)
+    out: list[int] = []
+    for el in unique.tolist():
+        chain = []
+        e = el
+        while e not in memo:
+            chain.append(e)
+            e = parents[e]
+        bits = memo[e]
+        for c in reversed(chain):
+            bits |= _ANCESTOR_BIT.get(names[c], 0)
+            memo[c] = bits
+        out.append(memo[el])
+    result = (out, unique)
+    doc._cache["ancestor_bits"] = result
+    return result
+
+
+def _bits_matrix(values: list[int], width: int) -> np.ndarray:
+    """Rows of 0/1 from Python int bitmasks (little-endian bit order)."""
+    nbytes = (width + 7) // 8
+    raw = b"".join(v.to_bytes(nbytes, "little") for v in values)
+    bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8).reshape(len(values), nbytes), axis=1,
+                         bitorder="little")
+    return bits[:, :width]
+
+
+def _shift(a: np.ndarray, off: int, fill: float = 0.0) -> np.ndarray:
+    """``a[i + off]`` with ``fill`` beyond the ends."""
+    out = np.full_like(a, fill)
+    n = len(a)
+    if off > 0 and off < n:
+        out[: n - off] = a[off:]
+    elif off < 0 and -off < n:
+        out[-off:] = a[: n + off]
+    elif off == 0:
+        out[:] = a
+    return out
+
+
+def _window_mean(a: np.ndarray, half: int) -> np.ndarray:
+    """Mean of ``a`` over the blocks ``i-half..i+half`` that exist."""
+    c = np.concatenate(([0.0], np.cumsum(a)))
+    n = len(a)
+    idx = np.arange(n)
+    lo = np.maximum(idx - half, 0)
+    hi = np.minimum(idx + half + 1, n)
+    return (c[hi] - c[lo]) / (hi - lo)
+
+
+def _codepoints(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+
+
+def _text_stats(doc: Document, words: np.ndarray) -> np.ndarray:
+    """Digit, uppercase, punctuation, comma and sentence-end shares per block, on code points."""
+    n = doc.n_blocks
+    texts = doc.texts
+    joined = "\n".join(texts).replace("\u0130", "I")
+    cp = _codepoints(joined)
+    owner = np.repeat(np.arange(n), doc.chars + 1)[: len(cp)]
+    lower, upper = joined.lower(), joined.replace("\u00df", "s").upper()
+    # A character whose case mapping changes length (rare) drops the case features.
+    is_upper = cp != _codepoints(lower) if len(lower) == len(joined) else np.zeros(len(cp), bool)
+    is_lower = cp != _codepoints(upper) if len(upper) == len(joined) else np.zeros(len(cp), bool)
+    upper_count = np.bincount(owner, is_upper, n)
+    cased = np.bincount(owner, is_upper | is_lower, n)
+    bmp = np.minimum(cp, 0xFFFF)
+    cls = _CP_CLASS[bmp]
+    digit = np.bincount(owner, (cls & _DIGIT) > 0, n)
+    punct = np.bincount(owner, (cls & _PUNCT) > 0, n)
+    commas = np.bincount(owner, (cls & _COMMA) > 0, n)
+    ends = (cls & _END) > 0
+    stops = np.bincount(owner, ends, n)
+    chars = np.maximum(doc.chars, 1).astype(np.float64)
+    w = np.maximum(words, 1.0)
+    last = np.cumsum(doc.chars + 1) - 2  # index of each block's last character
+    ends_sentence = np.zeros(n)
+    valid = np.flatnonzero(doc.chars > 0)
+    at = last[valid]
+    ends_sentence[valid] = ends[at] | (_CLOSERS[bmp[at]] & ends[np.maximum(at - 1, 0)])
+    return np.column_stack((digit / chars, upper_count / np.maximum(cased, 1), punct / chars, commas / w,
+                            stops / w, ends_sentence))
+
+
+def _group_features(doc: Document, words: np.ndarray, chars: np.ndarray, nbytes: np.ndarray) -> list[np.ndarray]:
+    """Totals of the block's group at each of :data:`GROUP_LEVELS` (readability's container scoring).
+
+    Main text shares a container with other main text: a paragraph is more
+    likely content when its container, or the container's parent, holds a
+    large, low-link, dense share of the page.
+    """
+    n = doc.n_blocks
+    parents = doc._cache.get("parents")
+    if parents is None:
+        parents = doc._cache["parents"] = np.array(doc.el_parent, dtype=np.int64)
+    ids = doc.container.astype(np.int64)
+    total_words = max(float(words.sum()), 1.0)
+    cols: list[np.ndarray] = []
+    for level in range(len(GROUP_LEVELS)):
+        if level:
+            ids = np.where(ids > 0, parents[ids], 0)
+        uniq, inv = np.unique(ids, return_inverse=True)
+        k = len(uniq)
+        g_words = np.bincount(inv, words, k)
+        g_link = np.bincount(inv, doc.link_words, k)
+        g_chars = np.bincount(inv, chars, k)
+        g_bytes = np.bincount(inv, nbytes, k)
+        g_blocks = np.bincount(inv, minlength=k).astype(np.float64)
+        largest = (np.arange(k) == int(np.argmax(g_words))).astype(np.float64)
+        cols += [np.log1p(g_words)[inv], (g_words / total_words)[inv],
+                 (g_link / np.maximum(g_words, 1.0))[inv], (g_chars / np.maximum(g_bytes, 1.0))[inv],
+                 np.log1p(g_blocks)[inv], largest[inv]]
+    return cols
+
+
+def _title_overlap(doc: Document, words: np.ndarray, span: Span | None) -> np.ndarray:
+    """Share of a candidate headline's tokens that occur in the page title.
+
+    Candidates (to bound the loop): heading blocks, and short blocks among the
+    ten before BTE's span, where headlines sit when they are not headings.
+    """
+    n = doc.n_blocks
+    out = np.zeros(n)
+    title = doc.meta.get("og:title") or doc.title_tag
+    if not title:
+        return out
+    title_tokens = set(_WORD_RE.findall(title.lower()))
+    if not title_tokens:
+        return out
+    heading = np.fromiter(map(_HEADINGS.__contains__, doc.opener), bool, n)
+    if span is not None:
+        heading[max(0, span.first_block - 10) : span.first_block + 1] = True
+    texts = doc.texts
+    for b in np.flatnonzero(heading & (words >= 2) & (words <= 40)).tolist():
+        toks = _WORD_RE.findall(texts[b].lower())
+        if toks:
+            out[b] = sum(t in title_tokens for t in toks) / len(toks)
+    return out
+
+
+def block_features(doc: Document, span: Span | None = None, *, use_span: bool = True) -> np.ndarray:
+    """Feature matrix ``(n_blocks, N_FEATURES)`` as float32 (see the module docstring)."""
+    n = doc.n_blocks
+    if n == 0:
+        return np.zeros((0, N_FEATURES), dtype=np.float32)
+    if use_span and span is None:
+        span = document_span(doc)
+    words = doc.words.astype(np.float64)
+    chars = doc.chars.astype(np.float64)
+    nbytes = np.maximum(doc.bytes.astype(np.float64), chars)
+    tags = doc.tags.astype(np.float64)
+    density = np.divide(chars, nbytes, out=np.zeros(n), where=nbytes > 0)
+    link = np.divide(doc.link_words, words, out=np.zeros(n), where=words > 0)
+    log_chars = np.log1p(chars)
+    cols: list[np.ndarray] = [
+        np.log1p(words), log_chars, np.log1p(nbytes), density, tags / np.maximum(words, 1.0), link,
+        chars / np.maximum(words, 1.0) / 10.0,
+    ]
+    for off in [o for o in range(-WINDOW, WINDOW + 1) if o]:
+        outside = _shift(np.zeros(n), off, 1.0)
+        cols += [_shift(density, off), _shift(log_chars, off), _shift(link, off), outside]
+    cols += [_window_mean(density, WIDE), _window_mean(link, WIDE), _window_mean(log_chars, WIDE),
+             _window_mean((chars < 40).astype(np.float64), WIDE)]
+
+    total_chars = max(float(chars.sum()), 1.0)
+    weighted_density = float((density * chars).sum()) / total_chars
+    idx = np.arange(n, dtype=np.float64)
+    cum = np.cumsum(chars) - chars / 2
+    cols += [density - weighted_density, log_chars - float(np.median(log_chars)), idx / max(n - 1, 1),
+             cum / total_chars, np.full(n, np.log1p(n)), np.full(n, np.log1p(float(words.sum()))),
+             np.full(n, float(doc.link_words.sum()) / max(float(words.sum()), 1.0))]
+
+    if span is not None:
+        first, last = span.first_block, span.last_block
+        in_bte = ((idx >= first) & (idx <= last)).astype(np.float64)
+        dist = np.where(idx < first, first - idx, np.where(idx > last, idx - last, 0.0))
+        share = float(words[first : last + 1].sum()) / max(float(words.sum()), 1.0)
+        cols += [in_bte, np.log1p(dist), (idx < first).astype(np.float64), (idx > last).astype(np.float64),
+                 np.full(n, share)]
+    else:
+        cols += [np.zeros(n)] * 5
+    # The heuristic methods' verdicts: the hybrid selection and the page's density threshold.
+    hybrid = _hybrid.select(doc, span).astype(np.float64)
+    kept = np.flatnonzero(hybrid)
+    if len(kept):
+        nearest = np.abs(idx[:, None] - kept[None, [0, -1]]).min(axis=1)
+        cols += [hybrid, np.log1p(np.where(hybrid > 0, 0.0, nearest))]
+    else:
+        cols += [hybrid, np.full(n, np.log1p(n))]
+    thr = _density.threshold(density, "gaussian")
+    cols += [(density >= thr).astype(np.float64), density - thr]
+
+    opener_idx = np.fromiter(map(_OPENER_INDEX.get, doc.opener, repeat(_OTHER_OPENER)), np.int64, n)
+    openers = np.zeros((n, len(OPENERS)))
+    openers[np.arange(n), opener_idx] = 1.0
+
+    bits, unique = _ancestor_bits(doc)
+    anc = _bits_matrix(bits, len(ANCESTORS))[np.searchsorted(unique, doc.container)]
+    depth = doc.depth.astype(np.float64)
+    same_prev = np.zeros(n)
+    same_next = np.zeros(n)
+    if n > 1:
+        same = (doc.container[1:] == doc.container[:-1]).astype(np.float64)
+        same_prev[1:] = same
+        same_next[:-1] = same
+    tag_cols = [depth / 10.0, depth - float(np.median(depth)), same_prev, same_next]
+
+    group_cols = _group_features(doc, words, chars, nbytes)
+    text = _text_stats(doc, words)
+    title = _title_overlap(doc, words, span)
+    out = np.column_stack(cols + [openers, anc] + tag_cols + group_cols + [text, title])
+    return out.astype(np.float32)
+
+
+#: Names of :func:`context_features` columns (inputs of the second stage).
+CONTEXT_NAMES: tuple[str, ...] = (
+    "p", "p_mean@1", "p_mean@3", "p_mean@8", "p@-1", "p@+1", "p_max_after", "p_max_before",
+    "p_container_mean", "p_container_word_mean", "p_page_max", "p_rel_max", "p_page_kept_share",
+    "p_page_kept_word_share",
+)
+
+
+def context_features(p: np.ndarray, doc: Document) -> np.ndarray:
+    """First-stage probabilities of the block, its neighbours, its container and the page.
+
+    Content comes in runs inside one container; a second stage that sees
+    these learns it (a cheap stand-in for a sequence model).
+    """
+    n = len(p)
+    if n == 0:
+        return np.zeros((0, len(CONTEXT_NAMES)), dtype=np.float32)
+    p = p.astype(np.float64)
+    words = doc.words.astype(np.float64)
+    _, inv = np.unique(doc.container, return_inverse=True)
+    g_count = np.bincount(inv)
+    g_mean = (np.bincount(inv, p) / g_count)[inv]
+    g_words = np.bincount(inv, words)
+    g_wmean = (np.bincount(inv, p * words) / np.maximum(g_words, 1e-9))[inv]
+    top = float(p.max())
+    kept = p >= 0.5
+    cols = [p, _window_mean(p, 1), _window_mean(p, 3), _window_mean(p, 8), _shift(p, -1), _shift(p, 1),
+            np.maximum.accumulate(p[::-1])[::-1], np.maximum.accumulate(p), g_mean, g_wmean, np.full(n, top),
+            p / max(top, 1e-6), np.full(n, float(kept.mean())),
+            np.full(n, float(words[kept].sum()) / max(float(words.sum()), 1.0))]
+    return np.column_stack(cols).astype(np.float32)

@@ -1,0 +1,176 @@
+"""The numpy estimators, model files (and what loading refuses) and the learned methods."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scrapy_bte import extract
+from scrapy_bte.api import parse
+from scrapy_bte.errors import ModelError
+from scrapy_bte.features import CONTEXT_NAMES, N_FEATURES, block_features
+from scrapy_bte.model import DEFAULT_MODEL, BlockModel, LogisticRegression, MLPClassifier, load, load_cached
+from scrapy_bte.ngrams import NgramClassifier
+
+ARTICLE = (Path(__file__).parent / "fixtures" / "model" / "article.html").read_bytes()
+PARAGRAPHS = (
+    "After an absence of eleven years, sleeper services will run again",
+    "The first departures are planned for the autumn timetable change.",
+    "Officials said demand had grown steadily since the line was electrified",
+    "The carriages come from a fleet retired in the south",
+    "Ticket prices have not been announced",
+)
+BOILERPLATE = ("Contact us", "Privacy policy", "Share on Facebook", "Bus lanes extended", "All rights reserved")
+
+
+def _toy(n: int = 600, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4)).astype(np.float32)
+    y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(np.int64)
+    return X, y
+
+
+@pytest.mark.parametrize("estimator", [LogisticRegression(epochs=30, batch_size=32, learning_rate=0.01), MLPClassifier((8,), epochs=30, batch_size=32, learning_rate=0.01)])
+def test_learns_a_separable_problem(estimator: MLPClassifier) -> None:
+    X, y = _toy()
+    estimator.fit(X[:400], y[:400])
+    accuracy = float((estimator.predict(X[400:]) == y[400:]).mean())
+    assert accuracy > 0.9
+    proba = estimator.predict_proba(X[400:])
+    assert proba.shape == (200, 2) and np.allclose(proba.sum(axis=1), 1.0)
+
+
+def test_training_is_reproducible_with_a_seed() -> None:
+    X, y = _toy()
+    a = MLPClassifier((4,), epochs=5, seed=3).fit(X, y).predict_proba(X)
+    b = MLPClassifier((4,), epochs=5, seed=3).fit(X, y).predict_proba(X)
+    assert np.array_equal(a, b)
+
+
+def _tiny_block_model(ngram: bool = False) -> BlockModel:
+    """A block model with the right shapes, fitted on random rows (fast, meaningless)."""
+    rng = np.random.default_rng(0)
+    n_in = N_FEATURES + int(ngram)
+    X = rng.normal(size=(200, n_in)).astype(np.float32)
+    y = (X[:, 0] > 0).astype(np.int64)
+    s1 = LogisticRegression(epochs=2).fit(X, y)
+    X2 = np.column_stack((X, rng.random((200, len(CONTEXT_NAMES))))).astype(np.float32)
+    s2 = MLPClassifier((4,), epochs=2).fit(X2, y)
+    ng = NgramClassifier().fit(["share this story", "the council approved a bridge"], np.array([0, 1])) if ngram else None
+    return BlockModel(s1, s2, threshold=0.5, ngram=ng, metadata={"training_sets": ["toy"]})
+
+
+@pytest.mark.parametrize("ngram", [False, True])
+def test_save_load_round_trip_gives_identical_probabilities(tmp_path: Path, ngram: bool) -> None:
+    model = _tiny_block_model(ngram)
+    path = tmp_path / "m.npz"
+    model.save(path)
+    meta = json.loads(path.with_suffix(".json").read_text())
+    assert meta["training_sets"] == ["toy"] and meta["features"][0] == "log_words"
+    doc = parse(ARTICLE)
+    X = block_features(doc)
+    loaded = load(path)
+    assert np.array_equal(model.predict_document(doc, X), loaded.predict_document(doc, X))
+
+
+@pytest.fixture()
+def saved(tmp_path: Path) -> Path:
+    path = tmp_path / "m.npz"
+    _tiny_block_model().save(path)
+    return path
+
+
+def _rewrite_meta(path: Path, **changes: object) -> None:
+    meta_path = path.with_suffix(".json")
+    meta = json.loads(meta_path.read_text())
+    meta.update(changes)
+    meta_path.write_text(json.dumps(meta))
+
+
+def _rewrite_arrays(path: Path, change) -> None:
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    change(arrays)
+    with open(path, "wb") as fh:
+        np.savez(fh, **arrays)
+
+
+def test_refuses_another_feature_version(saved: Path) -> None:
+    _rewrite_meta(saved, feature_version=-1)
+    with pytest.raises(ModelError, match="feature version"):
+        load(saved)
+
+
+def test_refuses_missing_metadata(saved: Path) -> None:
+    saved.with_suffix(".json").unlink()
+    with pytest.raises(ModelError, match="metadata"):
+        load(saved)
+
+
+def test_refuses_object_arrays(saved: Path) -> None:
+    _rewrite_arrays(saved, lambda a: a.__setitem__("s1.mean", np.array([object()] * N_FEATURES, dtype=object)))
+    with pytest.raises(ModelError, match="pickled or object"):
+        load(saved)
+
+
+def test_refuses_a_pickle(saved: Path) -> None:
+    saved.write_bytes(pickle.dumps({"weights": [1, 2, 3]}))
+    with pytest.raises(ModelError):
+        load(saved)
+
+
+def test_refuses_nan_weights(saved: Path) -> None:
+    _rewrite_arrays(saved, lambda a: a["s2.W0"].__setitem__((0, 0), np.nan))
+    with pytest.raises(ModelError, match="NaN"):
+        load(saved)
+
+
+def test_refuses_wrong_shapes(saved: Path) -> None:
+    _rewrite_arrays(saved, lambda a: a.__setitem__("s1.W0", np.zeros((3, 1), dtype=np.float32)))
+    with pytest.raises(ModelError, match="shape"):
+        load(saved)
+
+
+def test_refuses_unknown_arrays(saved: Path) -> None:
+    _rewrite_arrays(saved, lambda a: a.__setitem__("extra", np.zeros(2, dtype=np.float32)))
+    with pytest.raises(ModelError, match="unexpected"):
+        load(saved)
+
+
+def test_extract_with_a_bad_model_path_is_a_model_error(tmp_path: Path, saved: Path) -> None:
+    with pytest.raises(ModelError, match="not found"):
+        extract(ARTICLE, method="model", model_path=str(tmp_path / "missing.npz"))
+    _rewrite_meta(saved, feature_version=-1)
+    with pytest.raises(ModelError):
+        extract(ARTICLE, method="auto", model_path=str(saved))
+
+
+def test_extract_with_a_model_path_and_cache(saved: Path) -> None:
+    result = extract(ARTICLE, method="model", model_path=str(saved))
+    assert result.method == "model" and result.text
+    assert load_cached(saved) is load_cached(saved)
+
+
+def test_shipped_model_loads_and_records_how_it_was_trained(tmp_path: Path) -> None:
+    model = load(DEFAULT_MODEL)
+    assert "scrapy-bte train" in model.metadata["command"]
+    assert DEFAULT_MODEL.stat().st_size + DEFAULT_MODEL.with_suffix(".json").stat().st_size < 2_000_000
+    copy = tmp_path / "copy.npz"
+    shutil.copy(DEFAULT_MODEL, copy)
+    with pytest.raises(ModelError, match="metadata"):
+        load(copy)
+
+
+@pytest.mark.parametrize("method", ["model", "auto"])
+def test_learned_methods_keep_the_article_and_drop_the_template(method: str) -> None:
+    result = extract(ARTICLE, method=method)
+    for sentence in PARAGRAPHS:
+        assert sentence in result.text
+    for junk in BOILERPLATE:
+        assert junk not in result.text
+    assert 0.0 < result.confidence <= 1.0
