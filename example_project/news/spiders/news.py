@@ -37,13 +37,14 @@ class NewsSpider(scrapy.Spider):
         url = self.start_url = start_url or SITE_HOME.as_uri()
         parts = urlsplit(url)
         if parts.scheme == "file":
-            root = url.rsplit("/", 1)[0] + "/"  # the start page's folder
-            self.link_extractor = LinkExtractor(allow=[f"^{re.escape(root)}"])
+            folder = re.escape(url.rsplit("/", 1)[0] + "/")  # the start page's folder and below
+            self.link_extractor = LinkExtractor(allow=[f"^{folder}"])
+            if self.bundled:
+                article_pattern = f"^{folder}articles/"
         else:
-            root = f"{parts.scheme}://{parts.netloc}/"
-            self.link_extractor = LinkExtractor(allow_domains=[parts.hostname or ""])
-        if self.bundled:
-            article_pattern = f"^{re.escape(root)}articles/"
+            # Same host and its subdomains; a port is part of what LinkExtractor compares.
+            host = f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname or ""
+            self.link_extractor = LinkExtractor(allow_domains=[host])
         self.article_re = re.compile(article_pattern) if article_pattern else None
 
     @classmethod
