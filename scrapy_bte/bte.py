@@ -36,11 +36,12 @@ def max_span(values: np.ndarray) -> tuple[float, int, int]:
     run_min = np.minimum.accumulate(head)
     best_end = prefix[1:] - run_min
     score = float(best_end.max())
-    # Earliest start of a minimum: the first index where each new minimum appears.
-    previous = np.concatenate(([np.inf], run_min[:-1]))
-    first_min = np.maximum.accumulate(np.where(head < previous, np.arange(n), 0))
     # Exact ties in floating point: compare with a tolerance relative to the scale.
     tol = 1e-9 * max(1.0, float(np.abs(v).max()))
+    # Earliest start of a minimum: the first index where each new minimum
+    # appears (a value within the tolerance of the old minimum is a tie, not new).
+    previous = np.concatenate(([np.inf], run_min[:-1]))
+    first_min = np.maximum.accumulate(np.where(head < previous - tol, np.arange(n), 0))
     tied = np.flatnonzero(best_end >= score - tol)
     start = int(first_min[tied].min())
     end = int(tied[first_min[tied] == start].max())

@@ -48,6 +48,7 @@ _ANY_END_RE = re.compile(r"</[a-z]|<(?:div|p|table|article|section|main|body|h[1
 # never compete for the same characters: a long "<word" without ">" then
 # fails in linear time instead of quadratic backtracking.
 _TAG_RE = re.compile(r"<(/?[A-Za-z][^\s/<>]*)((?:[\s/][^<>]*)?)>")
+# Cheap pre-check before the exact script test: anything at or above Thai at all?
 _HIGH_RE = re.compile("[\u0e01-\U0002fa1f]")
 _META_RE = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
 # The look-behind starts names only at a word boundary: without it a long
@@ -178,7 +179,10 @@ def meta_content(markup: str, keys: tuple[str, ...], limit: int = 200_000) -> di
     head_end = markup.find("<body")
     stop = limit if head_end < 0 else min(limit, head_end + 1)
     for m in _META_RE.finditer(markup, 0, stop):
-        attrs = _attrs(m.group(0)[5:-1])
+        tag = m.group(0)
+        if not any(k in tag or k in tag.lower() for k in keys):
+            continue  # parse attributes only of candidate tags
+        attrs = _attrs(tag[5:-1])
         key = (attrs.get("property") or attrs.get("name") or "").lower()
         if key in keys and key not in found and attrs.get("content"):
             found[key] = " ".join(attrs["content"].split())
@@ -200,12 +204,7 @@ class Document:
     tags: np.ndarray
     bytes: np.ndarray
     link_words: np.ndarray
-    depth: np.ndarray
-    container: np.ndarray
     opener: list[str]
-    el_name: list[str]
-    el_attrs: list[str]
-    el_parent: list[int]
     seg_words: np.ndarray
     seg_link_words: np.ndarray
     segments: list[str]
@@ -214,7 +213,42 @@ class Document:
     meta: dict[str, str] = field(default_factory=dict)
     total_tags: int = 0
     source_chars: int = 0
+    # Inputs of the element skeleton, replayed on first use (only the
+    # learned methods need it): tag names, attribute strings, the tag index
+    # that starts each block (-1 for the first).
+    _lnames: list[str] = field(default_factory=list, repr=False)
+    _attrs: list[str] = field(default_factory=list, repr=False)
+    _start_tag: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def _skeleton(self) -> dict[str, Any]:
+        sk = self._cache.get("skeleton")
+        if sk is None:
+            sk = self._cache["skeleton"] = _skeleton(self._lnames, self._attrs, self._start_tag)
+        return sk
+
+    @property
+    def container(self) -> np.ndarray:
+        """Per block, the innermost open structural element (0 = root)."""
+        return self._skeleton()["container"]
+
+    @property
+    def depth(self) -> np.ndarray:
+        """Per block, the depth of its container."""
+        return self._skeleton()["depth"]
+
+    @property
+    def el_name(self) -> list[str]:
+        return self._skeleton()["el_name"]
+
+    @property
+    def el_attrs(self) -> list[str]:
+        """Raw attribute string of each element (parse with :func:`attributes`)."""
+        return self._skeleton()["el_attrs"]
+
+    @property
+    def el_parent(self) -> list[int]:
+        return self._skeleton()["el_parent"]
 
     @property
     def n_blocks(self) -> int:
@@ -262,28 +296,18 @@ def _empty_document(title: str | None, meta: dict[str, str], source_chars: int) 
     f = np.zeros(0, dtype=np.float64)
     i = np.zeros(0, dtype=np.int64)
     return Document(
-        texts=[], words=f, chars=i, tags=i, bytes=i, link_words=f, depth=i, container=i, opener=[],
-        el_name=["#root"], el_attrs=[""], el_parent=[-1], seg_words=f, seg_link_words=f, segments=[], seg_block=i, title_tag=title, meta=meta,
+        texts=[], words=f, chars=i, tags=i, bytes=i, link_words=f, opener=[], seg_words=f, seg_link_words=f, segments=[], seg_block=i, title_tag=title, meta=meta,
         source_chars=source_chars,
     )
 
 
-def _maybe_spaceless(text: str) -> bool:
-    """Cheap pre-check: any character at or above the Thai block at all?"""
-    return not text.isascii() and _HIGH_RE.search(text) is not None
+def _block_texts(all_text: str, keep: np.ndarray) -> list[str]:
+    """Normalised text of the kept raw blocks, without a Python loop per block.
 
-
-def _block_texts(segments: list[str], block_sep: list[str], keep: np.ndarray) -> list[str]:
-    """Normalised text of the kept raw blocks, assembled with C-level joins.
-
-    Segments are joined with a separator at each block-level tag; splitting
-    there gives every raw block's text without a Python loop per block.
-    (``html.unescape`` maps ``&#0;`` to U+FFFD, so it cannot forge one.)
+    ``all_text`` has a separator at each block-level tag. (``html.unescape``
+    maps ``&#0;`` to U+FFFD, so it cannot forge a separator.)
     """
-    woven: list[str] = [""] * (len(segments) + len(block_sep))
-    woven[0::2] = segments
-    woven[1::2] = block_sep
-    raw = "".join(woven).split(_SEP)
+    raw = all_text.split(_SEP)
     kept = _SEP.join([raw[b] for b in keep.tolist()])
     if "&" in kept:
         kept = _html.unescape(kept)
@@ -331,6 +355,25 @@ def _open_elements(events: list[int], lnames: list[str]) -> tuple[list[int], lis
     return el_tag, el_parent, el_depth, top
 
 
+def _skeleton(lnames: list[str], attrs: list[str], start_tag: np.ndarray) -> dict[str, Any]:
+    """The element skeleton: elements, their parents, and each block's container."""
+    events = np.flatnonzero(np.fromiter(map(_STRUCTURE_OR_END.__contains__, lnames), bool, len(lnames)))
+    el_tag, el_parent, depths, top = _open_elements(events.tolist(), lnames)
+    # A block starts after its start tag; its container is the stack top
+    # after the last structural event at or before that tag.
+    event_idx = np.searchsorted(events, start_tag, side="right") - 1
+    top_arr = np.array(top, dtype=np.int64)
+    container = np.where(event_idx >= 0, top_arr[np.maximum(event_idx, 0)] if len(top_arr) else 0, 0)
+    el_depth = np.array(depths, dtype=np.int64)
+    return {
+        "container": container,
+        "depth": el_depth[container],
+        "el_name": ["#root"] + [lnames[t] for t in el_tag[1:]],
+        "el_attrs": [""] + [attrs[t] for t in el_tag[1:]],
+        "el_parent": el_parent,
+    }
+
+
 def build(markup: str) -> Document:
     """Build the document model from decoded markup."""
     meta = meta_content(markup, ("og:title", "og:site_name", "twitter:title"))
@@ -345,15 +388,20 @@ def build(markup: str) -> Document:
     if not any(map(str.strip, segments)):
         return _empty_document(title, meta, len(markup))
 
-    if _maybe_spaceless(cleaned) and has_spaceless(cleaned):
+    block_sep = list(map(_BLOCK_SEP.get, lnames, repeat("")))
+    is_block = np.fromiter(map(bool, block_sep), bool, n_tags)
+    # All text, cut at block tags: the raw blocks' texts in one C-level join.
+    woven: list[str] = [""] * (2 * n_tags + 1)
+    woven[0::2] = segments
+    woven[1::2] = block_sep
+    all_text = "".join(woven)
+    if not all_text.isascii() and _HIGH_RE.search(all_text) and has_spaceless(all_text):
         seg_words = np.fromiter(map(weighted_words, segments), np.float64, n_tags + 1)
     else:
         seg_words = np.fromiter(map(len, map(str.split, segments)), np.float64, n_tags + 1)
     lengths = np.fromiter(map(len, parts), np.int64, len(parts))
     seg_len = lengths[0::3]
     tag_len = lengths[1::3] + lengths[2::3] + 2
-    block_sep = list(map(_BLOCK_SEP.get, lnames, repeat("")))
-    is_block = np.fromiter(map(bool, block_sep), bool, n_tags)
 
     # Segment k lies after tag k-1: its raw block is the number of block tags before it.
     seg_rawblock = np.zeros(n_tags + 1, dtype=np.int64)
@@ -382,19 +430,9 @@ def build(markup: str) -> Document:
     )
 
     block_tag_idx = np.flatnonzero(is_block)
-    events = np.flatnonzero(np.fromiter(map(_STRUCTURE_OR_END.__contains__, lnames), bool, n_tags))
-    el_tag, el_parent, depths, top = _open_elements(events.tolist(), lnames)
-    el_name = ["#root"] + [lnames[t] for t in el_tag[1:]]
-    el_attrs = [""] + [attrs[t] for t in el_tag[1:]]
-    el_depth = np.array(depths, dtype=np.int64)
 
     keep = np.flatnonzero(raw_words > 0)
-    # A block starts after block tag keep-1; its container is the stack top
-    # after the last structural event at or before that tag.
     start_tag = np.concatenate(([-1], block_tag_idx))[keep]
-    event_idx = np.searchsorted(events, start_tag, side="right") - 1
-    top_arr = np.array(top, dtype=np.int64)
-    container = np.where(event_idx >= 0, top_arr[np.maximum(event_idx, 0)] if len(top_arr) else 0, 0)
     opener = [lnames[t] if t >= 0 else "" for t in start_tag.tolist()]
     # Markup of empty blocks counts toward the next block with text.
     cum_bytes = np.cumsum(raw_bytes)
@@ -403,7 +441,7 @@ def build(markup: str) -> Document:
     blk_bytes = cum_bytes[keep] - np.where(prev >= 0, cum_bytes[np.maximum(prev, 0)], 0)
     blk_tags = cum_tags[keep] - np.where(prev >= 0, cum_tags[np.maximum(prev, 0)], 0)
 
-    texts = _block_texts(segments, block_sep, keep)
+    texts = _block_texts(all_text, keep)
     chars = np.fromiter(map(len, texts), np.int64, len(texts))
 
     # Map raw blocks to kept-block indices (-1 for empty ones) for segments.
@@ -418,12 +456,10 @@ def build(markup: str) -> Document:
         tags=blk_tags,
         bytes=blk_bytes,
         link_words=raw_link[keep],
-        depth=el_depth[container],
-        container=container,
         opener=opener,
-        el_name=el_name,
-        el_attrs=el_attrs,
-        el_parent=el_parent,
+        _lnames=lnames,
+        _attrs=attrs,
+        _start_tag=start_tag,
         seg_words=seg_words,
         seg_link_words=seg_words * in_link,
         segments=segments,
