@@ -1,12 +1,16 @@
 """Crawl benchmark: does the add-on slow a real Scrapy crawl down or stall its reactor?
 
-    python benchmarks/crawl.py [--pages 2000] [--delay 0.2] [--workers N]
+    python benchmarks/crawl.py [--pages 2000] [--delay 0.2] [--jitter 0.5] [--workers N]
                                [--method M] [--data DIR] [--no-ceiling] [--json out.json]
 
 A local HTTP server (asyncio, keep-alive, bodies preloaded in memory) on
 127.0.0.1 serves ``--pages`` pages of the labelled sets in ``--data`` (raw
 bytes as published, ``Content-Type: text/html``) and answers every request
-after ``--delay`` seconds without blocking the others, as remote sites do.
+after ``--delay`` seconds on average without blocking the others, as remote
+sites do. Like theirs, the delay varies: uniformly within ``--jitter`` of it
+(default ±50 %, seeded); with ``--jitter 0`` all 64 connections answer in
+lock-step waves, and working through each wave of 64 bodies at once costs
+the crawl about 10 % of its rate.
 
 Each crawl runs in its own subprocess with ``CONCURRENT_REQUESTS=64``,
 ``CONCURRENT_REQUESTS_PER_DOMAIN=64``, ``DOWNLOAD_DELAY=0``, no AutoThrottle
@@ -37,6 +41,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -74,11 +79,17 @@ def load_bodies(data: Path, count: int) -> list[bytes]:
 
 
 class PageServer:
-    """HTTP/1.1 server for ``GET /p/<i>`` in a background thread; ``delay`` is read per request."""
+    """HTTP/1.1 server for ``GET /p/<i>`` in a background thread.
 
-    def __init__(self, bodies: list[bytes], delay: float = 0.0) -> None:
+    Each response waits ``delay * (1 ± jitter)`` seconds (uniform; both are
+    read per request, so one server serves runs with different delays).
+    """
+
+    def __init__(self, bodies: list[bytes], delay: float = 0.0, jitter: float = 0.0, seed: int = 0) -> None:
         self.bodies = bodies
         self.delay = delay
+        self.jitter = jitter
+        self._rng = random.Random(seed)
         self.port = 0
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
@@ -114,7 +125,7 @@ class PageServer:
             while True:  # keep-alive: one request after another on this connection
                 request = await reader.readuntil(b"\r\n\r\n")
                 if self.delay:
-                    await asyncio.sleep(self.delay)
+                    await asyncio.sleep(self.delay * (1 + self.jitter * (2 * self._rng.random() - 1)))
                 head, body = self._response(request.split(b" ", 2)[1])
                 writer.writelines((head, body))
                 await writer.drain()
@@ -324,6 +335,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=2000, help="pages per crawl (default 2000)")
     parser.add_argument("--delay", type=float, default=0.2, help="server response delay in seconds (default 0.2)")
+    parser.add_argument("--jitter", type=float, default=0.5,
+                        help="relative spread of the delay, uniform (default 0.5: 100-300 ms at 200 ms)")
     parser.add_argument("--workers", type=int, default=None, help="BTE_WORKERS for the add-on runs (default: the add-on's)")
     parser.add_argument("--method", help="BTE_METHOD of the add-on runs and the extract() check (default: the add-on's)")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"labelled sets (default {DEFAULT_DATA})")
@@ -340,15 +353,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     delays = [args.delay] + ([] if args.no_ceiling or args.delay == 0 else [0.0])
     runs: list[Run] = []
-    with PageServer(load_bodies(args.data, args.pages)) as server, tempfile.TemporaryDirectory() as tmp:
+    if not 0 <= args.jitter <= 1:
+        raise SystemExit("--jitter must be within 0..1")
+    with PageServer(load_bodies(args.data, args.pages), jitter=args.jitter) as server, tempfile.TemporaryDirectory() as tmp:
         for delay in delays:
             for addon in (False, True):
                 runs.append(run_crawl(server, args, delay, addon, Path(tmp)))
                 print(f"  done: delay {delay:g} s, add-on {'on' if addon else 'off'}: "
                       f"{runs[-1].pages_per_s:.0f} pages/s", file=sys.stderr)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"Crawl benchmark: {args.pages} pages from {args.data}, CONCURRENT_REQUESTS=64, "
-          f"{os.cpu_count()} CPUs, load average {load} at the end\n")
+    print(f"Crawl benchmark: {args.pages} pages from {args.data}, delay ±{args.jitter:.0%}, "
+          f"CONCURRENT_REQUESTS=64, {os.cpu_count()} CPUs, load average {load} at the end\n")
     print(table(runs))
     results = targets(runs[0], runs[1])
     print()
