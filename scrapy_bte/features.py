@@ -15,10 +15,12 @@ cached in the document) and once per page. Groups, in
   fits short and long pages), relative position by block and by characters,
   page size;
 - **BTE and heuristics**: inside the BTE span, distance to it, the span's
-  share of the page; kept by the ``hybrid`` method and distance to its
-  selection; above the page's Gaussian density threshold and by how much;
+  share of the page; kept by the ``hybrid`` method (BTE plus the page's
+  density threshold) and distance to its selection;
 - **tags**: the block's opener tag (one-hot over a fixed vocabulary), tag
-  names on the ancestor path (flags), depth absolute and relative;
+  names on the ancestor path (flags), standard attribute signals on the
+  path (ARIA roles, schema.org ``itemprop=articleBody``, hidden elements:
+  :data:`MARKS`), depth absolute and relative;
 - **class/id words: none.** Template words of the ancestors' class and id
   attributes (hashed into 2x64 buckets, or a fixed list of ~140 words such
   as nav, footer, comment, share in 19 groups) were tried and dropped:
@@ -26,7 +28,7 @@ cached in the document) and once per page. Groups, in
   conventions (comments are content in one set, boilerplate in another):
   mean F1 0.871 (hashed) and 0.866 (word list) against 0.885 without, with
   the same MLP; dragnet alone lost 0.04 with the word list;
-- **text**: share of digits, of uppercase among cased letters, of
+- **text**: share of digits, of uppercase among letters, of
   punctuation, commas per word, sentence-ending punctuation per word and a
   flag for a block ending a sentence, computed on code points with no word
   list, so they mean the same in any script; overlap with the page title.
@@ -42,7 +44,6 @@ from itertools import repeat
 
 import numpy as np
 
-from . import density as _density
 from . import hybrid as _hybrid
 from .bte import Span, document_span
 from .document import Document
@@ -65,6 +66,17 @@ _OTHER_OPENER = OPENERS.index("other")
 
 ANCESTORS = ("article", "main", "section", "aside", "nav", "header", "footer", "form", "table", "ul", "ol",
              "dl", "blockquote", "figure", "center", "menu", "fieldset", "td")
+#: Standard (W3C ARIA, HTML, schema.org) attribute signals on the ancestor path: not
+#: site-specific words, so they carry across sites and languages.
+MARKS = ("role=main", "role=navigation", "role=complementary", "role=contentinfo", "role=banner",
+         "itemprop=articleBody", "hidden")
+_MARK_BIT = {name: 1 << (len(ANCESTORS) + i) for i, name in enumerate(MARKS)}
+_ROLE_BITS = {"main": "role=main", "article": "role=main", "navigation": "role=navigation", "menu": "role=navigation",
+              "menubar": "role=navigation", "complementary": "role=complementary", "contentinfo": "role=contentinfo",
+              "banner": "role=banner"}
+_MARK_RE = re.compile(r"""(?:^|\s)(role|itemprop|hidden|aria-hidden|style)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""",
+                      re.IGNORECASE)
+_mark_cache: dict[str, int] = {}
 _ANCESTOR_BIT = {name: 1 << i for i, name in enumerate(ANCESTORS)}
 _ANCESTOR_BIT["dir"] = _ANCESTOR_BIT["menu"]
 _ANCESTOR_BIT["th"] = _ANCESTOR_BIT["td"]
@@ -77,6 +89,10 @@ for _lo, _hi in ((33, 47), (58, 64), (91, 96), (123, 126), (0x2010, 0x205F), (0x
 _CP_CLASS[48:58] |= _DIGIT
 _CP_CLASS[[ord(c) for c in ".!?\u3002\uff01\uff1f\u0964\u061f\u037e\u2026"]] |= _END | _PUNCT
 _CP_CLASS[[ord(c) for c in ",\u3001\u060c\uff0c;"]] |= _COMMA | _PUNCT
+_UPPER, _SPACE = 16, 32
+# Which of the 64 codes carry each counted class: digit, punct, comma, end, upper, space.
+_CODE_BITS = np.array([[(c & bit) > 0 for bit in (_DIGIT, _PUNCT, _COMMA, _END, _UPPER, _SPACE)] for c in range(64)],
+                      dtype=np.int64)
 _CLOSERS = np.zeros(0x10000, dtype=bool)
 _CLOSERS[[0x22, 0x27, 0x29, 0xBB, 0x201D, 0x2019]] = True
 _WORD_RE = re.compile(r"\w+")
@@ -90,10 +106,10 @@ def _names() -> list[str]:
     names += ["wide_density", "wide_link_density", "wide_log_chars", "wide_short_share"]
     names += ["density_rel", "log_chars_rel", "position", "char_position", "log_blocks", "log_page_words",
               "link_share_page"]
-    names += ["in_bte", "bte_distance", "bte_before", "bte_after", "bte_share", "in_hybrid", "hybrid_distance",
-              "density_pass", "density_margin"]
+    names += ["in_bte", "bte_distance", "bte_before", "bte_after", "bte_share", "in_hybrid", "hybrid_distance"]
     names += [f"opener={o or 'none'}" for o in OPENERS]
     names += [f"in_{a}" for a in ANCESTORS]
+    names += [f"in_{m}" for m in MARKS]
     names += ["depth", "depth_rel", "same_container_prev", "same_container_next"]
     for level in GROUP_LEVELS:
         names += [f"{level}_log_words", f"{level}_word_share", f"{level}_link_density", f"{level}_density",
@@ -107,8 +123,32 @@ def _names() -> list[str]:
 FEATURE_NAMES: tuple[str, ...] = tuple(_names())
 N_FEATURES = len(FEATURE_NAMES)
 
+def _mark_bits(raw: str) -> int:
+    """:data:`MARKS` bits of one element's raw attributes (cached: templates repeat them)."""
+    bits = _mark_cache.get(raw)
+    if bits is None:
+        bits = 0
+        for m in _MARK_RE.finditer(raw):
+            key = m.group(1).lower()
+            value = (m.group(2) or m.group(3) or m.group(4) or "").lower()
+            if key == "role":
+                for role in value.split():
+                    if role in _ROLE_BITS:
+                        bits |= _MARK_BIT[_ROLE_BITS[role]]
+            elif key == "itemprop":
+                if "articlebody" in value or value == "text" or "reviewbody" in value:
+                    bits |= _MARK_BIT["itemprop=articleBody"]
+            elif key == "hidden" or (key == "aria-hidden" and value == "true") or (
+                    key == "style" and "display" in value and "none" in value.replace(" ", "").split("display:", 1)[-1][:5]):
+                bits |= _MARK_BIT["hidden"]
+        if len(_mark_cache) >= 50_000:
+            _mark_cache.clear()
+        _mark_cache[raw] = bits
+    return bits
+
+
 def _ancestor_bits(doc: Document) -> tuple[list[int], np.ndarray]:
-    """Bitmask of :data:`ANCESTORS` names on each container's path, per unique container.
+    """Bits of :data:`ANCESTORS` names and :data:`MARKS` on each container's path, per unique container.
 
     Parents come before children in the element list, so one memoised walk
     visits each element once; the result is cached on the document.
@@ -117,9 +157,10 @@ def _ancestor_bits(doc: Document) -> tuple[list[int], np.ndarray]:
     if cached is not None:
         return cached
     memo: dict[int, int] = {0: 0}
-    names, parents = doc.el_name, doc.el_parent
+    names, parents, raws = doc.el_name, doc.el_parent, doc.el_attrs
     unique = np.unique(doc.container)
     out: list[int] = []
+    name_bit, mark_get = _ANCESTOR_BIT.get, _mark_cache.get
     for el in unique.tolist():
         chain = []
         e = el
@@ -128,7 +169,9 @@ def _ancestor_bits(doc: Document) -> tuple[list[int], np.ndarray]:
             e = parents[e]
         bits = memo[e]
         for c in reversed(chain):
-            bits |= _ANCESTOR_BIT.get(names[c], 0)
+            raw = raws[c]
+            mark = mark_get(raw) if raw else 0
+            bits |= name_bit(names[c], 0) | (_mark_bits(raw) if mark is None else mark)
             memo[c] = bits
         out.append(memo[el])
     result = (out, unique)
@@ -173,34 +216,32 @@ def _codepoints(text: str) -> np.ndarray:
 
 
 def _text_stats(doc: Document, words: np.ndarray) -> np.ndarray:
-    """Digit, uppercase, punctuation, comma and sentence-end shares per block, on code points."""
+    """Digit, uppercase, punctuation, comma and sentence-end shares per block, on code points.
+
+    Each character gets a 6-bit class code (table lookup plus case and space
+    bits) and one integer ``bincount`` of (block, code) pairs counts every
+    class of every block at once.
+    """
     n = doc.n_blocks
-    texts = doc.texts
-    joined = "\n".join(texts).replace("\u0130", "I")
+    joined = "\n".join(doc.texts).replace("\u0130", "I")
     cp = _codepoints(joined)
-    owner = np.repeat(np.arange(n), doc.chars + 1)[: len(cp)]
-    lower, upper = joined.lower(), joined.replace("\u00df", "s").upper()
-    # A character whose case mapping changes length (rare) drops the case features.
-    is_upper = cp != _codepoints(lower) if len(lower) == len(joined) else np.zeros(len(cp), bool)
-    is_lower = cp != _codepoints(upper) if len(upper) == len(joined) else np.zeros(len(cp), bool)
-    upper_count = np.bincount(owner, is_upper, n)
-    cased = np.bincount(owner, is_upper | is_lower, n)
+    lower = joined.lower()
     bmp = np.minimum(cp, 0xFFFF)
-    cls = _CP_CLASS[bmp]
-    digit = np.bincount(owner, (cls & _DIGIT) > 0, n)
-    punct = np.bincount(owner, (cls & _PUNCT) > 0, n)
-    commas = np.bincount(owner, (cls & _COMMA) > 0, n)
-    ends = (cls & _END) > 0
-    stops = np.bincount(owner, ends, n)
+    code = _CP_CLASS[bmp]
+    # A character whose lower case has another length (rare) drops the case feature.
+    if len(lower) == len(joined):
+        code = code | ((cp != _codepoints(lower)).view(np.uint8) << 4)
+    code = code | ((cp == 32).view(np.uint8) << 5)
+    owner = np.repeat(np.arange(n), doc.chars + 1)[: len(cp)]
+    counts = np.bincount(owner * 64 + code, minlength=n * 64).reshape(n, 64) @ _CODE_BITS
+    digit, punct, commas, stops, upper, spaces = counts.T
     chars = np.maximum(doc.chars, 1).astype(np.float64)
     w = np.maximum(words, 1.0)
+    letters = np.maximum(doc.chars - digit - punct - spaces, 1)
     last = np.cumsum(doc.chars + 1) - 2  # index of each block's last character
-    ends_sentence = np.zeros(n)
-    valid = np.flatnonzero(doc.chars > 0)
-    at = last[valid]
-    ends_sentence[valid] = ends[at] | (_CLOSERS[bmp[at]] & ends[np.maximum(at - 1, 0)])
-    return np.column_stack((digit / chars, upper_count / np.maximum(cased, 1), punct / chars, commas / w,
-                            stops / w, ends_sentence))
+    ends = (code & _END) > 0
+    ends_sentence = ends[last] | (_CLOSERS[bmp[last]] & ends[np.maximum(last - 1, 0)])
+    return np.column_stack((digit / chars, upper / letters, punct / chars, commas / w, stops / w, ends_sentence))
 
 
 def _group_features(doc: Document, words: np.ndarray, chars: np.ndarray, nbytes: np.ndarray) -> list[np.ndarray]:
@@ -300,7 +341,7 @@ def block_features(doc: Document, span: Span | None = None, *, use_span: bool = 
                  np.full(n, share)]
     else:
         cols += [np.zeros(n)] * 5
-    # The heuristic methods' verdicts: the hybrid selection and the page's density threshold.
+    # The hybrid method's verdict (it already applies the page's density threshold).
     hybrid = _hybrid.select(doc, span).astype(np.float64)
     kept = np.flatnonzero(hybrid)
     if len(kept):
@@ -308,15 +349,13 @@ def block_features(doc: Document, span: Span | None = None, *, use_span: bool = 
         cols += [hybrid, np.log1p(np.where(hybrid > 0, 0.0, nearest))]
     else:
         cols += [hybrid, np.full(n, np.log1p(n))]
-    thr = _density.threshold(density, "gaussian")
-    cols += [(density >= thr).astype(np.float64), density - thr]
 
     opener_idx = np.fromiter(map(_OPENER_INDEX.get, doc.opener, repeat(_OTHER_OPENER)), np.int64, n)
     openers = np.zeros((n, len(OPENERS)))
     openers[np.arange(n), opener_idx] = 1.0
 
     bits, unique = _ancestor_bits(doc)
-    anc = _bits_matrix(bits, len(ANCESTORS))[np.searchsorted(unique, doc.container)]
+    anc = _bits_matrix(bits, len(ANCESTORS) + len(MARKS))[np.searchsorted(unique, doc.container)]
     depth = doc.depth.astype(np.float64)
     same_prev = np.zeros(n)
     same_next = np.zeros(n)
@@ -337,7 +376,7 @@ def block_features(doc: Document, span: Span | None = None, *, use_span: bool = 
 CONTEXT_NAMES: tuple[str, ...] = (
     "p", "p_mean@1", "p_mean@3", "p_mean@8", "p@-1", "p@+1", "p_max_after", "p_max_before",
     "p_container_mean", "p_container_word_mean", "p_page_max", "p_rel_max", "p_page_kept_share",
-    "p_page_kept_word_share",
+    "p_page_kept_word_share", "run_word_share", "in_main_run", "main_run_distance", "gap_word_share",
 )
 
 
@@ -363,4 +402,34 @@ def context_features(p: np.ndarray, doc: Document) -> np.ndarray:
             np.maximum.accumulate(p[::-1])[::-1], np.maximum.accumulate(p), g_mean, g_wmean, np.full(n, top),
             p / max(top, 1e-6), np.full(n, float(kept.mean())),
             np.full(n, float(words[kept].sum()) / max(float(words.sum()), 1.0))]
-    return np.column_stack(cols).astype(np.float32)
+    return np.column_stack(cols + _run_features(kept, words)).astype(np.float32)
+
+
+def _run_features(kept: np.ndarray, words: np.ndarray) -> list[np.ndarray]:
+    """Where a block stands relative to the runs of consecutive kept blocks.
+
+    The main run (most words) is usually the article: blocks in it, and
+    short gaps between kept runs near it, are content more often than
+    their own probability says.
+    """
+    n = len(kept)
+    total = max(float(words.sum()), 1.0)
+    start = kept & ~np.concatenate(([False], kept[:-1]))
+    run_id = np.cumsum(start) - 1  # id of the last run started at or before each block
+    if not kept.any():
+        zero = np.zeros(n)
+        return [zero, zero, np.full(n, np.log1p(n)), zero]
+    run_words = np.bincount(run_id[kept], words[kept])
+    share = np.where(kept, run_words[np.maximum(run_id, 0)] / total, 0.0)
+    main = int(np.argmax(run_words))
+    in_main = kept & (run_id == main)
+    idx = np.arange(n)
+    main_idx = idx[in_main]
+    distance = np.where(in_main, 0, np.minimum(np.abs(idx - main_idx[0]), np.abs(idx - main_idx[-1])))
+    # Words of the gap (between two kept runs) a dropped block sits in.
+    gap = ~kept
+    gap_id = np.cumsum(gap & np.concatenate(([True], kept[:-1])))
+    gap_words = np.bincount(gap_id[gap], words[gap], int(gap_id.max()) + 1)
+    enclosed = gap & (run_id >= 0) & (idx < idx[kept][-1])
+    gap_share = np.where(enclosed, gap_words[gap_id] / total, 0.0)
+    return [share, in_main.astype(np.float64), np.log1p(distance), gap_share]

@@ -36,7 +36,7 @@ from .ngrams import NgramClassifier
 
 LEARNED_METHODS = ("model", "auto")
 #: Exponent of a block's word count in its training weight (see :func:`page_weights`).
-WORD_POWER = 0.5
+WORD_POWER = 0.25
 
 
 def page_weights(words: np.ndarray, power: float = WORD_POWER) -> np.ndarray:
