@@ -1,0 +1,91 @@
+"""The ``scrapy-bte`` command line: output, formats, stdin and exit codes."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scrapy_bte.cli import EXIT_EMPTY, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
+
+SAMPLE = Path(__file__).resolve().parents[1] / "scrapy_bte" / "samples" / "article.html"
+SENTENCE = "granite blocks salvaged from a demolished railway viaduct"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_extract_prints_the_main_text(capsys):
+    code, out, _ = run(capsys, "extract", str(SAMPLE))
+    assert code == EXIT_OK
+    assert SENTENCE in out
+    assert "All rights reserved" not in out
+
+
+def test_json_format_has_text_scores_and_source(capsys):
+    code, out, _ = run(capsys, "extract", "--format", "json", "--method", "bte", str(SAMPLE), str(SAMPLE))
+    assert code == EXIT_OK
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == 2
+    assert lines[0]["method"] == "bte" and lines[0]["source"] == str(SAMPLE)
+    assert SENTENCE in lines[0]["text"] and 0 <= lines[0]["confidence"] <= 1
+
+
+def test_stdin_and_title(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(SAMPLE.read_bytes())))
+    code, out, _ = run(capsys, "extract", "--title", "-")
+    assert code == EXIT_OK
+    assert out.startswith("Harbour town rebuilds its sea wall with recycled stone\n\n")
+
+
+def test_method_options_are_passed_and_checked(capsys):
+    code, out, _ = run(capsys, "extract", "--method", "density", "-o", "threshold=mean", str(SAMPLE))
+    assert code == EXIT_OK and SENTENCE in out
+    code, _, err = run(capsys, "extract", "--method", "density", "-o", "threshold=median", str(SAMPLE))
+    assert code == EXIT_USAGE and "threshold" in err
+    code, _, err = run(capsys, "extract", "-o", "no-equals-sign", str(SAMPLE))
+    assert code == EXIT_USAGE and "KEY=VALUE" in err
+
+
+def test_exit_codes(capsys, tmp_path):
+    empty = tmp_path / "empty.html"
+    empty.write_text("<html><body><script>x()</script></body></html>")
+    pdf = tmp_path / "file.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 8)
+    assert run(capsys, "extract", str(empty))[0] == EXIT_EMPTY
+    code, _, err = run(capsys, "extract", str(pdf))
+    assert code == EXIT_FAILED and "binary" in err
+    code, _, err = run(capsys, "extract", str(tmp_path / "missing.html"))
+    assert code == EXIT_USAGE and "cannot read" in err
+    # One good input among failures still reports the failure.
+    assert run(capsys, "extract", str(SAMPLE), str(pdf))[0] == EXIT_FAILED
+
+
+def test_bad_model_file_is_a_clear_failure(capsys, tmp_path):
+    bogus = tmp_path / "model.npz"
+    bogus.write_bytes(b"not a model")
+    code, _, err = run(capsys, "extract", "--method", "model", "--model", str(bogus), str(SAMPLE))
+    assert code in (EXIT_FAILED, EXIT_USAGE)
+    assert "model" in err.lower()
+
+
+@pytest.mark.parametrize("command", [[], ["extract"], ["train"], ["evaluate"]])
+def test_every_command_has_help(command):
+    proc = subprocess.run(
+        [sys.executable, "-m", "scrapy_bte", *command, "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "usage:" in proc.stdout
+
+
+def test_usage_error_exit_code():
+    proc = subprocess.run([sys.executable, "-m", "scrapy_bte", "extract"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == EXIT_USAGE
+    assert "FILE" in proc.stderr
