@@ -152,7 +152,13 @@ def _page_blocks(page: Page, source: LabelSource) -> PageBlocks | None:
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """Hyper-parameters of :func:`train_block_model` (recorded in the model's metadata)."""
+    """Hyper-parameters of :func:`train_block_model` (recorded in the model's metadata).
+
+    The defaults are the shipped model's. Both stages are logistic: hidden
+    layers ((8,), (16,), (32, 16), (64, 32)) scored 0.005-0.02 lower mean F1
+    leave-one-set-out, fitting the training sets' conventions instead of
+    what carries to an unseen set.
+    """
 
     hidden: tuple[int, ...] = ()
     stage1_hidden: tuple[int, ...] = ()
