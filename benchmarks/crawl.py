@@ -21,6 +21,10 @@ directly and yields ``{"url": ...}``, which the add-on (when on) fills with
 ``text`` and ``bte``. A tiny extension inside the crawl ticks every 10 ms,
 records how late each tick runs (reactor stalls) and when each item is done.
 
+RSS growth is the memory of the crawl process and its workers at the end
+minus after the first 10 % of items (the memory target: under 10 MiB over a
+5,000-page crawl: ``--pages 5000``).
+
 Runs: without and with the add-on at ``--delay``, then both again at delay 0
 (the ceiling; ``--no-ceiling`` skips them). Reported per run: pages/s (items
 between the first and the last item over that time, so process and worker
@@ -140,18 +144,46 @@ class PageServer:
 # -- the crawl (child process) --------------------------------------------------------------
 
 
+def tree_rss_mb(root: int) -> float:
+    """Resident memory of a process and all its descendants (worker pools), in MiB."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    page = os.sysconf("SC_PAGE_SIZE")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry)] = int(fields[1])
+        rss[int(entry)] = int(fields[21]) * page
+    total = 0
+    for pid in rss:
+        p = pid
+        while p and p != root:
+            p = parents.get(p, 0)
+        if p == root:
+            total += rss[pid]
+    return total / 2**20
+
+
 class StallProbe:
     """Scrapy extension: a 10 ms tick that records reactor lateness, plus the time of each item.
 
     Writes ``{"ticks": [[t, lateness], ...], "items": [t, ...], "opened": t,
-    "closed": t}`` (perf_counter seconds) to the ``BENCH_RESULT`` path when the
-    spider closes.
+    "closed": t, "rss": [mb_after_10_percent, mb_at_end]}`` (perf_counter
+    seconds; memory of the crawl process and its worker processes) to the
+    ``BENCH_RESULT`` path when the spider closes.
     """
 
     def __init__(self, crawler: Any) -> None:
         from scrapy import signals
 
         self.path = crawler.settings["BENCH_RESULT"]
+        self.tenth = max(1, int(crawler.settings.getint("BENCH_PAGES", 0) * 0.1))
+        self.rss: list[float] = []
         self.ticks: list[tuple[float, float]] = []
         self.items: list[float] = []
         self.opened = self.closed = self._last = 0.0
@@ -178,12 +210,16 @@ class StallProbe:
 
     def item_scraped(self) -> None:
         self.items.append(time.perf_counter())
+        if len(self.items) == self.tenth:
+            self.rss.append(tree_rss_mb(os.getpid()))
 
     def spider_closed(self) -> None:
         self.closed = time.perf_counter()
         if self._loop is not None and self._loop.running:
             self._loop.stop()
-        data = {"ticks": self.ticks, "items": self.items, "opened": self.opened, "closed": self.closed}
+        self.rss.append(tree_rss_mb(os.getpid()))
+        data = {"ticks": self.ticks, "items": self.items, "opened": self.opened, "closed": self.closed,
+                "rss": self.rss}
         Path(self.path).write_text(json.dumps(data), encoding="utf-8")
 
 
@@ -215,6 +251,7 @@ def crawl_child(config: dict[str, Any]) -> None:
         "TELNETCONSOLE_ENABLED": False,
         "EXTENSIONS": {StallProbe: 0},
         "BENCH_RESULT": config["result"],
+        "BENCH_PAGES": pages,
         "FEEDS": {config["feed"]: {"format": "jsonlines"}},
         "FEED_EXPORT_ENCODING": "utf-8",
         "ADDONS": {"scrapy_bte.Addon": 100} if config["addon"] else {},
@@ -244,6 +281,7 @@ class Run:
     max_stall_ms: float
     steady_stall_ms: float  # longest stall from the first item on (start-up excluded)
     p99_lag_ms: float
+    rss_growth_mb: float | None = None  # process tree RSS at the end minus after 10 % of items
     same_text: int | None = None  # exported texts equal to extract() (add-on runs)
     compared: int | None = None
 
@@ -274,7 +312,8 @@ def run_crawl(server: PageServer, args: argparse.Namespace, delay: float, addon:
     run = Run(delay=delay, addon=addon, workers=args.workers if addon else None, items=len(items),
               pages_per_s=(len(items) - 1) / span if span else 0.0, wall_s=wall,
               max_stall_ms=1000 * max(lags, default=0.0), steady_stall_ms=1000 * max(steady, default=0.0),
-              p99_lag_ms=1000 * _percentile(lags, 0.99))
+              p99_lag_ms=1000 * _percentile(lags, 0.99),
+              rss_growth_mb=data["rss"][-1] - data["rss"][0] if len(data.get("rss", [])) == 2 else None)
     if addon:
         run.same_text, run.compared = compare_texts(feed, server.bodies, args.method)
     return run
@@ -301,16 +340,17 @@ def compare_texts(feed: Path, bodies: list[bytes], method: str | None) -> tuple[
 
 def table(runs: list[Run]) -> str:
     rows = ["| delay | add-on | workers | items | pages/s | ratio | wall s | max stall ms | after 1st item ms "
-            "| p99 lag ms | text = extract() |",
-            "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+            "| p99 lag ms | RSS growth MiB | text = extract() |",
+            "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     base = {run.delay: run for run in runs if not run.addon}
     for run in runs:
         ratio = run.pages_per_s / base[run.delay].pages_per_s if run.delay in base and base[run.delay].pages_per_s else 0.0
         same = f"{run.same_text}/{run.compared}" if run.compared is not None else "-"
         workers = "-" if not run.addon else ("default" if run.workers is None else str(run.workers))
+        growth = "-" if run.rss_growth_mb is None else f"{run.rss_growth_mb:+.1f}"
         rows.append(f"| {run.delay * 1000:g} ms | {'on' if run.addon else 'off'} | {workers} | {run.items} | "
                     f"{run.pages_per_s:.0f} | {ratio:.2f} | {run.wall_s:.1f} | {run.max_stall_ms:.0f} | {run.steady_stall_ms:.0f} | "
-                    f"{run.p99_lag_ms:.1f} | {same} |")
+                    f"{run.p99_lag_ms:.1f} | {growth} | {same} |")
     return "\n".join(rows)
 
 
