@@ -195,6 +195,21 @@ def _exit_with_pool(lifeline: Connection) -> None:
     threading.Thread(target=watch, name="bte-lifeline", daemon=True).start()
 
 
+#: Jobs between two returns of freed heap memory to the system (glibc only).
+TRIM_EVERY = 100
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``: a long-lived worker that met one large page
+    otherwise keeps its freed heap, and its RSS only ever grows."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL("libc.so.6").malloc_trim  # type: ignore[no-any-return]
+    except (OSError, AttributeError):
+        return None
+
+
 def _worker_main(
     conn: Connection, lifeline: Connection, target: str, method: str | None, options: dict[str, Any]
 ) -> None:
@@ -211,6 +226,8 @@ def _worker_main(
         conn.send(("ready", os.getpid()))
     except OSError:  # the pool closed while we were starting
         return
+    trim = _malloc_trim()
+    done = 0
     while True:
         try:
             job = conn.recv()
@@ -218,6 +235,9 @@ def _worker_main(
             return
         if job is None:
             return
+        done += 1
+        if trim is not None and done % TRIM_EVERY == 0:
+            trim(0)
         job_id, body, encoding, content_type, url = job
         try:
             out = fn(body, encoding, content_type, url, method, options)
