@@ -448,6 +448,30 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+_FLAGS = (("--limit", "limit"), ("--content-selector", "content_selector"), ("--markers", "markers"),
+          ("--use-markers", "use_markers"), ("--hidden", "hidden"), ("--stage1-hidden", "stage1_hidden"),
+          ("--epochs", "epochs"), ("--seed", "seed"), ("--learning-rate", "learning_rate"), ("--l2", "l2"),
+          ("--ngram", "ngram"), ("--set-balance", "set_balance"), ("--loso", "loso"))
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The ``scrapy-bte train`` command that reproduces this run (options left at their defaults omitted)."""
+    defaults = {**asdict(TrainConfig()), "limit": None, "content_selector": None, "markers": None,
+                "use_markers": False, "loso": False}
+    parts = ["scrapy-bte", "train", "--data", *args.data, "-o", args.output]
+    for flag, attr in _FLAGS:
+        value = getattr(args, attr, None)
+        if value == defaults.get(attr) or value is None or value is False:
+            continue
+        if value is True:
+            parts.append(flag)
+        elif isinstance(value, tuple):
+            parts += [flag, ",".join(map(str, value))]
+        else:
+            parts += [flag, str(value)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
 def run_train(args: argparse.Namespace) -> int:
     config = _config(args)
     sets = _load_sets(args)
@@ -468,7 +492,7 @@ def run_train(args: argparse.Namespace) -> int:
         print(format_table(scores, True))
     meta = {
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "command": "scrapy-bte " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+        "command": _command(args),
         "training_sets": [{"name": s.name, "pages": len(s.pages), "labelled_pages": len(s.labelled)} for s in sets],
         "labels": _source(args).describe(),
         "training_config": {**asdict(config), "word_power": WORD_POWER},

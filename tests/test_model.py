@@ -174,3 +174,34 @@ def test_learned_methods_keep_the_article_and_drop_the_template(method: str) -> 
     for junk in BOILERPLATE:
         assert junk not in result.text
     assert 0.0 < result.confidence <= 1.0
+
+
+def _write_set(folder: Path, n: int) -> None:
+    """A tiny labelled set: article pages with a menu and a footer, gold = the article."""
+    folder.mkdir()
+    for i in range(n):
+        body = [f"<p>Paragraph {k} of story {i} tells how the river town rebuilt its old stone bridge "
+                f"after the spring flood of year {1990 + k}, and what the council decided.</p>" for k in range(4)]
+        html = ("<html><body><ul class='nav'><li><a href='/'>Home</a></li><li><a href='/n'>News</a></li></ul>"
+                "<!-- content start --><div class='post'>" + "".join(body) + "</div><!-- content end -->"
+                "<div class='footer'><a href='/a'>About</a> | <a href='/p'>Privacy</a></div></body></html>")
+        (folder / f"{i}.html").write_text(html, encoding="utf-8")
+        (folder / f"{i}.txt").write_text("\n".join(b[3:-4] for b in body), encoding="utf-8")
+
+
+@pytest.mark.parametrize("labels", [[], ["--content-selector", "div.post"], ["--use-markers"]])
+def test_train_and_evaluate_commands(tmp_path: Path, labels: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from scrapy_bte.cli import main
+
+    _write_set(tmp_path / "one", 4)
+    _write_set(tmp_path / "two", 4)
+    out = tmp_path / "m.npz"
+    data = ["--data", str(tmp_path / "one"), str(tmp_path / "two")]
+    assert main(["train", *data, "-o", str(out), "--epochs", "3", "-q", *labels]) == 0
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["command"].startswith("scrapy-bte train --data ") and "--epochs 3" in meta["command"]
+    assert meta["blocks"] > 0
+    assert main(["evaluate", *data, "--method", "hybrid,model", "--model", str(out), "-q"]) == 0
+    assert main(["evaluate", *data, "--method", "auto", "--loso", "--epochs", "2", "-q"]) == 0
+    table = capsys.readouterr().out
+    assert "| auto (loso) | one |" in table and "ρ(confidence, page F1)" in table
