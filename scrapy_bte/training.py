@@ -2,8 +2,8 @@
 
 Training reads labelled set folders (``<id>.html`` + ``<id>.txt``), builds
 each page's document once, labels its blocks (:mod:`scrapy_bte.labels`),
-computes features (:mod:`scrapy_bte.features`) and fits the numpy MLP
-(:mod:`scrapy_bte.model`). Evaluation runs the real :func:`scrapy_bte.extract`
+computes features (:mod:`scrapy_bte.features`) and fits the two-stage numpy
+block model (:class:`scrapy_bte.model.BlockModel`). Evaluation runs the real :func:`scrapy_bte.extract`
 path on every page and reports, per set, the metric's F1/P/R, empty outputs,
 the block-level error rate against the labels, and pages per second; with
 ``--loso`` the learned methods are scored leave-one-set-out (a model trained
@@ -47,8 +47,6 @@ def page_weights(words: np.ndarray, power: float = WORD_POWER) -> np.ndarray:
     """
     w = np.power(np.maximum(words.astype(np.float64), 0.5), power)
     return (w / max(float(w.sum()), 1e-12)).astype(np.float32)
-
-
 
 
 @dataclass
