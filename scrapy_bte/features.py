@@ -209,13 +209,15 @@ def _shift(a: np.ndarray, off: int, fill: float = 0.0) -> np.ndarray:
 
 
 def _window_mean(a: np.ndarray, half: int) -> np.ndarray:
-    """Mean of ``a`` over the blocks ``i-half..i+half`` that exist."""
-    c = np.concatenate(([0.0], np.cumsum(a)))
+    """Mean of ``a`` (rows = blocks, 1-D or 2-D) over the blocks ``i-half..i+half`` that exist."""
     n = len(a)
+    c = np.zeros((n + 1,) + a.shape[1:])
+    np.cumsum(a, axis=0, out=c[1:])
     idx = np.arange(n)
     lo = np.maximum(idx - half, 0)
     hi = np.minimum(idx + half + 1, n)
-    return (c[hi] - c[lo]) / (hi - lo)
+    count = (hi - lo).astype(np.float64)
+    return (c[hi] - c[lo]) / (count[:, None] if a.ndim == 2 else count)
 
 
 def _codepoints(text: str) -> np.ndarray:
@@ -325,11 +327,12 @@ def block_features(doc: Document, span: Span | None = None, *, use_span: bool = 
         np.log1p(words), log_chars, np.log1p(nbytes), density, tags / np.maximum(words, 1.0), link,
         chars / np.maximum(words, 1.0) / 10.0,
     ]
-    for off in [o for o in range(-WINDOW, WINDOW + 1) if o]:
-        outside = _shift(np.zeros(n), off, 1.0)
-        cols += [_shift(density, off), _shift(log_chars, off), _shift(link, off), outside]
-    cols += [_window_mean(density, WIDE), _window_mean(link, WIDE), _window_mean(log_chars, WIDE),
-             _window_mean((chars < 40).astype(np.float64), WIDE)]
+    # Neighbours: slices of one padded matrix (density, log chars, link density, outside flag).
+    padded = np.zeros((n + 2 * WINDOW, 4))
+    padded[:, 3] = 1.0
+    padded[WINDOW : WINDOW + n] = np.column_stack((density, log_chars, link, np.zeros(n)))
+    cols += [padded[WINDOW + off : WINDOW + off + n] for off in range(-WINDOW, WINDOW + 1) if off]
+    cols.append(_window_mean(np.column_stack((density, link, log_chars, chars < 40)), WIDE))
 
     total_chars = max(float(chars.sum()), 1.0)
     weighted_density = float((density * chars).sum()) / total_chars
