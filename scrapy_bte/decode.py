@@ -100,6 +100,17 @@ def _utf16_without_bom(data: bytes) -> str | None:
 _WIDE = frozenset({"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"})
 
 
+def _is_utf8(data: bytes) -> bool:
+    """Non-ASCII bytes that decode as strict UTF-8."""
+    if data.isascii():
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _choose_encoding(html: bytes, encoding: str | None, content_type: str | None) -> str:
     """Codec of a body without BOM: argument, header, ``<meta>`` (never UTF-16/32), sniffing."""
     if encoding:
@@ -111,6 +122,10 @@ def _choose_encoding(html: bytes, encoding: str | None, content_type: str | None
         if used is None:
             meta = usable_encoding(html_body_declared_encoding(html))
             used = None if meta in _WIDE else meta
+            if used not in (None, "utf-8") and _is_utf8(html):
+                # Pages re-saved as UTF-8 keep their old <meta charset>; valid
+                # multi-byte UTF-8 almost never occurs by chance in legacy text.
+                used = "utf-8"
     if used is None:
         return _utf16_without_bom(html) or _sniff(html)
     if used == "utf-16":  # no BOM: byte order from the NULs, else little-endian (WHATWG)

@@ -274,3 +274,11 @@ def test_parse_exposes_the_document():
     doc = parse(SAMPLE)
     assert doc.n_blocks > 10
     assert doc.title_tag and doc.meta.get("og:site_name") == "The Coastal Courier"
+
+
+def test_utf8_bytes_win_over_a_stale_meta_charset():
+    text = "新电脑已可利用记忆自学，人工智能迈上新台阶。" * 3
+    body = page(f"<p>{text}</p>", "<meta http-equiv='Content-Type' content='text/html; charset=gb2312'>")
+    assert text in extract(body.encode("utf-8"), method="bte").text
+    # Bytes really in the declared encoding still decode with it.
+    assert text in extract(body.encode("gb18030"), method="bte").text
