@@ -102,7 +102,20 @@ def build_routes() -> dict[str, Route]:
         "/sleep.html": Route(HOSTILE_MARK.format("sleep:30").encode() + article1),
         "/crash.html": Route(HOSTILE_MARK.format("exit:3").encode() + article1),
         "/raise.html": Route(HOSTILE_MARK.format("raise").encode() + article1),
+        **torture_routes(),
     }
+
+
+def torture_routes() -> dict[str, Route]:
+    """The torture corpus's small cases, each labelled text/html as a careless server would."""
+    from torture_cases import small_cases
+
+    routes = {}
+    for case in small_cases():
+        data = case.data()
+        body = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+        routes[f"/torture/{case.name}"] = Route(body, "text/html")
+    return routes
 
 
 class _Handler(BaseHTTPRequestHandler):
