@@ -360,11 +360,17 @@ def _open_elements(events: list[int], lnames: list[str]) -> tuple[list[int], lis
     return el_tag, el_parent, el_depth, top
 
 
+#: Text between two tags of at most this many characters, none of them a
+#: letter or digit, is a separator ("|", "»", "·", "-"), not words.
+SEPARATOR_CHARS = 24
+
+
 def _drop_separators(seg_words: np.ndarray, segments: list[str]) -> None:
-    """Short text between tags without a letter or digit ("|", "»", "·",
-    "-") separates links in menus: it is not a word, so BTE must not count it."""
+    """Separators between menu links are not words, so BTE must not count
+    them: a segment of at most ``SEPARATOR_CHARS`` characters without a
+    letter or digit (``\\w``) counts zero words."""
     lengths = np.fromiter(map(len, segments), np.int64, len(segments))
-    for k in np.flatnonzero((seg_words > 0) & (seg_words <= 3) & (lengths <= 24)).tolist():
+    for k in np.flatnonzero((seg_words > 0) & (lengths <= SEPARATOR_CHARS)).tolist():
         if _HAS_WORD.search(segments[k]) is None:
             seg_words[k] = 0.0
 
@@ -413,7 +419,7 @@ def build(markup: str) -> Document:
         seg_words = np.fromiter(map(weighted_words, segments), np.float64, n_tags + 1)
     else:
         seg_words = np.fromiter(map(len, map(str.split, segments)), np.float64, n_tags + 1)
-        _drop_separators(seg_words, segments)
+    _drop_separators(seg_words, segments)
     lengths = np.fromiter(map(len, parts), np.int64, len(parts))
     seg_len = lengths[0::3]
     tag_len = lengths[1::3] + lengths[2::3] + 2

@@ -18,6 +18,7 @@ per word, -1 per tag; scripts and comments contribute nothing). Checked:
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,6 +28,7 @@ from hypothesis import strategies as st
 import torture_cases as tc
 from scrapy_bte import bte, density
 from scrapy_bte.api import parse
+from scrapy_bte.document import SEPARATOR_CHARS
 from scrapy_bte.scripts import weighted_words
 
 QUICK = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -50,15 +52,26 @@ class Rendered:
     html: list[str] = field(default_factory=list)
     words: list[str] = field(default_factory=list)  # visible words, entities decoded
     tokens: list[float] = field(default_factory=list)  # +weight per word, -1 per tag
+    segment: list[str] = field(default_factory=list)  # raw text since the last tag
 
     def text(self, words: list[str]) -> None:
         self.html.append(" " + " ".join(words) + " ")
         self.words.extend(w.replace("&amp;", "&").replace("&lt;", "<") for w in words)
-        self.tokens.extend(weighted_words(w) for w in words)
+        self.segment.append(" " + " ".join(words) + " ")
 
     def tag(self, markup: str) -> None:
+        self.end_segment()
         self.html.append(markup)
         self.tokens.append(-1.0)
+
+    def end_segment(self) -> None:
+        """Words of the text between two tags; a short one without a letter or
+        digit is a separator and counts none (the document model's rule)."""
+        raw = "".join(self.segment)
+        self.segment.clear()
+        if len(raw) <= SEPARATOR_CHARS and not re.search(r"\w", raw):
+            return
+        self.tokens.extend(weighted_words(w) for w in raw.split())
 
 
 words_st = st.lists(st.sampled_from(VOCAB), min_size=1, max_size=10)
@@ -77,6 +90,7 @@ page_st = st.lists(tree_st, max_size=6)
 
 
 def render(nodes: list, out: Rendered | None = None) -> Rendered:
+    top = out is None
     out = Rendered() if out is None else out
     for node in nodes:
         kind = node[0]
@@ -94,6 +108,8 @@ def render(nodes: list, out: Rendered | None = None) -> Rendered:
             render(children, out)
             if close:
                 out.tag(f"</{name}>")
+    if top:
+        out.end_segment()
     return out
 
 
