@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import re
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -13,7 +15,7 @@ from . import density as _density
 from . import hybrid as _hybrid
 from . import model as _model
 from .decode import to_unicode
-from .document import Document, build
+from .document import Document, build, clean_text
 from .errors import ConfigError, ExtractionError
 from .result import Extraction
 from .title import document_title
@@ -58,27 +60,12 @@ def parse(html: HtmlInput, *, encoding: str | None = None, content_type: str | N
 
 def _span_paragraphs(doc: Document, span: _bte.Span) -> tuple[list[str], list[int]]:
     """The words inside BTE's span exactly, grouped by block."""
-    from .document import _clean_text
-
     segs = doc.segments[span.first_segment : span.last_segment + 1]
     owners = doc.seg_block[span.first_segment : span.last_segment + 1].tolist()
     paragraphs: list[str] = []
     blocks: list[int] = []
-    current: list[str] = []
-    owner = -1
-    for seg, blk in zip(segs, owners):
-        if blk < 0:
-            continue
-        if blk != owner and current:
-            text = _clean_text("".join(current))
-            if text:
-                paragraphs.append(text)
-                blocks.append(owner)
-            current = []
-        owner = blk
-        current.append(seg)
-    if current:
-        text = _clean_text("".join(current))
+    for owner, group in groupby(zip(owners, segs), key=itemgetter(0)):
+        text = clean_text("".join(seg for _, seg in group)) if owner >= 0 else ""
         if text:
             paragraphs.append(text)
             blocks.append(owner)

@@ -103,7 +103,8 @@ def _attrs(raw: str) -> dict[str, str]:
     return out
 
 
-def _clean_text(raw: str) -> str:
+def clean_text(raw: str) -> str:
+    """Entities decoded, white space collapsed: how a block's text is shown."""
     if "&" in raw:
         raw = _html.unescape(raw)
     return " ".join(raw.split())
@@ -172,7 +173,7 @@ def step0(markup: str) -> tuple[str, str | None]:
                 pos = open_end + 1
             continue
         if name == "title" and title is None:
-            title = _clean_text(markup[open_end + 1 : close[0]])
+            title = clean_text(markup[open_end + 1 : close[0]])
         pos = close[1]
     out.append(markup[pos:])
     return "".join(out), title
