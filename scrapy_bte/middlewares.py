@@ -190,6 +190,7 @@ class BTERuntime:
                 reason = "non_html"
         if reason is not None:
             self.stats.inc_value(f"bte/skipped/{reason}")
+            request.meta["bte_skipped"] = reason
         return reason
 
     # -- extracting --------------------------------------------------------
@@ -373,6 +374,8 @@ class BTESpiderMiddleware:
                     looked_up = True
                 if extraction is not None:
                     filler.fill(obj, extraction)
+                elif response.request is not None:
+                    filler.fill_skipped(obj, response.request.meta.get("bte_skipped", "not extracted"))
             yield obj
 
     async def _extraction_for(self, response: Response) -> Extraction | None:

@@ -109,6 +109,19 @@ class ItemFiller:
             adapter[self.config.scores_field] = scores
         self.stats.inc_value("bte/items")
 
+    def fill_skipped(self, item: Any, reason: str) -> None:
+        """With flat scores, give an item of a skipped response the same
+        columns as every other item (a CSV exporter takes its columns from
+        the first item it sees): empty text and scores, ``bte_error`` saying
+        why. Without flat scores such items stay as the spider made them."""
+        if not self.config.flat_scores:
+            return
+        adapter = ItemAdapter(item)
+        adapter[self.config.text_field] = ""
+        for name in FLAT_SCORE_FIELDS.values():
+            adapter[name] = None
+        adapter[FLAT_SCORE_FIELDS["error"]] = f"skipped: {reason}"
+
 
 class BTEItemPipeline:
     """Extracts from an item's HTML field and finishes items for export.
