@@ -313,6 +313,8 @@ def _block_texts(all_text: str, keep: np.ndarray) -> list[str]:
     ``all_text`` has a separator at each block-level tag. (``html.unescape``
     maps ``&#0;`` to U+FFFD, so it cannot forge a separator.)
     """
+    if len(keep) == 0:
+        return []
     raw = all_text.split(_SEP)
     kept = _SEP.join([raw[b] for b in keep.tolist()])
     if "&" in kept:
@@ -454,6 +456,13 @@ def build(markup: str) -> Document:
     block_tag_idx = np.flatnonzero(is_block)
 
     keep = np.flatnonzero(raw_words > 0)
+    texts = _block_texts(all_text, keep)
+    if "" in texts:
+        # Words that vanish when entities are decoded ("&#5", "&#8203;"):
+        # such a block has no text, so it is neither a block nor BTE words.
+        shown = np.fromiter(map(bool, texts), bool, len(texts))
+        seg_words[np.isin(seg_rawblock, keep[~shown])] = 0.0
+        keep, texts = keep[shown], [t for t in texts if t]
     if len(keep) == 0:  # text, but no words (only separators such as "|")
         return _empty_document(title, meta, len(markup))
     start_tag = np.concatenate(([-1], block_tag_idx))[keep]
@@ -465,7 +474,6 @@ def build(markup: str) -> Document:
     blk_bytes = cum_bytes[keep] - np.where(prev >= 0, cum_bytes[np.maximum(prev, 0)], 0)
     blk_tags = cum_tags[keep] - np.where(prev >= 0, cum_tags[np.maximum(prev, 0)], 0)
 
-    texts = _block_texts(all_text, keep)
     chars = np.fromiter(map(len, texts), np.int64, len(texts))
 
     # Map raw blocks to kept-block indices (-1 for empty ones) for segments.
