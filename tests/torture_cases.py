@@ -33,7 +33,8 @@ from scrapy_bte.result import Extraction
 
 TORTURE_DIR = Path(__file__).resolve().parent / "torture"
 REGRESSION_DIR = TORTURE_DIR / "regressions"
-METHODS = ("bte", "density", "hybrid")
+METHODS = ("bte", "density", "hybrid", "auto")
+_FUZZ_METHODS = METHODS[:3]
 MB = 1_000_000
 
 #: Sentences of the article most cases hide somewhere (also in the files under torture/).
@@ -430,12 +431,16 @@ def decode_fuzz_input(data: bytes) -> tuple[str, Any, dict[str, str]]:
     """(method, html, options) of a fuzz input (``benchmarks/fuzz.py``, ``torture/regressions/*.bin``).
 
     The first byte picks the method and the delivery; the rest is the body.
+    The mapping of the first three methods is fixed (saved crash inputs keep
+    their meaning); the high bits of the byte swap in the learned default.
     """
     if not data:
         return "hybrid", b"", {}
     head, body = data[0], data[1:]
-    method = METHODS[head % len(METHODS)]
-    delivery = DELIVERIES[(head // len(METHODS)) % len(DELIVERIES)]
+    method = _FUZZ_METHODS[head % len(_FUZZ_METHODS)]
+    delivery = DELIVERIES[(head // len(_FUZZ_METHODS)) % len(DELIVERIES)]
+    if (head // (len(_FUZZ_METHODS) * len(DELIVERIES))) % 2:
+        method = "auto"
     if isinstance(delivery, str):
         return method, body.decode("utf-8", "surrogateescape"), {}
     return method, body, dict(delivery)
