@@ -60,7 +60,7 @@ def parse(html: HtmlInput, *, encoding: str | None = None, content_type: str | N
 
 def _span_paragraphs(doc: Document, span: _bte.Span) -> tuple[list[str], list[int]]:
     """The words inside BTE's span exactly, grouped by block."""
-    segs = doc.segments[span.first_segment : span.last_segment + 1]
+    segs = doc.segment_texts(span.first_segment, span.last_segment)
     owners = doc.seg_block[span.first_segment : span.last_segment + 1].tolist()
     paragraphs: list[str] = []
     blocks: list[int] = []

@@ -31,7 +31,13 @@ from typing import Any
 
 import numpy as np
 
+from . import scripts
 from .scripts import has_spaceless, weighted_words
+
+try:  # the optional C accelerator of the character-level passes
+    from . import _scan as _c
+except ImportError:  # pragma: no cover - built wherever a C compiler is
+    _c = None
 
 # Elements whose content is dropped in step 0: code, styling, form
 # controls and frames. Media elements (video, audio, object, canvas) and
@@ -47,7 +53,9 @@ _COMMENT_END_RE = re.compile(r"--!?>")
 _SCRIPTLIKE = frozenset({"script", "style"})
 # Where an unclosed script or style ends: the next end tag, or a start tag
 # that only markup would contain.
-_ANY_END_RE = re.compile(r"</[a-z]|<(?:div|p|table|article|section|main|body|h[1-6]|ul|ol|header|footer|nav)[\s>]")
+_RESUME = ("div", "p", "table", "article", "section", "main", "body", "h1", "h2", "h3", "h4", "h5", "h6",
+           "ul", "ol", "header", "footer", "nav")
+_ANY_END_RE = re.compile(r"</[a-z]|<(?:" + "|".join(_RESUME) + r")[\s>]")
 # Attributes must start with a space or "/" so the name and attribute parts
 # never compete for the same characters: a long "<word" without ">" then
 # fails in linear time instead of quadratic backtracking.
@@ -77,7 +85,15 @@ STRUCTURE_TAGS = BLOCK_TAGS - frozenset(
     "p li br hr h1 h2 h3 h4 h5 h6 dt dd caption legend summary figcaption pre address".split()
 )
 _STRUCTURE_OR_END = STRUCTURE_TAGS | frozenset("/" + t for t in STRUCTURE_TAGS)
-_LINK = {"a": 1, "/a": -1}
+# Per tag name, what the build needs to know: bit flags shared with _scan.c.
+FLAG_BLOCK, FLAG_LINK_OPEN, FLAG_LINK_CLOSE, FLAG_STRUCTURE = 1, 2, 4, 8
+_TAG_FLAGS: dict[str, int] = {
+    name: FLAG_BLOCK * (name in _BLOCK_SEP)
+    | FLAG_LINK_OPEN * (name == "a")
+    | FLAG_LINK_CLOSE * (name == "/a")
+    | FLAG_STRUCTURE * (name in _STRUCTURE_OR_END)
+    for name in _BLOCK_SEP.keys() | {"a", "/a"}
+}
 # A start tag that implicitly closes an open element of these names.
 _AUTOCLOSE = {
     "p": frozenset({"p"}),
@@ -126,6 +142,14 @@ def _find_end_tag(low: str, name: str, pos: int) -> tuple[int, int] | None:
 
 def step0(markup: str) -> tuple[str, str | None]:
     """Drop comments and content-free elements; return (markup, <title> text)."""
+    if _c is None:
+        return step0_python(markup)
+    cleaned, start, end = _c.step0(markup)
+    return cleaned, (clean_text(markup[start:end]) if start >= 0 else None)
+
+
+def step0_python(markup: str) -> tuple[str, str | None]:
+    """The reference implementation of :func:`step0` (and its fallback)."""
     # Searching a lower-cased copy keeps every scan in C; U+0130 is the one
     # character whose lower case is longer, so it is mapped first to keep
     # offsets aligned.
@@ -213,24 +237,40 @@ class Document:
     opener: list[str]
     seg_words: np.ndarray
     seg_link_words: np.ndarray
-    segments: list[str]
     seg_block: np.ndarray
     title_tag: str | None = None
     meta: dict[str, str] = field(default_factory=dict)
     total_tags: int = 0
     source_chars: int = 0
-    # Inputs of the element skeleton, replayed on first use (only the
-    # learned methods need it): tag names, attribute strings, the tag index
-    # that starts each block (-1 for the first).
+    # Step 0's output and where segments and attribute strings lie in it,
+    # sliced on first use. The element skeleton is replayed on first use
+    # (only the learned methods need it) from the tag names and flags and
+    # the tag index that starts each block (-1 for the first).
+    _source: str = field(default="", repr=False)
+    _seg_start: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
+    _seg_len: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
     _lnames: list[str] = field(default_factory=list, repr=False)
-    _attrs: list[str] = field(default_factory=list, repr=False)
+    _flags: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8), repr=False)
+    _attr_end: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
+    _attr_len: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
     _start_tag: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def segment_texts(self, first: int, last: int) -> list[str]:
+        """Raw text of segments ``first..last`` (the text between two tags)."""
+        src = self._source
+        starts = self._seg_start[first : last + 1].tolist()
+        lengths = self._seg_len[first : last + 1].tolist()
+        return [src[a : a + n] for a, n in zip(starts, lengths)]
+
+    @property
+    def segments(self) -> list[str]:
+        return self.segment_texts(0, len(self._seg_len) - 1)
 
     def _skeleton(self) -> dict[str, Any]:
         sk = self._cache.get("skeleton")
         if sk is None:
-            sk = self._cache["skeleton"] = _skeleton(self._lnames, self._attrs, self._start_tag)
+            sk = self._cache["skeleton"] = _skeleton(self)
         return sk
 
     @property
@@ -302,7 +342,7 @@ def _empty_document(title: str | None, meta: dict[str, str], source_chars: int) 
     f = np.zeros(0, dtype=np.float64)
     i = np.zeros(0, dtype=np.int64)
     return Document(
-        texts=[], words=f, chars=i, tags=i, bytes=i, link_words=f, opener=[], seg_words=f, seg_link_words=f, segments=[], seg_block=i, title_tag=title, meta=meta,
+        texts=[], words=f, chars=i, tags=i, bytes=i, link_words=f, opener=[], seg_words=f, seg_link_words=f, seg_block=i, title_tag=title, meta=meta,
         source_chars=source_chars,
     )
 
@@ -378,54 +418,99 @@ def _drop_separators(seg_words: np.ndarray, segments: list[str]) -> None:
             seg_words[k] = 0.0
 
 
-def _skeleton(lnames: list[str], attrs: list[str], start_tag: np.ndarray) -> dict[str, Any]:
+def _skeleton(doc: Document) -> dict[str, Any]:
     """The element skeleton: elements, their parents, and each block's container."""
-    events = np.flatnonzero(np.fromiter(map(_STRUCTURE_OR_END.__contains__, lnames), bool, len(lnames)))
+    lnames = doc._lnames
+    events = np.flatnonzero(doc._flags & FLAG_STRUCTURE)
     el_tag, el_parent, depths, top = _open_elements(events.tolist(), lnames)
     # A block starts after its start tag; its container is the stack top
     # after the last structural event at or before that tag.
-    event_idx = np.searchsorted(events, start_tag, side="right") - 1
+    event_idx = np.searchsorted(events, doc._start_tag, side="right") - 1
     top_arr = np.array(top, dtype=np.int64)
     container = np.where(event_idx >= 0, top_arr[np.maximum(event_idx, 0)] if len(top_arr) else 0, 0)
     el_depth = np.array(depths, dtype=np.int64)
+    src = doc._source
+    ends = doc._attr_end[el_tag[1:]].tolist()
+    lens = doc._attr_len[el_tag[1:]].tolist()
     return {
         "container": container,
         "depth": el_depth[container],
         "el_name": ["#root"] + [lnames[t] for t in el_tag[1:]],
-        "el_attrs": [""] + [attrs[t] for t in el_tag[1:]],
+        "el_attrs": [""] + [src[e - n : e] for e, n in zip(ends, lens)],
         "el_parent": el_parent,
     }
 
 
-def build(markup: str) -> Document:
-    """Build the document model from decoded markup."""
-    meta = meta_content(markup, ("og:title", "og:site_name", "twitter:title"))
-    cleaned, title = step0(markup)
-    if "&nbsp;" in cleaned:
-        cleaned = cleaned.replace("&nbsp;", " ")
+#: What :func:`scan` returns.
+Scan = tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, str, bool]
+
+
+def scan(cleaned: str) -> Scan:
+    """Cut step 0's output at tags (see :func:`scan_python`)."""
+    if _c is None:
+        return scan_python(cleaned)
+    names, flags, tag_len, attr_len, seg_len, seg_words, woven, has_text = _c.scan(cleaned)
+    return (
+        names,
+        np.frombuffer(flags, np.uint8),
+        np.frombuffer(tag_len, np.int64),
+        np.frombuffer(attr_len, np.int64),
+        np.frombuffer(seg_len, np.int64),
+        np.frombuffer(seg_words, np.float64),  # a bytearray: writable
+        woven,
+        has_text,
+    )
+
+
+def scan_python(cleaned: str) -> Scan:
+    """The reference cut at tags (and the fallback without the C module).
+
+    Returns the lower-cased tag names (end tags keep their "/"), their
+    ``FLAG_*`` bits, the lengths of each tag, its attribute string and each
+    text segment (the text between two tags), each segment's words (script
+    weights; separators count zero), the segments' text with a NUL at every
+    block-level tag, and whether any segment is more than white space.
+    """
     parts = _TAG_RE.split(cleaned)
     segments = parts[0::3]
     lnames = list(map(str.lower, parts[1::3]))  # end tags keep their "/"
-    attrs = parts[2::3]
     n_tags = len(lnames)
-    if not any(map(str.strip, segments)):
-        return _empty_document(title, meta, len(markup))
-
-    block_sep = list(map(_BLOCK_SEP.get, lnames, repeat("")))
-    is_block = np.fromiter(map(bool, block_sep), bool, n_tags)
-    # All text, cut at block tags: the raw blocks' texts in one C-level join.
+    flags = np.fromiter(map(_TAG_FLAGS.get, lnames, repeat(0)), np.uint8, n_tags)
+    lengths = np.fromiter(map(len, parts), np.int64, len(parts))
+    attr_len = lengths[2::3]
     woven: list[str] = [""] * (2 * n_tags + 1)
     woven[0::2] = segments
-    woven[1::2] = block_sep
+    woven[1::2] = [_SEP if f & FLAG_BLOCK else "" for f in flags.tolist()]
     all_text = "".join(woven)
     if not all_text.isascii() and _HIGH_RE.search(all_text) and has_spaceless(all_text):
         seg_words = np.fromiter(map(weighted_words, segments), np.float64, n_tags + 1)
     else:
         seg_words = np.fromiter(map(len, map(str.split, segments)), np.float64, n_tags + 1)
     _drop_separators(seg_words, segments)
-    lengths = np.fromiter(map(len, parts), np.int64, len(parts))
-    seg_len = lengths[0::3]
-    tag_len = lengths[1::3] + lengths[2::3] + 2
+    has_text = any(map(str.strip, segments))
+    return lnames, flags, lengths[1::3] + attr_len + 2, attr_len, lengths[0::3], seg_words, all_text, has_text
+
+
+def build(markup: str, *, accelerated: bool | None = None) -> Document:
+    """Build the document model from decoded markup.
+
+    ``accelerated`` picks the C passes (True) or the Python reference
+    (False); by default the C passes when the module is built.
+    """
+    if accelerated and _c is None:
+        raise RuntimeError("scrapy_bte._scan is not built")
+    use_c = _c is not None if accelerated is None else accelerated
+    meta = meta_content(markup, ("og:title", "og:site_name", "twitter:title"))
+    cleaned, title = step0(markup) if use_c else step0_python(markup)
+    if "&nbsp;" in cleaned:
+        cleaned = cleaned.replace("&nbsp;", " ")
+    lnames, flags, tag_len, attr_len, seg_len, seg_words, all_text, has_text = (
+        scan(cleaned) if use_c else scan_python(cleaned)
+    )
+    if not has_text:
+        return _empty_document(title, meta, len(markup))
+    n_tags = len(lnames)
+    is_block = (flags & FLAG_BLOCK) > 0
 
     # Segment k lies after tag k-1: its raw block is the number of block tags before it.
     seg_rawblock = np.zeros(n_tags + 1, dtype=np.int64)
@@ -436,7 +521,9 @@ def build(markup: str) -> Document:
     # Inside a link: the last <a> or </a> before the segment was an opening one.
     # An <a> never closed (the next link tag is another <a>, or none) ends
     # with its block, or one stray anchor would make the rest of the page links.
-    link_tag = np.fromiter(map(_LINK.get, lnames, repeat(0)), np.int8, n_tags)  # +1 <a>, -1 </a>
+    link_tag = np.zeros(n_tags, dtype=np.int8)  # +1 <a>, -1 </a>
+    link_tag[(flags & FLAG_LINK_OPEN) > 0] = 1
+    link_tag[(flags & FLAG_LINK_CLOSE) > 0] = -1
     in_link = np.zeros(n_tags + 1, dtype=bool)
     link_at = np.flatnonzero(link_tag)
     if len(link_at):
@@ -480,6 +567,9 @@ def build(markup: str) -> Document:
     raw_to_block = np.full(n_raw, -1, dtype=np.int64)
     raw_to_block[keep] = np.arange(len(keep))
     seg_block = raw_to_block[seg_rawblock]
+    # Offsets in step 0's output: segment k, then tag k.
+    tag_end = np.cumsum(seg_len[:-1]) + np.cumsum(tag_len)
+    seg_start = np.concatenate(([0], tag_end))
 
     return Document(
         texts=texts,
@@ -489,17 +579,21 @@ def build(markup: str) -> Document:
         bytes=blk_bytes,
         link_words=raw_link[keep],
         opener=opener,
-        _lnames=lnames,
-        _attrs=attrs,
-        _start_tag=start_tag,
         seg_words=seg_words,
         seg_link_words=seg_words * in_link,
-        segments=segments,
         seg_block=seg_block,
         title_tag=title,
         meta=meta,
         total_tags=n_tags,
         source_chars=len(markup),
+        _source=cleaned,
+        _seg_start=seg_start,
+        _seg_len=seg_len,
+        _lnames=lnames,
+        _flags=flags,
+        _attr_end=tag_end - 1,
+        _attr_len=attr_len,
+        _start_tag=start_tag,
     )
 
 
@@ -527,3 +621,13 @@ def _runs(seg_words: np.ndarray, n_tags: int) -> tuple[np.ndarray, np.ndarray, n
 def attributes(raw: str) -> dict[str, str]:
     """Parse a tag's raw attribute string (used by features and titles)."""
     return _attrs(raw)
+
+
+if _c is not None:
+    _c.configure(
+        sorted(_DROP), _RESUME, scripts.CJK_RANGES, scripts.SEA_RANGES, scripts.CJK_WEIGHT,
+        scripts.SEA_WEIGHT, SEPARATOR_CHARS, _TAG_FLAGS,
+    )
+
+#: True when the C passes are in use.
+ACCELERATED = _c is not None

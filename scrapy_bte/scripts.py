@@ -12,19 +12,27 @@ from __future__ import annotations
 import re
 
 # Han ideographs, kana (letters only), halfwidth katakana.
-_CJK = (
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-    "\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\uff66-\uff9d"
-    "\U00020000-\U0002fa1f"
+CJK_RANGES = (
+    (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
+    (0x3041, 0x3096), (0x309D, 0x309F), (0x30A1, 0x30FA), (0x30FC, 0x30FF), (0xFF66, 0xFF9D),
+    (0x20000, 0x2FA1F),
 )
 # Thai, Lao, Khmer and Myanmar letters, excluding their combining marks.
-_SEA = (
-    "\u0e01-\u0e30\u0e32\u0e33\u0e40-\u0e46"
-    "\u0e81-\u0eb0\u0eb2\u0eb3\u0ebd\u0ec0-\u0ec6\u0edc-\u0edf"
-    "\u1780-\u17b3"
-    "\u1000-\u102a\u103f\u1050-\u1055\u105a-\u105d\u1061\u1065\u1066"
-    "\u106e-\u1070\u1075-\u1081\u108e"
+SEA_RANGES = (
+    (0x0E01, 0x0E30), (0x0E32, 0x0E33), (0x0E40, 0x0E46),
+    (0x0E81, 0x0EB0), (0x0EB2, 0x0EB3), (0x0EBD, 0x0EBD), (0x0EC0, 0x0EC6), (0x0EDC, 0x0EDF),
+    (0x1780, 0x17B3),
+    (0x1000, 0x102A), (0x103F, 0x103F), (0x1050, 0x1055), (0x105A, 0x105D), (0x1061, 0x1061),
+    (0x1065, 0x1066), (0x106E, 0x1070), (0x1075, 0x1081), (0x108E, 0x108E),
 )
+
+
+def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges)
+
+
+_CJK = _char_class(CJK_RANGES)
+_SEA = _char_class(SEA_RANGES)
 
 CJK_RE = re.compile(f"[{_CJK}]")
 SEA_RE = re.compile(f"[{_SEA}]")

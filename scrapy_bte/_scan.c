@@ -1,0 +1,411 @@
+/* The character-level passes of the document model, in C.
+ *
+ * Optional accelerator of scrapy_bte.document: step 0 and the cut at tags
+ * with each text segment's word count are loops over every character, which
+ * in Python cost most of the time of an extraction. Everything here mirrors
+ * the Python reference exactly (same offsets, same floats); the package
+ * falls back to that reference when this module is not built.
+ *
+ * Linear time: every loop moves forward; a failed tag match restarts one
+ * character later and rescans at most the attribute run it just read, as
+ * the regular expression it replaces does.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#define FLAG_BLOCK 1
+
+/* Configuration, set once by configure() from the Python tables. */
+#define MAX_NAMES 32
+#define MAX_RANGES 64
+static char drop_names[MAX_NAMES][16];
+static Py_ssize_t drop_len[MAX_NAMES];
+static int n_drop = 0, drop_script = -1, drop_style = -1, drop_title = -1;
+static char resume_names[MAX_NAMES][16];
+static Py_ssize_t resume_len[MAX_NAMES];
+static int n_resume = 0;
+static Py_UCS4 cjk_ranges[MAX_RANGES][2], sea_ranges[MAX_RANGES][2];
+static int n_cjk = 0, n_sea = 0;
+static double cjk_weight = 0.0, sea_weight = 0.0;
+static Py_ssize_t separator_chars = 0;
+static PyObject *tag_flags = NULL; /* dict: lower-cased tag name -> int flags */
+static int configured = 0;
+
+/* Lower case as the Python reference sees it when matching ASCII patterns:
+ * str.lower() after mapping U+0130 to "i"; U+212A KELVIN SIGN is the only
+ * other character whose lower case is ASCII. */
+static inline Py_UCS4 low_char(Py_UCS4 c)
+{
+    if (c < 128)
+        return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+    if (c == 0x130)
+        return 'i';
+    if (c == 0x212A)
+        return 'k';
+    return c;
+}
+
+static inline int in_ranges(Py_UCS4 c, Py_UCS4 (*ranges)[2], int count)
+{
+    for (int r = 0; r < count; r++)
+        if (c >= ranges[r][0] && c <= ranges[r][1])
+            return 1;
+    return 0;
+}
+
+#define CH Py_UCS1
+#define SUF(name) name##_1
+#include "_scan_impl.h"
+#undef CH
+#undef SUF
+#define CH Py_UCS2
+#define SUF(name) name##_2
+#include "_scan_impl.h"
+#undef CH
+#undef SUF
+#define CH Py_UCS4
+#define SUF(name) name##_4
+#include "_scan_impl.h"
+#undef CH
+#undef SUF
+
+/* Cache of lower-cased ASCII tag names: one string object and its flags per
+ * name, so a page's thousands of tags create no new objects. */
+#define CACHE_SLOTS 1024
+#define CACHE_NAME 24
+typedef struct {
+    Py_ssize_t len;
+    char name[CACHE_NAME];
+    PyObject *obj;
+    unsigned char flags;
+} slot_t;
+static slot_t name_cache[CACHE_SLOTS];
+
+static void clear_cache(void)
+{
+    for (int k = 0; k < CACHE_SLOTS; k++) {
+        Py_CLEAR(name_cache[k].obj);
+        name_cache[k].len = 0;
+    }
+}
+
+static int lookup_flags(PyObject *name, unsigned char *flags)
+{
+    PyObject *v = PyDict_GetItemWithError(tag_flags, name);
+    if (v == NULL) {
+        if (PyErr_Occurred())
+            return -1;
+        *flags = 0;
+        return 0;
+    }
+    long f = PyLong_AsLong(v);
+    if (f == -1 && PyErr_Occurred())
+        return -1;
+    *flags = (unsigned char)f;
+    return 0;
+}
+
+/* The lower-cased name of s[a:b] (new reference) and its flags. */
+static PyObject *tag_name(PyObject *text, int kind, const void *data, Py_ssize_t a, Py_ssize_t b,
+                          unsigned char *flags)
+{
+    Py_ssize_t len = b - a;
+    if (len < CACHE_NAME) {
+        char buf[CACHE_NAME];
+        unsigned int h = 2166136261u;
+        int ascii = 1;
+        for (Py_ssize_t k = 0; k < len; k++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, a + k);
+            if (c >= 128) {
+                ascii = 0;
+                break;
+            }
+            if (c >= 'A' && c <= 'Z')
+                c += 32;
+            buf[k] = (char)c;
+            h = (h ^ c) * 16777619u;
+        }
+        if (ascii) {
+            slot_t *slot = &name_cache[h & (CACHE_SLOTS - 1)];
+            if (slot->obj == NULL || slot->len != len || memcmp(slot->name, buf, (size_t)len) != 0) {
+                PyObject *obj = PyUnicode_FromStringAndSize(buf, len);
+                if (obj == NULL)
+                    return NULL;
+                PyUnicode_InternInPlace(&obj);
+                unsigned char f;
+                if (lookup_flags(obj, &f) < 0) {
+                    Py_DECREF(obj);
+                    return NULL;
+                }
+                Py_XSETREF(slot->obj, obj);
+                slot->len = len;
+                memcpy(slot->name, buf, (size_t)len);
+                slot->flags = f;
+            }
+            *flags = slot->flags;
+            Py_INCREF(slot->obj);
+            return slot->obj;
+        }
+    }
+    PyObject *raw = PyUnicode_Substring(text, a, b);
+    if (raw == NULL)
+        return NULL;
+    PyObject *lowered = PyObject_CallMethod(raw, "lower", NULL);
+    Py_DECREF(raw);
+    if (lowered == NULL)
+        return NULL;
+    if (lookup_flags(lowered, flags) < 0) {
+        Py_DECREF(lowered);
+        return NULL;
+    }
+    return lowered;
+}
+
+static int copy_names(PyObject *seq, char (*names)[16], Py_ssize_t *lens, int *count, const char *what)
+{
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > MAX_NAMES) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "too many %s", what);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_ssize_t len;
+        const char *s = PyUnicode_AsUTF8AndSize(PySequence_Fast_GET_ITEM(fast, k), &len);
+        if (s == NULL || len >= 16) {
+            Py_DECREF(fast);
+            if (s != NULL)
+                PyErr_Format(PyExc_ValueError, "%s: name too long", what);
+            return -1;
+        }
+        memcpy(names[k], s, (size_t)len + 1);
+        lens[k] = len;
+    }
+    *count = (int)n;
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int copy_ranges(PyObject *seq, Py_UCS4 (*ranges)[2], int *count)
+{
+    PyObject *fast = PySequence_Fast(seq, "ranges");
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > MAX_RANGES) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "too many ranges");
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        unsigned long lo, hi;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, k), "kk", &lo, &hi)) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        ranges[k][0] = (Py_UCS4)lo;
+        ranges[k][1] = (Py_UCS4)hi;
+    }
+    *count = (int)n;
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int index_of(const char (*names)[16], int count, const char *name)
+{
+    for (int k = 0; k < count; k++)
+        if (strcmp(names[k], name) == 0)
+            return k;
+    return -1;
+}
+
+PyDoc_STRVAR(configure_doc,
+             "configure(drop, resume, cjk_ranges, sea_ranges, cjk_weight, sea_weight, separator_chars, flags)\n\n"
+             "Load the tables of scrapy_bte.document and scrapy_bte.scripts.");
+
+static PyObject *configure(PyObject *self, PyObject *args)
+{
+    PyObject *drop, *resume, *cjk, *sea, *flags;
+    double cw, sw;
+    Py_ssize_t sep;
+    if (!PyArg_ParseTuple(args, "OOOOddnO!", &drop, &resume, &cjk, &sea, &cw, &sw, &sep, &PyDict_Type, &flags))
+        return NULL;
+    configured = 0;
+    if (copy_names(drop, drop_names, drop_len, &n_drop, "drop names") < 0 ||
+        copy_names(resume, resume_names, resume_len, &n_resume, "resume names") < 0 ||
+        copy_ranges(cjk, cjk_ranges, &n_cjk) < 0 || copy_ranges(sea, sea_ranges, &n_sea) < 0)
+        return NULL;
+    drop_script = index_of((const char (*)[16])drop_names, n_drop, "script");
+    drop_style = index_of((const char (*)[16])drop_names, n_drop, "style");
+    drop_title = index_of((const char (*)[16])drop_names, n_drop, "title");
+    cjk_weight = cw;
+    sea_weight = sw;
+    separator_chars = sep;
+    Py_INCREF(flags);
+    Py_XSETREF(tag_flags, flags);
+    clear_cache();
+    configured = 1;
+    Py_RETURN_NONE;
+}
+
+static int check_configured(void)
+{
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "scrapy_bte._scan is not configured");
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(step0_doc,
+             "step0(markup) -> (cleaned, title_start, title_end)\n\n"
+             "Step 0 of document.step0; the title bounds are -1 without a closed <title>.");
+
+static PyObject *step0(PyObject *self, PyObject *arg)
+{
+    if (check_configured() < 0)
+        return NULL;
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "step0() takes a str");
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg), t0, t1, len;
+    int kind = PyUnicode_KIND(arg);
+    const void *data = PyUnicode_DATA(arg);
+    void *out = PyMem_Malloc((size_t)(n ? n : 1) * (size_t)kind);
+    if (out == NULL)
+        return PyErr_NoMemory();
+    if (kind == PyUnicode_1BYTE_KIND)
+        len = step0_1(data, n, out, &t0, &t1);
+    else if (kind == PyUnicode_2BYTE_KIND)
+        len = step0_2(data, n, out, &t0, &t1);
+    else
+        len = step0_4(data, n, out, &t0, &t1);
+    PyObject *cleaned = PyUnicode_FromKindAndData(kind, out, len);
+    PyMem_Free(out);
+    if (cleaned == NULL)
+        return NULL;
+    return Py_BuildValue("Nnn", cleaned, t0, t1);
+}
+
+PyDoc_STRVAR(scan_doc,
+             "scan(cleaned) -> (names, flags, tag_len, attr_len, seg_len, seg_words, woven, has_text)\n\n"
+             "Cut step 0's output at tags: lower-cased tag names, their flags, the\n"
+             "lengths of tags, attribute strings and text segments, each segment's\n"
+             "words, the segments' text with a NUL at every block tag, and whether\n"
+             "any segment has a character that is not white space. Arrays are\n"
+             "bytearrays of uint8, int64 and float64.");
+
+static PyObject *scan(PyObject *self, PyObject *arg)
+{
+    if (check_configured() < 0)
+        return NULL;
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "scan() takes a str");
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    int kind = PyUnicode_KIND(arg);
+    const void *data = PyUnicode_DATA(arg);
+    Py_ssize_t *bounds = NULL, cap = 0, count;
+    if (kind == PyUnicode_1BYTE_KIND)
+        count = find_tags_1(data, n, &bounds, &cap);
+    else if (kind == PyUnicode_2BYTE_KIND)
+        count = find_tags_2(data, n, &bounds, &cap);
+    else
+        count = find_tags_4(data, n, &bounds, &cap);
+    PyObject *names = NULL, *flags = NULL, *tag_len = NULL, *attr_len = NULL, *seg_len = NULL, *seg_words = NULL,
+             *woven = NULL, *result = NULL;
+    void *wbuf = NULL;
+    if (count < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    names = PyList_New(count);
+    flags = PyByteArray_FromStringAndSize(NULL, count);
+    tag_len = PyByteArray_FromStringAndSize(NULL, count * 8);
+    attr_len = PyByteArray_FromStringAndSize(NULL, count * 8);
+    seg_len = PyByteArray_FromStringAndSize(NULL, (count + 1) * 8);
+    seg_words = PyByteArray_FromStringAndSize(NULL, (count + 1) * 8);
+    if (!names || !flags || !tag_len || !attr_len || !seg_len || !seg_words)
+        goto done;
+    unsigned char *fl = (unsigned char *)PyByteArray_AS_STRING(flags);
+    int64_t *tl = (int64_t *)PyByteArray_AS_STRING(tag_len);
+    int64_t *al = (int64_t *)PyByteArray_AS_STRING(attr_len);
+    int64_t *sl = (int64_t *)PyByteArray_AS_STRING(seg_len);
+    double *sw = (double *)PyByteArray_AS_STRING(seg_words);
+    Py_ssize_t n_block = 0, prev = 0, total = 0;
+    int has_text = 0;
+    for (Py_ssize_t t = 0; t <= count; t++) {
+        Py_ssize_t start = t < count ? bounds[3 * t] : n;
+        int nonspace;
+        if (kind == PyUnicode_1BYTE_KIND)
+            sw[t] = segment_words_1(data, prev, start, &nonspace);
+        else if (kind == PyUnicode_2BYTE_KIND)
+            sw[t] = segment_words_2(data, prev, start, &nonspace);
+        else
+            sw[t] = segment_words_4(data, prev, start, &nonspace);
+        has_text |= nonspace;
+        sl[t] = start - prev;
+        total += start - prev;
+        if (t == count)
+            break;
+        Py_ssize_t name_end = bounds[3 * t + 1], close = bounds[3 * t + 2];
+        PyObject *name = tag_name(arg, kind, data, start + 1, name_end, &fl[t]);
+        if (name == NULL)
+            goto done;
+        PyList_SET_ITEM(names, t, name);
+        n_block += fl[t] & FLAG_BLOCK;
+        tl[t] = close + 1 - start;
+        al[t] = close - name_end;
+        prev = close + 1;
+    }
+    wbuf = PyMem_Malloc((size_t)(total + n_block + 1) * (size_t)kind);
+    if (wbuf == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t wlen;
+    if (kind == PyUnicode_1BYTE_KIND)
+        wlen = weave_1(data, n, bounds, count, fl, wbuf);
+    else if (kind == PyUnicode_2BYTE_KIND)
+        wlen = weave_2(data, n, bounds, count, fl, wbuf);
+    else
+        wlen = weave_4(data, n, bounds, count, fl, wbuf);
+    woven = PyUnicode_FromKindAndData(kind, wbuf, wlen);
+    if (woven == NULL)
+        goto done;
+    result = Py_BuildValue("OOOOOOOO", names, flags, tag_len, attr_len, seg_len, seg_words, woven,
+                           has_text ? Py_True : Py_False);
+done:
+    PyMem_Free(bounds);
+    PyMem_Free(wbuf);
+    Py_XDECREF(names);
+    Py_XDECREF(flags);
+    Py_XDECREF(tag_len);
+    Py_XDECREF(attr_len);
+    Py_XDECREF(seg_len);
+    Py_XDECREF(seg_words);
+    Py_XDECREF(woven);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", configure, METH_VARARGS, configure_doc},
+    {"step0", step0, METH_O, step0_doc},
+    {"scan", scan, METH_O, scan_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_scan", "C passes of scrapy_bte.document (optional accelerator).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__scan(void)
+{
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,317 @@
+/* Scanning loops of _scan.c for one PEP 393 storage width.
+ *
+ * Included three times with CH (the code unit type) and SUF(name) defined,
+ * so every loop reads its string directly instead of switching on the
+ * storage kind per character. The rules are those of the Python reference
+ * in scrapy_bte/document.py; tests/test_scan.py checks both give the same
+ * document on every torture case, fixture and random markup.
+ */
+
+/* Does the lower-cased text at s[i:] start with the ASCII word w? */
+static inline int SUF(starts_low)(const CH *s, Py_ssize_t n, Py_ssize_t i, const char *w, Py_ssize_t len)
+{
+    if (i + len > n)
+        return 0;
+    for (Py_ssize_t k = 0; k < len; k++)
+        if (low_char(s[i + k]) != (Py_UCS4)(unsigned char)w[k])
+            return 0;
+    return 1;
+}
+
+static inline Py_ssize_t SUF(find_lt)(const CH *s, Py_ssize_t n, Py_ssize_t i)
+{
+    if (sizeof(CH) == 1) {
+        const void *p = i < n ? memchr(s + i, '<', (size_t)(n - i)) : NULL;
+        return p ? (Py_ssize_t)((const CH *)p - s) : -1;
+    }
+    for (; i < n; i++)
+        if (s[i] == '<')
+            return i;
+    return -1;
+}
+
+static inline Py_ssize_t SUF(find_gt)(const CH *s, Py_ssize_t n, Py_ssize_t i)
+{
+    if (sizeof(CH) == 1) {
+        const void *p = i < n ? memchr(s + i, '>', (size_t)(n - i)) : NULL;
+        return p ? (Py_ssize_t)((const CH *)p - s) : -1;
+    }
+    for (; i < n; i++)
+        if (s[i] == '>')
+            return i;
+    return -1;
+}
+
+/* Next "</name" followed by white space, "/", ">" or the end: (start, end). */
+static int SUF(find_end_tag)(const CH *s, Py_ssize_t n, const char *name, Py_ssize_t len, Py_ssize_t pos,
+                             Py_ssize_t *start, Py_ssize_t *end)
+{
+    for (;;) {
+        Py_ssize_t k = SUF(find_lt)(s, n, pos);
+        if (k < 0)
+            return 0;
+        if (k + 1 < n && s[k + 1] == '/' && SUF(starts_low)(s, n, k + 2, name, len)) {
+            Py_ssize_t after = k + 2 + len;
+            Py_UCS4 c = after < n ? s[after] : 0;
+            if (after >= n || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '/' || c == '>') {
+                Py_ssize_t close = SUF(find_gt)(s, n, after);
+                *start = k;
+                *end = close < 0 ? n : close + 1;
+                return 1;
+            }
+        }
+        pos = k + 1;
+    }
+}
+
+/* Where an unclosed script or style ends: the next end tag or a start tag
+ * of a markup-only container (as _ANY_END_RE). */
+static Py_ssize_t SUF(find_any_end)(const CH *s, Py_ssize_t n, Py_ssize_t pos)
+{
+    for (;;) {
+        Py_ssize_t k = SUF(find_lt)(s, n, pos);
+        if (k < 0)
+            return -1;
+        if (k + 2 < n && s[k + 1] == '/') {
+            Py_UCS4 c = low_char(s[k + 2]);
+            if (c >= 'a' && c <= 'z')
+                return k;
+        }
+        for (int w = 0; w < n_resume; w++) {
+            Py_ssize_t len = resume_len[w];
+            if (SUF(starts_low)(s, n, k + 1, resume_names[w], len) && k + 1 + len < n) {
+                Py_UCS4 c = s[k + 1 + len];
+                if (c == '>' || Py_UNICODE_ISSPACE(c))
+                    return k;
+            }
+        }
+        pos = k + 1;
+    }
+}
+
+/* Step 0: copy s to out without comments, declarations and dropped elements.
+ * Returns the output length; t0 and t1 bound the first closed <title>'s text. */
+static Py_ssize_t SUF(step0)(const CH *s, Py_ssize_t n, CH *out, Py_ssize_t *t0, Py_ssize_t *t1)
+{
+    Py_ssize_t pos = 0, o = 0, i = 0;
+    unsigned int unclosed = 0;
+    *t0 = *t1 = -1;
+    for (;;) {
+        /* _OPEN_RE: "<!", "<?" or "<name" of a dropped element before white space, "/" or ">". */
+        Py_ssize_t start = -1;
+        int which = -1;
+        Py_UCS4 lead = 0;
+        while (i < n) {
+            Py_ssize_t k = SUF(find_lt)(s, n, i);
+            if (k < 0 || k + 1 >= n)
+                break;
+            lead = low_char(s[k + 1]);
+            if (lead == '!' || lead == '?') {
+                start = k;
+                break;
+            }
+            for (int d = 0; d < n_drop; d++) {
+                Py_ssize_t len = drop_len[d];
+                if (k + 1 + len < n && SUF(starts_low)(s, n, k + 1, drop_names[d], len)) {
+                    Py_UCS4 c = s[k + 1 + len];
+                    if (c == '/' || c == '>' || Py_UNICODE_ISSPACE(c)) {
+                        which = d;
+                        break;
+                    }
+                }
+            }
+            if (which >= 0) {
+                start = k;
+                break;
+            }
+            i = k + 1;
+        }
+        if (start < 0)
+            break;
+        memcpy(out + o, s + pos, (size_t)(start - pos) * sizeof(CH));
+        o += start - pos;
+        if (lead == '!' && start + 3 < n && s[start + 2] == '-' && s[start + 3] == '-') {
+            Py_ssize_t body = start + 4;
+            if (body < n && s[body] == '>') {
+                pos = body + 1;
+            } else if (body + 1 < n && s[body] == '-' && s[body + 1] == '>') {
+                pos = body + 2;
+            } else {
+                /* "--!?>" */
+                pos = n;
+                for (Py_ssize_t k = body; k + 2 < n; k++) {
+                    if (s[k] == '-' && s[k + 1] == '-') {
+                        if (s[k + 2] == '>') {
+                            pos = k + 3;
+                            break;
+                        }
+                        if (s[k + 2] == '!' && k + 3 < n && s[k + 3] == '>') {
+                            pos = k + 4;
+                            break;
+                        }
+                    }
+                }
+            }
+            i = pos;
+            continue;
+        }
+        if (lead == '!' || lead == '?') {
+            Py_ssize_t end = SUF(find_gt)(s, n, start);
+            pos = end < 0 ? n : end + 1;
+            i = pos;
+            continue;
+        }
+        Py_ssize_t open_end = SUF(find_gt)(s, n, start + 1 + drop_len[which]);
+        if (open_end < 0) {
+            pos = n;
+            break;
+        }
+        Py_ssize_t c0 = 0, c1 = 0;
+        int found = 0;
+        if (!(unclosed & (1u << which)))
+            found = SUF(find_end_tag)(s, n, drop_names[which], drop_len[which], open_end + 1, &c0, &c1);
+        if (!found) {
+            unclosed |= 1u << which;
+            if (which == drop_script || which == drop_style) {
+                Py_ssize_t nxt = SUF(find_any_end)(s, n, open_end + 1);
+                pos = nxt < 0 ? n : nxt;
+            } else {
+                pos = open_end + 1;
+            }
+            i = pos;
+            continue;
+        }
+        if (which == drop_title && *t0 < 0) {
+            *t0 = open_end + 1;
+            *t1 = c0;
+        }
+        pos = c1;
+        i = pos;
+    }
+    memcpy(out + o, s + pos, (size_t)(n - pos) * sizeof(CH));
+    o += n - pos;
+    return o;
+}
+
+/* _TAG_RE: "<" "/"? ASCII letter, name up to white space, "/", "<" or ">",
+ * then either ">" or white space / "/" and attributes up to ">" (no "<").
+ * Appends (tag start, name end, attributes end) triples; returns their count
+ * or -1 on memory error. */
+static Py_ssize_t SUF(find_tags)(const CH *s, Py_ssize_t n, Py_ssize_t **bounds, Py_ssize_t *cap)
+{
+    Py_ssize_t count = 0, i = 0;
+    for (;;) {
+        Py_ssize_t k = SUF(find_lt)(s, n, i);
+        if (k < 0)
+            break;
+        Py_ssize_t j = k + 1;
+        if (j < n && s[j] == '/')
+            j++;
+        i = k + 1;
+        if (j >= n)
+            continue;
+        Py_UCS4 c = s[j];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+            continue;
+        Py_ssize_t m = j + 1;
+        while (m < n) {
+            c = s[m];
+            if (c == '/' || c == '<' || c == '>' || Py_UNICODE_ISSPACE(c))
+                break;
+            m++;
+        }
+        if (m >= n || c == '<')
+            continue;
+        Py_ssize_t name_end = m, close;
+        if (c == '>') {
+            close = m;
+        } else {
+            Py_ssize_t a = m + 1;
+            while (a < n && s[a] != '<' && s[a] != '>')
+                a++;
+            if (a >= n || s[a] == '<')
+                continue;
+            close = a;
+        }
+        if (count * 3 + 3 > *cap) {
+            Py_ssize_t ncap = *cap ? *cap * 2 : 3 * 1024;
+            Py_ssize_t *nb = PyMem_Realloc(*bounds, (size_t)ncap * sizeof(Py_ssize_t));
+            if (!nb)
+                return -1;
+            *bounds = nb;
+            *cap = ncap;
+        }
+        (*bounds)[3 * count] = k;
+        (*bounds)[3 * count + 1] = name_end;
+        (*bounds)[3 * count + 2] = close;
+        count++;
+        i = close + 1;
+    }
+    return count;
+}
+
+/* Words of s[a:b] as scripts.weighted_words counts them, with the separator
+ * rule of document._drop_separators; *nonspace tells if any character is not
+ * white space. */
+static double SUF(segment_words)(const CH *s, Py_ssize_t a, Py_ssize_t b, int *nonspace)
+{
+    Py_ssize_t tokens = 0, cjk = 0, sea = 0;
+    int in_token = 0, any = 0;
+    for (Py_ssize_t k = a; k < b; k++) {
+        Py_UCS4 c = s[k];
+        int space, spaceless = 0;
+        if (c < 128) {
+            space = Py_UNICODE_ISSPACE(c);
+        } else {
+            space = Py_UNICODE_ISSPACE(c);
+            if (!space && c >= 0x0e01) {
+                if (in_ranges(c, cjk_ranges, n_cjk)) {
+                    cjk++;
+                    spaceless = 1;
+                } else if (in_ranges(c, sea_ranges, n_sea)) {
+                    sea++;
+                    spaceless = 1;
+                }
+            }
+        }
+        if (!space)
+            any = 1;
+        if (space || spaceless) {
+            in_token = 0;
+        } else if (!in_token) {
+            in_token = 1;
+            tokens++;
+        }
+    }
+    *nonspace = any;
+    double words = (double)tokens;
+    if (cjk || sea)
+        words = (double)tokens + (double)cjk * cjk_weight + (double)sea * sea_weight;
+    if (words > 0 && b - a <= separator_chars) {
+        int word_char = 0;
+        for (Py_ssize_t k = a; k < b && !word_char; k++) {
+            Py_UCS4 c = s[k];
+            word_char = c == '_' || Py_UNICODE_ISALNUM(c);
+        }
+        if (!word_char)
+            words = 0.0;
+    }
+    return words;
+}
+
+/* The text of all segments with a NUL at each block-level tag. */
+static Py_ssize_t SUF(weave)(const CH *s, Py_ssize_t n, const Py_ssize_t *bounds, Py_ssize_t count,
+                             const unsigned char *flags, CH *out)
+{
+    Py_ssize_t o = 0, prev = 0;
+    for (Py_ssize_t t = 0; t < count; t++) {
+        Py_ssize_t start = bounds[3 * t];
+        memcpy(out + o, s + prev, (size_t)(start - prev) * sizeof(CH));
+        o += start - prev;
+        if (flags[t] & FLAG_BLOCK)
+            out[o++] = 0;
+        prev = bounds[3 * t + 2] + 1;
+    }
+    memcpy(out + o, s + prev, (size_t)(n - prev) * sizeof(CH));
+    return o + n - prev;
+}
