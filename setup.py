@@ -1,7 +1,8 @@
 """Build hook for the optional C accelerator; metadata lives in pyproject.toml.
 
 ``optional=True``: without a C compiler the package installs anyway and
-runs the pure-Python reference (``scrapy_bte.document.ACCELERATED`` tells).
+runs the pure-Python references (``scrapy_bte.document.ACCELERATED`` and
+``scrapy_bte.density.ACCELERATED`` tell).
 """
 
 from setuptools import Extension, setup
@@ -14,6 +15,7 @@ setup(
             depends=["scrapy_bte/_scan_impl.h"],
             extra_compile_args=["-O2"],
             optional=True,
-        )
+        ),
+        Extension("scrapy_bte._em", sources=["scrapy_bte/_em.c"], extra_compile_args=["-O2"], optional=True),
     ]
 )

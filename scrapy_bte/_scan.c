@@ -30,6 +30,9 @@ static int n_cjk = 0, n_sea = 0;
 static double cjk_weight = 0.0, sea_weight = 0.0;
 static Py_ssize_t separator_chars = 0;
 static PyObject *tag_flags = NULL; /* dict: lower-cased tag name -> int flags */
+static PyObject *void_names = NULL; /* set of element names without content */
+static PyObject *autoclose = NULL;  /* dict: start tag name -> set of names it closes */
+static Py_ssize_t close_search = 0;
 static int configured = 0;
 
 /* Lower case as the Python reference sees it when matching ASCII patterns:
@@ -224,15 +227,17 @@ static int index_of(const char (*names)[16], int count, const char *name)
 }
 
 PyDoc_STRVAR(configure_doc,
-             "configure(drop, resume, cjk_ranges, sea_ranges, cjk_weight, sea_weight, separator_chars, flags)\n\n"
+             "configure(drop, resume, cjk_ranges, sea_ranges, cjk_weight, sea_weight, separator_chars, flags,\n"
+             "          void_names, autoclose, close_search)\n\n"
              "Load the tables of scrapy_bte.document and scrapy_bte.scripts.");
 
 static PyObject *configure(PyObject *self, PyObject *args)
 {
-    PyObject *drop, *resume, *cjk, *sea, *flags;
+    PyObject *drop, *resume, *cjk, *sea, *flags, *voids, *closes;
     double cw, sw;
-    Py_ssize_t sep;
-    if (!PyArg_ParseTuple(args, "OOOOddnO!", &drop, &resume, &cjk, &sea, &cw, &sw, &sep, &PyDict_Type, &flags))
+    Py_ssize_t sep, search;
+    if (!PyArg_ParseTuple(args, "OOOOddnO!O!O!n", &drop, &resume, &cjk, &sea, &cw, &sw, &sep, &PyDict_Type, &flags,
+                          &PyFrozenSet_Type, &voids, &PyDict_Type, &closes, &search))
         return NULL;
     configured = 0;
     if (copy_names(drop, drop_names, drop_len, &n_drop, "drop names") < 0 ||
@@ -247,6 +252,11 @@ static PyObject *configure(PyObject *self, PyObject *args)
     separator_chars = sep;
     Py_INCREF(flags);
     Py_XSETREF(tag_flags, flags);
+    Py_INCREF(voids);
+    Py_XSETREF(void_names, voids);
+    Py_INCREF(closes);
+    Py_XSETREF(autoclose, closes);
+    close_search = search;
     clear_cache();
     configured = 1;
     Py_RETURN_NONE;
@@ -394,10 +404,161 @@ done:
     return result;
 }
 
+/* Is `end` ("/name") the end tag of the start tag name `start`? */
+static int ends(PyObject *end, PyObject *start)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(start);
+    if (PyUnicode_GET_LENGTH(end) != n + 1)
+        return 0;
+    int ek = PyUnicode_KIND(end), sk = PyUnicode_KIND(start);
+    const void *ed = PyUnicode_DATA(end), *sd = PyUnicode_DATA(start);
+    if (ek == sk && ek == PyUnicode_1BYTE_KIND)
+        return memcmp((const char *)ed + 1, sd, (size_t)n) == 0;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (PyUnicode_READ(ek, ed, k + 1) != PyUnicode_READ(sk, sd, k))
+            return 0;
+    return 1;
+}
+
+static int grow(int64_t **buf, Py_ssize_t *cap, Py_ssize_t need)
+{
+    if (need <= *cap)
+        return 0;
+    Py_ssize_t ncap = *cap ? *cap * 2 : 256;
+    while (ncap < need)
+        ncap *= 2;
+    int64_t *nb = PyMem_Realloc(*buf, (size_t)ncap * sizeof(int64_t));
+    if (nb == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *buf = nb;
+    *cap = ncap;
+    return 0;
+}
+
+PyDoc_STRVAR(open_elements_doc,
+             "open_elements(events, names) -> (el_tag, el_parent, el_depth, top)\n\n"
+             "document._open_elements over the tag indices `events` of the list `names`;\n"
+             "returns bytearrays of int64.");
+
+static PyObject *open_elements(PyObject *self, PyObject *args)
+{
+    PyObject *events, *names;
+    if (check_configured() < 0)
+        return NULL;
+    if (!PyArg_ParseTuple(args, "OO!", &events, &PyList_Type, &names))
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(events, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (view.itemsize != 8 || view.format == NULL || (strcmp(view.format, "l") && strcmp(view.format, "q"))) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "events must be a contiguous int64 array");
+        return NULL;
+    }
+    const int64_t *ev = view.buf;
+    Py_ssize_t n_ev = view.len / 8, n_names = PyList_GET_SIZE(names);
+    Py_ssize_t el_cap = 0, st_cap = 0, n_el = 1, depth = 1;
+    int64_t *el_tag = NULL, *el_parent = NULL, *el_depth = NULL, *stack = NULL;
+    PyObject **stack_names = NULL, *result = NULL, *top = NULL;
+    Py_ssize_t cap_parent = 0, cap_depth = 0, cap_stack = 0;
+    top = PyByteArray_FromStringAndSize(NULL, n_ev * 8);
+    if (top == NULL || grow(&el_tag, &el_cap, 1) < 0 || grow(&el_parent, &cap_parent, 1) < 0 ||
+        grow(&el_depth, &cap_depth, 1) < 0 || grow(&stack, &cap_stack, 1) < 0)
+        goto done;
+    stack_names = PyMem_Malloc(sizeof(PyObject *) * (size_t)cap_stack);
+    st_cap = cap_stack;
+    if (stack_names == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    el_tag[0] = -1;
+    el_parent[0] = -1;
+    el_depth[0] = 0;
+    stack[0] = 0;
+    stack_names[0] = NULL; /* the root matches no tag */
+    int64_t *tp = (int64_t *)PyByteArray_AS_STRING(top);
+    for (Py_ssize_t e = 0; e < n_ev; e++) {
+        int64_t t = ev[e];
+        if (t < 0 || t >= n_names) {
+            PyErr_SetString(PyExc_IndexError, "event outside the names");
+            goto done;
+        }
+        PyObject *name = PyList_GET_ITEM(names, t);
+        if (!PyUnicode_Check(name) || PyUnicode_GET_LENGTH(name) == 0) {
+            PyErr_SetString(PyExc_TypeError, "names must be non-empty str");
+            goto done;
+        }
+        if (PyUnicode_READ_CHAR(name, 0) == '/') {
+            if (stack_names[depth - 1] != NULL && ends(name, stack_names[depth - 1])) {
+                depth--;
+            } else {
+                Py_ssize_t stop = depth - close_search > 0 ? depth - close_search : 0;
+                for (Py_ssize_t k = depth - 2; k > stop; k--) {
+                    if (ends(name, stack_names[k])) {
+                        depth = k;
+                        break;
+                    }
+                }
+            }
+        } else {
+            int is_void = PySet_Contains(void_names, name);
+            if (is_void < 0)
+                goto done;
+            if (!is_void) {
+                PyObject *closes = PyDict_GetItemWithError(autoclose, name);
+                if (closes == NULL && PyErr_Occurred())
+                    goto done;
+                if (closes != NULL && stack_names[depth - 1] != NULL) {
+                    int hit = PySet_Contains(closes, stack_names[depth - 1]);
+                    if (hit < 0)
+                        goto done;
+                    if (hit)
+                        depth--;
+                }
+                if (grow(&el_tag, &el_cap, n_el + 1) < 0 || grow(&el_parent, &cap_parent, n_el + 1) < 0 ||
+                    grow(&el_depth, &cap_depth, n_el + 1) < 0 || grow(&stack, &cap_stack, depth + 1) < 0)
+                    goto done;
+                if (cap_stack > st_cap) {
+                    PyObject **ns = PyMem_Realloc(stack_names, sizeof(PyObject *) * (size_t)cap_stack);
+                    if (ns == NULL) {
+                        PyErr_NoMemory();
+                        goto done;
+                    }
+                    stack_names = ns;
+                    st_cap = cap_stack;
+                }
+                el_parent[n_el] = stack[depth - 1];
+                el_depth[n_el] = depth;
+                el_tag[n_el] = t;
+                stack[depth] = n_el;
+                stack_names[depth] = name; /* borrowed: `names` outlives the call */
+                depth++;
+                n_el++;
+            }
+        }
+        tp[e] = stack[depth - 1];
+    }
+    result = Py_BuildValue("NNNO", PyByteArray_FromStringAndSize((const char *)el_tag, n_el * 8),
+                           PyByteArray_FromStringAndSize((const char *)el_parent, n_el * 8),
+                           PyByteArray_FromStringAndSize((const char *)el_depth, n_el * 8), top);
+done:
+    PyBuffer_Release(&view);
+    PyMem_Free(el_tag);
+    PyMem_Free(el_parent);
+    PyMem_Free(el_depth);
+    PyMem_Free(stack);
+    PyMem_Free(stack_names);
+    Py_XDECREF(top);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"step0", step0, METH_O, step0_doc},
     {"scan", scan, METH_O, scan_doc},
+    {"open_elements", open_elements, METH_VARARGS, open_elements_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -24,6 +24,14 @@ import numpy as np
 
 from .errors import ConfigError
 
+try:  # the optional C accelerator of the EM loop
+    from . import _em
+except ImportError:  # pragma: no cover - built wherever a C compiler is
+    _em = None
+
+#: True when the EM loop of the ``gaussian`` threshold runs in C.
+ACCELERATED = _em is not None
+
 FORMS = ("ratio", "smoothed")
 THRESHOLDS = ("fixed", "mean", "half-minus-std", "gaussian")
 
@@ -38,11 +46,16 @@ def densities(doc, form: str = "ratio") -> np.ndarray:  # doc: Document
     raise ConfigError(f"density form must be one of {FORMS}, got {form!r}")
 
 
-def gaussian_threshold(d: np.ndarray, iterations: int = 12) -> float:
-    """Decision point of a two-component 1-D Gaussian mixture fitted by EM."""
+def gaussian_threshold(d: np.ndarray, iterations: int = 12, *, accelerated: bool | None = None) -> float:
+    """Decision point of a two-component 1-D Gaussian mixture fitted by EM.
+
+    The EM loop runs in C when ``scrapy_bte._em`` is built (``accelerated``
+    None or True), else in numpy (False: the reference).
+    """
     d = np.asarray(d, dtype=np.float64)
-    if len(d) < 2 or float(d.std()) < 1e-9:
-        return float(d.mean()) if len(d) else 0.5
+    n = len(d)
+    if n < 2 or float(d.std()) < 1e-9:
+        return float(d.mean()) if n else 0.5
     split = float(d.mean())
     lo, hi = d[d <= split], d[d > split]
     if len(lo) == 0 or len(hi) == 0:
@@ -50,29 +63,43 @@ def gaussian_threshold(d: np.ndarray, iterations: int = 12) -> float:
     m = np.array([lo.mean(), hi.mean()])
     floor = max(1e-3, float(d.std()) * 0.05)
     s = np.maximum(np.array([lo.std(), hi.std()]), floor)
-    p = len(hi) / len(d)
-    for _ in range(iterations):
-        lo_pdf = (1.0 - p) * _normal(d, m[0], s[0])
-        hi = p * _normal(d, m[1], s[1])
-        r = hi / (lo_pdf + hi + 1e-300)  # responsibility of the text component
-        n_hi = float(r.sum())
-        n_lo = len(d) - n_hi
-        if n_hi < 1e-6 or n_lo < 1e-6:
-            break
-        old = m[1]
-        m = np.array([float(((1 - r) * d).sum()) / n_lo, float((r * d).sum()) / n_hi])
-        s = np.maximum(np.sqrt([float(((1 - r) * (d - m[0]) ** 2).sum()) / n_lo,
-                                float((r * (d - m[1]) ** 2).sum()) / n_hi]), floor)
-        p = min(max(n_hi / len(d), 1e-3), 1 - 1e-3)
-        if abs(m[1] - old) < 1e-4:
-            break
+    p = len(hi) / n
+    if accelerated and _em is None:
+        raise RuntimeError("scrapy_bte._em is not built")
+    if _em is not None and accelerated is not False:
+        m0, m1, s0, s1, p = _em.fit(d, float(m[0]), float(m[1]), float(s[0]), float(s[1]), p, floor, iterations)
+        m, s = np.array([m0, m1]), np.array([s0, s1])
+    else:
+        m, s, p = _fit_python(d, m, s, p, floor, iterations)
     if m[0] > m[1]:
         m, s, p = m[::-1], s[::-1], 1.0 - p
     return equal_posterior(float(m[0]), float(s[0]), float(m[1]), float(s[1]), p)
 
 
-def _normal(x: np.ndarray, m: float, s: float) -> np.ndarray:
-    return np.exp(-0.5 * ((x - m) / s) ** 2) / (s * math.sqrt(2 * math.pi))
+def _fit_python(d: np.ndarray, m: np.ndarray, s: np.ndarray, p: float, floor: float,
+                iterations: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """EM updates (the reference of ``scrapy_bte._em.fit``)."""
+    n = len(d)
+    resp = np.empty((2, n))
+    for _ in range(iterations):
+        z = (d - m[:, None]) / s[:, None]
+        pdf = np.exp(-0.5 * z * z) * (np.array([1.0 - p, p]) / (s * _SQRT_2PI))[:, None]
+        resp[1] = pdf[1] / (pdf[0] + pdf[1] + 1e-300)  # responsibility of the text component
+        resp[0] = 1.0 - resp[1]
+        counts = resp.sum(axis=1)
+        if counts[1] < 1e-6 or counts[0] < 1e-6:
+            break
+        old = m[1]
+        m = resp @ d / counts
+        dev = d - m[:, None]
+        s = np.maximum(np.sqrt((resp * dev * dev).sum(axis=1) / counts), floor)
+        p = min(max(float(counts[1]) / n, 1e-3), 1 - 1e-3)
+        if abs(m[1] - old) < 1e-4:
+            break
+    return m, s, p
+
+
+_SQRT_2PI = math.sqrt(2 * math.pi)
 
 
 def equal_posterior(m0: float, s0: float, m1: float, s1: float, p: float) -> float:

@@ -254,6 +254,7 @@ class Document:
     _attr_end: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
     _attr_len: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
     _start_tag: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
+    _accelerated: bool = field(default=False, repr=False)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def segment_texts(self, first: int, last: int) -> list[str]:
@@ -422,7 +423,14 @@ def _skeleton(doc: Document) -> dict[str, Any]:
     """The element skeleton: elements, their parents, and each block's container."""
     lnames = doc._lnames
     events = np.flatnonzero(doc._flags & FLAG_STRUCTURE)
-    el_tag, el_parent, depths, top = _open_elements(events.tolist(), lnames)
+    if doc._accelerated:
+        tags, parents, depths_, tops = _c.open_elements(events.astype(np.int64), lnames)
+        el_tag = np.frombuffer(tags, np.int64).tolist()
+        el_parent = np.frombuffer(parents, np.int64).tolist()
+        depths = np.frombuffer(depths_, np.int64)
+        top = np.frombuffer(tops, np.int64)
+    else:
+        el_tag, el_parent, depths, top = _open_elements(events.tolist(), lnames)
     # A block starts after its start tag; its container is the stack top
     # after the last structural event at or before that tag.
     event_idx = np.searchsorted(events, doc._start_tag, side="right") - 1
@@ -594,6 +602,7 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
         _attr_end=tag_end - 1,
         _attr_len=attr_len,
         _start_tag=start_tag,
+        _accelerated=use_c,
     )
 
 
@@ -626,7 +635,7 @@ def attributes(raw: str) -> dict[str, str]:
 if _c is not None:
     _c.configure(
         sorted(_DROP), _RESUME, scripts.CJK_RANGES, scripts.SEA_RANGES, scripts.CJK_WEIGHT,
-        scripts.SEA_WEIGHT, SEPARATOR_CHARS, _TAG_FLAGS,
+        scripts.SEA_WEIGHT, SEPARATOR_CHARS, _TAG_FLAGS, _VOID_BLOCKS, _AUTOCLOSE, _CLOSE_SEARCH,
     )
 
 #: True when the C passes are in use.

@@ -84,6 +84,17 @@ _ROLE_BITS = {"main": "role=main", "article": "role=main", "navigation": "role=n
 _MARK_RE = re.compile(r"""(?:^|\s)(role|itemprop|hidden|aria-hidden|style)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""",
                       re.IGNORECASE)
 _mark_cache: dict[str, int] = {}
+# Attributes that can carry a mark at all: the cheap test before _MARK_RE.
+_MARK_WORDS = ("role", "itemprop", "hidden", "style")
+
+
+def _find_all(text: str, word: str) -> list[int]:
+    out = []
+    at = text.find(word)
+    while at >= 0:
+        out.append(at)
+        at = text.find(word, at + 1)
+    return out
 _ANCESTOR_BIT = {name: 1 << i for i, name in enumerate(ANCESTORS)}
 _ANCESTOR_BIT["dir"] = _ANCESTOR_BIT["menu"]
 _ANCESTOR_BIT["th"] = _ANCESTOR_BIT["td"]
@@ -154,45 +165,57 @@ def _mark_bits(raw: str) -> int:
     return bits
 
 
-def _ancestor_bits(doc: Document) -> tuple[list[int], np.ndarray]:
+def _ancestor_bits(doc: Document) -> tuple[np.ndarray, np.ndarray]:
     """Bits of :data:`ANCESTORS` names and :data:`MARKS` on each container's path, per unique container.
 
-    Parents come before children in the element list, so one memoised walk
-    visits each element once; the result is cached on the document.
+    Each element's own bits come from its name and, only where its
+    attributes mention a mark's ASCII name in any case, from
+    :func:`_mark_bits`. The OR along
+    the path is pointer jumping: after round k every element holds the bits
+    of its 2^k nearest ancestors, so a page of depth d takes log2(d) array
+    steps and no Python loop per element. Cached on the document.
     """
     cached = doc._cache.get("ancestor_bits")
     if cached is not None:
         return cached
-    memo: dict[int, int] = {0: 0}
-    names, parents, raws = doc.el_name, doc.el_parent, doc.el_attrs
+    names, raws = doc.el_name, doc.el_attrs
+    n_el = len(names)
+    own = np.fromiter(map(_ANCESTOR_BIT.get, names, repeat(0)), np.int64, n_el)
+    joined = "\x00".join(raws)  # NUL never occurs in decoded markup
+    low = joined.lower()
+    if len(low) == len(joined):
+        hits = [at for word in _MARK_WORDS for at in _find_all(low, word)]
+        ends = np.cumsum(np.fromiter(map(len, raws), np.int64, n_el) + 1)
+        marked = np.unique(np.searchsorted(ends, hits, side="right")).tolist() if hits else []
+    else:  # a character whose lower case is longer (U+0130) shifts offsets: test each element
+        marked = [el for el, raw in enumerate(raws) if any(w in raw.lower() for w in _MARK_WORDS)]
+    for el in marked:
+        raw = raws[el]
+        bits = _mark_cache.get(raw)
+        own[el] |= _mark_bits(raw) if bits is None else bits
+    acc = own
+    jump = _parents(doc).copy()
+    jump[0] = 0  # the root is its own parent and carries no bits
+    while jump.any():
+        acc = acc | acc[jump]
+        jump = jump[jump]
     unique = np.unique(doc.container)
-    out: list[int] = []
-    name_bit, mark_get = _ANCESTOR_BIT.get, _mark_cache.get
-    for el in unique.tolist():
-        chain = []
-        e = el
-        while e not in memo:
-            chain.append(e)
-            e = parents[e]
-        bits = memo[e]
-        for c in reversed(chain):
-            raw = raws[c]
-            mark = mark_get(raw) if raw else 0
-            bits |= name_bit(names[c], 0) | (_mark_bits(raw) if mark is None else mark)
-            memo[c] = bits
-        out.append(memo[el])
-    result = (out, unique)
+    result = (acc[unique], unique)
     doc._cache["ancestor_bits"] = result
     return result
 
 
-def _bits_matrix(values: list[int], width: int) -> np.ndarray:
-    """Rows of 0/1 from Python int bitmasks (little-endian bit order)."""
-    nbytes = (width + 7) // 8
-    raw = b"".join(v.to_bytes(nbytes, "little") for v in values)
-    bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8).reshape(len(values), nbytes), axis=1,
-                         bitorder="little")
-    return bits[:, :width]
+def _parents(doc: Document) -> np.ndarray:
+    parents = doc._cache.get("parents")
+    if parents is None:
+        parents = doc._cache["parents"] = np.array(doc.el_parent, dtype=np.int64)
+    return parents
+
+
+def _bits_matrix(values: np.ndarray, width: int) -> np.ndarray:
+    """Rows of 0/1 from int64 bitmasks (little-endian bit order)."""
+    raw = values.astype("<i8").view(np.uint8).reshape(len(values), 8)
+    return np.unpackbits(raw, axis=1, bitorder="little")[:, :width]
 
 
 def _shift(a: np.ndarray, off: int, fill: float = 0.0) -> np.ndarray:
@@ -261,9 +284,7 @@ def _group_features(doc: Document, words: np.ndarray, chars: np.ndarray, nbytes:
     large, low-link, dense share of the page.
     """
     n = doc.n_blocks
-    parents = doc._cache.get("parents")
-    if parents is None:
-        parents = doc._cache["parents"] = np.array(doc.el_parent, dtype=np.int64)
+    parents = _parents(doc)
     ids = doc.container.astype(np.int64)
     total_words = max(float(words.sum()), 1.0)
     cols: list[np.ndarray] = []

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -396,15 +397,14 @@ def load_cached(path: str | Path) -> BlockModel:
     Scrapy workers extract many pages with one model; a changed file is
     reloaded.
     """
-    p = Path(path)
     try:
-        st = p.stat()
+        st = os.stat(path)
     except OSError as exc:
-        raise ModelError(f"model file not found: {p}") from exc
-    key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+        raise ModelError(f"model file not found: {path}") from exc
+    key = (os.fspath(path), st.st_size, st.st_mtime_ns)  # one stat per page, no path resolution
     model = _loaded.get(key)
     if model is None:
-        model = load(p)
+        model = load(Path(path))
         if len(_loaded) >= 16:
             _loaded.clear()
         _loaded[key] = model
@@ -416,7 +416,13 @@ DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "default.npz"
 
 def default_model() -> BlockModel:
     """The model shipped in the package (see its JSON for how it was trained)."""
-    return load_cached(DEFAULT_MODEL)
+    global _default
+    if _default is None:
+        _default = load(DEFAULT_MODEL)
+    return _default
+
+
+_default: BlockModel | None = None
 
 
 def select(doc: Any, span: Any, model: BlockModel, *, smooth: bool = False) -> tuple[np.ndarray, np.ndarray]:

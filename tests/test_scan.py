@@ -125,6 +125,8 @@ EDGES = (
     "<style>unclosed <div>kept</div>",
     "<iframe>unclosed <p>kept</p>",
     "<a href=x>link<div>block</div>after<a>stray",
+    "<table><tr><td>a<td>b<th>c<tr><td>d</table><frame><div>e</section></div>",  # implied ends, void, stray end
+    "<div>" * 60 + "deep" + "</span>" + "</div>" * 3 + "<nav>after</nav>",  # an end tag beyond the search depth
 )
 
 
@@ -137,3 +139,31 @@ def test_step0_title_and_removal_agree() -> None:
     markup = "<TITLE>A &amp; B</title><p>x<script>var a</script>y</p><!-- c --><style>s"
     assert document.step0(markup) == document.step0_python(markup)
     assert document.step0(markup)[1] == "A & B"
+
+
+# ---------------------------------------------------------------- EM of the gaussian threshold
+
+from scrapy_bte import density  # noqa: E402
+
+densities_st = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=0, max_size=400).map(np.array)
+
+
+@pytest.mark.skipif(not density.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+                    reason="scrapy_bte._em is not built")
+@settings(max_examples=300, deadline=None)
+@given(densities_st)
+def test_em_in_c_matches_numpy(d: np.ndarray) -> None:
+    """Same updates, sums in another order: equal to rounding."""
+    fast = density.gaussian_threshold(d, accelerated=True)
+    ref = density.gaussian_threshold(d, accelerated=False)
+    assert abs(fast - ref) <= 1e-7
+
+
+@pytest.mark.skipif(not density.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+                    reason="scrapy_bte._em is not built")
+def test_em_in_c_on_two_clusters() -> None:
+    rng = np.random.default_rng(3)
+    d = np.concatenate((rng.normal(0.2, 0.05, 300), rng.normal(0.8, 0.05, 100))).clip(0, 1)
+    fast = density.gaussian_threshold(d, accelerated=True)
+    assert 0.3 < fast < 0.7
+    assert abs(fast - density.gaussian_threshold(d, accelerated=False)) <= 1e-9
