@@ -554,11 +554,42 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(split_blocks_doc,
+             "split_blocks(text) -> list[str]\n\n"
+             "The NUL-separated pieces of text, each with white space collapsed as\n"
+             "\" \".join(piece.split()) does.");
+
+static PyObject *split_blocks(PyObject *self, PyObject *arg)
+{
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "split_blocks() takes a str");
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    int kind = PyUnicode_KIND(arg), rc;
+    const void *data = PyUnicode_DATA(arg);
+    if (kind == PyUnicode_1BYTE_KIND)
+        rc = split_blocks_1(out, data, n, kind);
+    else if (kind == PyUnicode_2BYTE_KIND)
+        rc = split_blocks_2(out, data, n, kind);
+    else
+        rc = split_blocks_4(out, data, n, kind);
+    if (rc < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"step0", step0, METH_O, step0_doc},
     {"scan", scan, METH_O, scan_doc},
     {"open_elements", open_elements, METH_VARARGS, open_elements_doc},
+    {"split_blocks", split_blocks, METH_O, split_blocks_doc},
     {NULL, NULL, 0, NULL},
 };
 

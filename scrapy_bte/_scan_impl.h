@@ -315,3 +315,42 @@ static Py_ssize_t SUF(weave)(const CH *s, Py_ssize_t n, const Py_ssize_t *bounds
     memcpy(out + o, s + prev, (size_t)(n - prev) * sizeof(CH));
     return o + n - prev;
 }
+
+/* " ".join(piece.split()) of every NUL-separated piece of s, appended to `out`. */
+static int SUF(split_blocks)(PyObject *out, const CH *s, Py_ssize_t n, int kind)
+{
+    CH *buf = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(CH));
+    if (buf == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t k = 0;
+    for (;;) {
+        Py_ssize_t o = 0;
+        int pending = 0; /* a space is owed before the next word character */
+        for (; k < n && s[k] != 0; k++) {
+            Py_UCS4 c = s[k];
+            if (Py_UNICODE_ISSPACE(c)) {
+                pending = o > 0;
+            } else {
+                if (pending) {
+                    buf[o++] = ' ';
+                    pending = 0;
+                }
+                buf[o++] = (CH)c;
+            }
+        }
+        PyObject *piece = PyUnicode_FromKindAndData(kind, buf, o);
+        if (piece == NULL || PyList_Append(out, piece) < 0) {
+            Py_XDECREF(piece);
+            PyMem_Free(buf);
+            return -1;
+        }
+        Py_DECREF(piece);
+        if (k >= n)
+            break;
+        k++; /* past the NUL */
+    }
+    PyMem_Free(buf);
+    return 0;
+}

@@ -348,7 +348,7 @@ def _empty_document(title: str | None, meta: dict[str, str], source_chars: int) 
     )
 
 
-def _block_texts(all_text: str, keep: np.ndarray) -> list[str]:
+def _block_texts(all_text: str, keep: np.ndarray, accelerated: bool = False) -> list[str]:
     """Normalised text of the kept raw blocks, without a Python loop per block.
 
     ``all_text`` has a separator at each block-level tag. (``html.unescape``
@@ -360,6 +360,8 @@ def _block_texts(all_text: str, keep: np.ndarray) -> list[str]:
     kept = _SEP.join([raw[b] for b in keep.tolist()])
     if "&" in kept:
         kept = _html.unescape(kept)
+    if accelerated:
+        return _c.split_blocks(kept)
     return list(map(str.strip, " ".join(kept.split()).split(_SEP)))
 
 
@@ -551,7 +553,7 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
     block_tag_idx = np.flatnonzero(is_block)
 
     keep = np.flatnonzero(raw_words > 0)
-    texts = _block_texts(all_text, keep)
+    texts = _block_texts(all_text, keep, use_c)
     if "" in texts:
         # Words that vanish when entities are decoded ("&#5", "&#8203;"):
         # such a block has no text, so it is neither a block nor BTE words.

@@ -78,6 +78,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec("BTE_HTML_FIELD", None, "Item field holding raw HTML (str or bytes) to extract from in the item pipeline, instead of the response."),
     SettingSpec("BTE_DROP_HTML_FIELD", False, "Remove `BTE_HTML_FIELD` from items after extraction so raw HTML is not exported."),
     SettingSpec("BTE_OPTIONS", {}, "Extra keyword options passed to `extract(**options)` (a dict, or a JSON object string on the command line)."),
+    SettingSpec("BTE_GC_FREEZE", True, "When the spider opens, move the objects loaded so far (Scrapy, numpy, the model) to the garbage collector's permanent generation (`gc.freeze()`), so full collections during the crawl do not scan them: each would stall the reactor for tens of milliseconds."),
 )
 
 SETTING_NAMES = frozenset(spec.name for spec in SETTINGS)
@@ -203,6 +204,7 @@ class BTEConfig:
     html_field: str | None
     drop_html_field: bool
     options: dict[str, Any]
+    gc_freeze: bool = True
 
     @classmethod
     def from_settings(cls, settings: "BaseSettings | dict[str, Any]") -> "BTEConfig":
@@ -251,6 +253,7 @@ class BTEConfig:
             html_field=html_field,
             drop_html_field=as_bool("BTE_DROP_HTML_FIELD", get("BTE_DROP_HTML_FIELD")),
             options=_options("BTE_OPTIONS", get("BTE_OPTIONS")),
+            gc_freeze=as_bool("BTE_GC_FREEZE", get("BTE_GC_FREEZE")),
         )
 
     @classmethod

@@ -145,6 +145,7 @@ def test_stats_and_summary(main: CrawlResult) -> None:
     assert main.stat("bte/words") > 500
     assert 0.0 < main.stat("bte/seconds") < 60.0
     assert main.stat("bte/items") == FILLED_ITEMS
+    assert main.stat("bte/gc_frozen") > 10_000  # Scrapy, numpy and the model left out of full collections
     summaries = [line for line in main.log_lines("INFO") if "page(s) extracted" in line]
     assert len(summaries) == 1, summaries
     assert_clean_log(main)
@@ -253,6 +254,13 @@ def test_item_class_missing_fields_logs_one_error(crawl: Callable[..., CrawlResu
     assert len(errors) == 1, errors
     assert "BareItem" in errors[0] and "text, bte" in errors[0]
     assert result.stat("bte/errors/item_fields") == 3
+
+
+def test_gc_freeze_can_be_turned_off(crawl: Callable[..., CrawlResult]) -> None:
+    result = crawl(["/article1.html"], settings={"BTE_GC_FREEZE": False, "BTE_WORKERS": 0})
+    assert len(result.items) == 1 and result.items[0]["text"]
+    assert result.stat("bte/gc_frozen") == 0
+    assert_clean_log(result)
 
 
 def test_min_words_drops_short_pages(crawl: Callable[..., CrawlResult]) -> None:
