@@ -1,8 +1,8 @@
 """Build hook for the optional C accelerator; metadata lives in pyproject.toml.
 
 ``optional=True``: without a C compiler the package installs anyway and
-runs the pure-Python references (``scrapy_bte.document.ACCELERATED`` and
-``scrapy_bte.density.ACCELERATED`` tell).
+runs the pure-Python references (``ACCELERATED`` in ``scrapy_bte.document``,
+``scrapy_bte.density`` and ``scrapy_bte.features`` tells).
 """
 
 from setuptools import Extension, setup
@@ -17,5 +17,6 @@ setup(
             optional=True,
         ),
         Extension("scrapy_bte._em", sources=["scrapy_bte/_em.c"], extra_compile_args=["-O2"], optional=True),
+        Extension("scrapy_bte._textstats", sources=["scrapy_bte/_textstats.c"], extra_compile_args=["-O2"], optional=True),
     ]
 )

@@ -55,6 +55,14 @@ from . import hybrid as _hybrid
 from .bte import Span, document_span
 from .document import Document
 
+try:  # the optional C accelerator of the text statistics
+    from . import _textstats as _ts
+except ImportError:  # pragma: no cover - built wherever a C compiler is
+    _ts = None
+
+#: True when the text statistics are counted in C.
+ACCELERATED = _ts is not None
+
 FEATURE_VERSION = 1
 WINDOW = 2
 WIDE = 6
@@ -113,6 +121,8 @@ _CODE_BITS = np.array([[(c & bit) > 0 for bit in (_DIGIT, _PUNCT, _COMMA, _END, 
                       dtype=np.int64)
 _CLOSERS = np.zeros(0x10000, dtype=bool)
 _CLOSERS[[0x22, 0x27, 0x29, 0xBB, 0x201D, 0x2019]] = True
+_CP_CLASS_BYTES = _CP_CLASS.tobytes()
+_CLOSERS_BYTES = _CLOSERS.astype(np.uint8).tobytes()
 _WORD_RE = re.compile(r"\w+")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
@@ -247,13 +257,24 @@ def _codepoints(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
-def _text_stats(doc: Document, words: np.ndarray) -> np.ndarray:
+def _text_stats(doc: Document, words: np.ndarray, accelerated: bool | None = None) -> np.ndarray:
     """Digit, uppercase, punctuation, comma and sentence-end shares per block, on code points.
 
     Each character gets a 6-bit class code (table lookup plus case and space
     bits) and one integer ``bincount`` of (block, code) pairs counts every
-    class of every block at once.
+    class of every block at once; ``scrapy_bte._textstats`` counts the same
+    in one C pass when built (``accelerated`` None or True).
     """
+    if accelerated and _ts is None:
+        raise RuntimeError("scrapy_bte._textstats is not built")
+    chars = np.maximum(doc.chars, 1).astype(np.float64)
+    w = np.maximum(words, 1.0)
+    if _ts is not None and accelerated is not False:
+        raw, flags = _ts.count(doc.texts, _CP_CLASS_BYTES, _CLOSERS_BYTES)
+        digit, punct, commas, stops, upper, spaces = np.frombuffer(raw, np.int64).reshape(-1, 6).T
+        ends_sentence = np.frombuffer(flags, np.uint8).astype(bool)
+        letters = np.maximum(doc.chars - digit - punct - spaces, 1)
+        return np.column_stack((digit / chars, upper / letters, punct / chars, commas / w, stops / w, ends_sentence))
     n = doc.n_blocks
     joined = "\n".join(doc.texts).replace("\u0130", "I")
     cp = _codepoints(joined)
@@ -267,8 +288,6 @@ def _text_stats(doc: Document, words: np.ndarray) -> np.ndarray:
     owner = np.repeat(np.arange(n), doc.chars + 1)[: len(cp)]
     counts = np.bincount(owner * 64 + code, minlength=n * 64).reshape(n, 64) @ _CODE_BITS
     digit, punct, commas, stops, upper, spaces = counts.T
-    chars = np.maximum(doc.chars, 1).astype(np.float64)
-    w = np.maximum(words, 1.0)
     letters = np.maximum(doc.chars - digit - punct - spaces, 1)
     last = np.cumsum(doc.chars + 1) - 2  # index of each block's last character
     ends = (code & _END) > 0

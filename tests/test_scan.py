@@ -167,3 +167,28 @@ def test_em_in_c_on_two_clusters() -> None:
     fast = density.gaussian_threshold(d, accelerated=True)
     assert 0.3 < fast < 0.7
     assert abs(fast - density.gaussian_threshold(d, accelerated=False)) <= 1e-9
+
+
+# ---------------------------------------------------------------- text statistics of the features
+
+from types import SimpleNamespace  # noqa: E402
+
+from scrapy_bte import features  # noqa: E402
+
+block_texts_st = st.lists(
+    st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00"), min_size=1, max_size=40).map(str.strip)
+    .filter(bool) | st.sampled_from(["İstanbul.", "ΣΟΦΙΑΣ", "“Done.”", "a", ".", "»", "Ǆ ǅ ǆ", "𐐀𐐨 end!", "x,y;z"]),
+    min_size=1, max_size=20,
+)
+
+
+@pytest.mark.skipif(not features.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+                    reason="scrapy_bte._textstats is not built")
+@settings(max_examples=300, deadline=None)
+@given(block_texts_st)
+def test_text_stats_in_c_match_numpy(texts: list[str]) -> None:
+    doc = SimpleNamespace(texts=texts, chars=np.array([len(t) for t in texts], dtype=np.int64), n_blocks=len(texts))
+    words = np.array([len(t.split()) for t in texts], dtype=np.float64)
+    fast = features._text_stats(doc, words, accelerated=True)
+    ref = features._text_stats(doc, words, accelerated=False)
+    assert fast.shape == ref.shape and np.array_equal(fast, ref)
