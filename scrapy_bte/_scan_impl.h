@@ -194,12 +194,14 @@ static Py_ssize_t SUF(step0)(const CH *s, Py_ssize_t n, CH *out, Py_ssize_t *t0,
 }
 
 /* _TAG_RE: "<" "/"? ASCII letter, name up to white space, "/", "<" or ">",
- * then either ">" or white space / "/" and attributes up to ">" (no "<").
+ * then either ">" or white space / "/" and attributes up to ">" (no "<"
+ * outside a quoted value).
  * Appends (tag start, name end, attributes end) triples; returns their count
  * or -1 on memory error. */
 static Py_ssize_t SUF(find_tags)(const CH *s, Py_ssize_t n, Py_ssize_t **bounds, Py_ssize_t *cap)
 {
-    Py_ssize_t count = 0, i = 0;
+    Py_ssize_t count = 0, i = 0, last_dq_v = -2, last_sq_v = -2;
+    Py_ssize_t *last_dq = &last_dq_v, *last_sq = &last_sq_v; /* last '"' and "'" (-1: none) */
     for (;;) {
         Py_ssize_t k = SUF(find_lt)(s, n, i);
         if (k < 0)
@@ -226,9 +228,43 @@ static Py_ssize_t SUF(find_tags)(const CH *s, Py_ssize_t n, Py_ssize_t **bounds,
         if (c == '>') {
             close = m;
         } else {
+            /* Attributes: a quoted value after "=" (and white space) is
+             * skipped whole when its quote closes later on; any other
+             * quote is an ordinary character. Stops at "<" or ">". */
             Py_ssize_t a = m + 1;
-            while (a < n && s[a] != '<' && s[a] != '>')
+            while (a < n) {
+                Py_UCS4 ch = s[a];
+                if (ch == '<' || ch == '>')
+                    break;
+                if (ch == '=') {
+                    Py_ssize_t b = a + 1;
+                    while (b < n && Py_UNICODE_ISSPACE(s[b]))
+                        b++;
+                    if (b < n && (s[b] == '"' || s[b] == '\'')) {
+                        Py_ssize_t last = s[b] == '"' ? *last_dq : *last_sq;
+                        if (last == -2) { /* not looked up yet */
+                            last = -1;
+                            for (Py_ssize_t k2 = n - 1; k2 >= 0; k2--)
+                                if (s[k2] == s[b]) {
+                                    last = k2;
+                                    break;
+                                }
+                            if (s[b] == '"')
+                                *last_dq = last;
+                            else
+                                *last_sq = last;
+                        }
+                        if (b < last) {
+                            Py_ssize_t q = b + 1;
+                            while (s[q] != s[b])
+                                q++;
+                            a = q + 1;
+                            continue;
+                        }
+                    }
+                }
                 a++;
+            }
             if (a >= n || s[a] == '<')
                 continue;
             close = a;

@@ -58,8 +58,16 @@ _RESUME = ("div", "p", "table", "article", "section", "main", "body", "h1", "h2"
 _ANY_END_RE = re.compile(r"</[a-z]|<(?:" + "|".join(_RESUME) + r")[\s>]")
 # Attributes must start with a space or "/" so the name and attribute parts
 # never compete for the same characters: a long "<word" without ">" then
-# fails in linear time instead of quadratic backtracking.
-_TAG_RE = re.compile(r"<(/?[A-Za-z][^\s/<>]*)((?:[\s/][^<>]*)?)>")
+# fails in linear time instead of quadratic backtracking. A quoted value
+# after "=" may hold "<" and ">" (inline SVG, JSON in data attributes,
+# "a > b" in alt text); a quote anywhere else, or one never closed, is an
+# ordinary character. The attribute run is matched inside a look-ahead and
+# taken back by reference, which makes it atomic: no backtracking into the
+# quotes, so a failed match costs one pass over the run.
+_TAG_RE = re.compile(
+    r"<(/?[A-Za-z][^\s/<>]*)"
+    r"((?:[\s/](?=((?:[^<>\"'=]|=\s*\"[^\"]*\"|=\s*'[^']*'|=|[\"'])*))\3)?)>"
+)
 # Cheap pre-check before the exact script test: anything at or above Thai at all?
 _HAS_WORD = re.compile(r"\w")
 _HIGH_RE = re.compile("[\u0e01-\U0002fa1f]")
@@ -482,6 +490,7 @@ def scan_python(cleaned: str) -> Scan:
     block-level tag, and whether any segment is more than white space.
     """
     parts = _TAG_RE.split(cleaned)
+    del parts[3::4]  # the look-ahead's group: the attributes again
     segments = parts[0::3]
     lnames = list(map(str.lower, parts[1::3]))  # end tags keep their "/"
     n_tags = len(lnames)

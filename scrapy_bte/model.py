@@ -439,7 +439,13 @@ def select(doc: Any, span: Any, model: BlockModel, *, smooth: bool = False) -> t
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool), np.zeros(0)
     p = model.predict_document(doc, block_features(doc, span))
-    q = SMOOTH_SELF * p + (1.0 - SMOOTH_SELF) * _window_mean(p, SMOOTH_HALF) if smooth else p
+    q = p
+    if smooth:
+        q = SMOOTH_SELF * p + (1.0 - SMOOTH_SELF) * _window_mean(p, SMOOTH_HALF)
+        # Neighbours lift captions and short lines, not menus: a block that
+        # is mostly link text keeps its own probability when that is lower.
+        links = doc.link_words > SMOOTH_MAX_LINK * doc.words
+        q = np.where(links, np.minimum(q, p), q)
     keep = q >= model.threshold
     if not keep.any():
         keep = q >= 0.5 * float(q.max())
@@ -449,6 +455,8 @@ def select(doc: Any, span: Any, model: BlockModel, *, smooth: bool = False) -> t
 #: ``auto`` smoothing: weight of the block's own probability, half-width of the neighbour window.
 SMOOTH_SELF = 0.7
 SMOOTH_HALF = 2
+#: Blocks whose link words exceed this share of their words are never lifted by smoothing.
+SMOOTH_MAX_LINK = 0.5
 
 
 def confidence(doc: Any, keep: np.ndarray, p: np.ndarray) -> float:

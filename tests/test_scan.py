@@ -96,6 +96,7 @@ PIECES = (
     "<!--", "-->", "--!>", "<!-->", "<!--->", "<!DOCTYPE html>", "<?xml ?>", "<![CDATA[", "]]>",
     "<", ">", "</", "<<", "< p>", "<a<b>", "<div title='1 < 2'>", "<p\u3000class=x>", "<p\x1cx>", "<\u212aid>",
     "<d\u0130v>", "</\u212a>", "&amp;", "&nbsp;", "&#5;", "&#8203;", "&lt;p&gt;",
+    '="', "='", '"', "'", "=", ' = "a>b" ', "= 'x<y'", '<img alt="x > y" src=z>', "<p data-j='{\"h\": \"<b>\"}'>",
     " ", "\n", "\t", "\x0b", "\x1c", "\x85", "\u00a0", "\u2003", "\u3000",
     "word", "Ship", "_", "|", "»", " | ", "·", "-", "42", "café", "İstanbul", "\u212a",
     "日本語", "テキスト", "ไทยภาษา", "ພາສາລາວ", "ខ្មែរ", "မြန်မာ", "\U00020000\U0002fa1d", "한국어", "🍞",
@@ -127,6 +128,8 @@ EDGES = (
     "<a href=x>link<div>block</div>after<a>stray",
     "<table><tr><td>a<td>b<th>c<tr><td>d</table><frame><div>e</section></div>",  # implied ends, void, stray end
     "<div>" * 60 + "deep" + "</span>" + "</div>" * 3 + "<nav>after</nav>",  # an end tag beyond the search depth
+    '<a href="x>y">t</a><img alt="a > b"><a x="1>2" <b>c</b><a href="x"">d<p t="open>e',  # quoted "<" and ">"
+    "<p title = 'it''s'>f<p data-x=\"{'a': '<i>'}\">g<svg path=\"M0>1\"><p>h",
 )
 
 

@@ -258,7 +258,8 @@ def test_filler_reports_a_class_missing_fields_once(caplog: pytest.LogCaptureFix
 def test_pipeline_extracts_from_the_html_field_and_drops_it(make: Any) -> None:
     crawler = get_crawler(settings_dict={"BTE_WORKERS": 0, "BTE_HTML_FIELD": "html", "BTE_DROP_HTML_FIELD": True})
     pipeline = BTEItemPipeline.from_crawler(crawler)
-    html = "<html><body><nav><a href='/'>Home</a></nav><p>" + "A real sentence of the article. " * 20 + "</p></body></html>"
+    nav = "<nav><a href='/'>Home</a> <a href='/news'>News</a> <a href='/sport'>Sport</a> <a href='/about'>About</a></nav>"
+    html = "<html><body>" + nav + "<p>" + "A real sentence of the article. " * 20 + "</p></body></html>"
     item = asyncio.run(pipeline.process_item(make(url="http://example.com/", html=html)))
     adapter = ItemAdapter(item)
     assert "A real sentence of the article." in adapter["text"]

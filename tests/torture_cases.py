@@ -147,6 +147,16 @@ def huge_attributes(size: int, count: int = 1) -> str:
     return page("".join(parts) + article() + f'<div data-unclosed="{blob}')
 
 
+def quoted_angles(size: int) -> str:
+    """Quoted attribute values holding "<" and ">", unclosed and stray quotes, runs of "=":
+    the shapes that could make a quote-aware tag scan backtrack."""
+    units = ('<a x="', "<b y='", '<p t="a<b>c" u=\'<i>\'>w ', "<a x= \"<b y= '<c z=", "<a ====\"", '<a x="<<<<" <')
+    body = "".join(units[k % len(units)] for k in range(size // 12))
+    # Close what is left open so the article after the noise is markup again.
+    body += '"' * (body.count('"') % 2) + "'" * (body.count("'") % 2) + ">"
+    return page('<svg><path d="M0>1"/></svg><img alt="a > b">' + body + "</a></b></p>" + article())
+
+
 def long_meta(size: int) -> str:
     """A ``<meta>`` holding one ``size``-character word without ``=`` (attribute regex)."""
     return page(article(), head='<meta charset="utf-8"><meta ' + "a" * size + ">")
@@ -403,6 +413,7 @@ def large_cases() -> list[Case]:
         Case("many_lt_1m", lambda: many_lt(MB), SENTENCES),
         Case("long_lt_word_1m", lambda: long_lt_word(MB), SENTENCES),
         Case("long_meta_150k", lambda: long_meta(150_000), SENTENCES),
+        Case("quoted_angles_1m", lambda: quoted_angles(MB), SENTENCES),
         Case("megabyte_attributes", lambda: huge_attributes(MB, 3), SENTENCES),
         Case("comments_50k", lambda: many_comments(50_000), SENTENCES),
         Case("minified_20mb", lambda: minified(20 * MB), SENTENCES),
