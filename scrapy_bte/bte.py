@@ -91,7 +91,18 @@ class Span:
 
 
 def document_span(doc, link_weight: float = 1.0) -> Span | None:  # doc: Document
-    """Run BTE over a document's token runs; ``None`` for a page without words."""
+    """Run BTE over a document's token runs; ``None`` for a page without words.
+
+    Cached on the document: the learned methods ask for the same spans as
+    the span scores and the ``hybrid`` feature.
+    """
+    key = f"span:{link_weight}"
+    if key not in doc._cache:
+        doc._cache[key] = _document_span(doc, link_weight)
+    return doc._cache[key]
+
+
+def _document_span(doc, link_weight: float) -> Span | None:  # doc: Document
     runs, run_first, run_last = doc.token_runs(link_weight)
     if len(runs) == 0 or not (runs > 0).any():
         return None

@@ -215,6 +215,15 @@ def _ancestor_bits(doc: Document) -> tuple[np.ndarray, np.ndarray]:
     return result
 
 
+def _dense_labels(ids: np.ndarray, size: int) -> tuple[int, np.ndarray]:
+    """(count, labels): ids in ``0..size-1`` relabelled ``0..count-1`` in increasing
+    order, as ``np.unique(ids, return_inverse=True)`` does, without sorting."""
+    present = np.flatnonzero(np.bincount(ids, minlength=size))
+    slot = np.empty(size, dtype=np.int64)
+    slot[present] = np.arange(len(present))
+    return len(present), slot[ids]
+
+
 def _parents(doc: Document) -> np.ndarray:
     parents = doc._cache.get("parents")
     if parents is None:
@@ -310,8 +319,7 @@ def _group_features(doc: Document, words: np.ndarray, chars: np.ndarray, nbytes:
     for level in range(len(GROUP_LEVELS)):
         if level:
             ids = np.where(ids > 0, parents[ids], 0)
-        uniq, inv = np.unique(ids, return_inverse=True)
-        k = len(uniq)
+        k, inv = _dense_labels(ids, len(parents))
         g_words = np.bincount(inv, words, k)
         g_link = np.bincount(inv, doc.link_words, k)
         g_chars = np.bincount(inv, chars, k)
@@ -418,8 +426,10 @@ def block_features(doc: Document, span: Span | None = None, *, use_span: bool = 
     group_cols = _group_features(doc, words, chars, nbytes)
     text = _text_stats(doc, words)
     title = _title_overlap(doc, words, span)
-    out = np.column_stack(cols + [openers, anc] + tag_cols + group_cols + [text, title])
-    return out.astype(np.float32)
+    # One copy into a (features, blocks) array: cheaper than stacking ~100 columns.
+    rows = [c for part in cols + [openers, anc] + tag_cols + group_cols + [text, title]
+            for c in (part.T if part.ndim == 2 else (part,))]
+    return np.array(rows, dtype=np.float32).T
 
 
 #: Names of :func:`context_features` columns (inputs of the second stage).
@@ -441,7 +451,7 @@ def context_features(p: np.ndarray, doc: Document) -> np.ndarray:
         return np.zeros((0, len(CONTEXT_NAMES)), dtype=np.float32)
     p = p.astype(np.float64)
     words = doc.words.astype(np.float64)
-    _, inv = np.unique(doc.container, return_inverse=True)
+    _, inv = _dense_labels(doc.container, len(doc.el_parent))
     g_count = np.bincount(inv)
     g_mean = (np.bincount(inv, p) / g_count)[inv]
     g_words = np.bincount(inv, words)
@@ -452,7 +462,7 @@ def context_features(p: np.ndarray, doc: Document) -> np.ndarray:
             np.maximum.accumulate(p[::-1])[::-1], np.maximum.accumulate(p), g_mean, g_wmean, np.full(n, top),
             p / max(top, 1e-6), np.full(n, float(kept.mean())),
             np.full(n, float(words[kept].sum()) / max(float(words.sum()), 1.0))]
-    return np.column_stack(cols + _run_features(kept, words)).astype(np.float32)
+    return np.array(cols + _run_features(kept, words), dtype=np.float32).T
 
 
 def _run_features(kept: np.ndarray, words: np.ndarray) -> list[np.ndarray]:
