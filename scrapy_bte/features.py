@@ -451,7 +451,7 @@ def context_features(p: np.ndarray, doc: Document) -> np.ndarray:
         return np.zeros((0, len(CONTEXT_NAMES)), dtype=np.float32)
     p = p.astype(np.float64)
     words = doc.words.astype(np.float64)
-    _, inv = _dense_labels(doc.container, len(doc.el_parent))
+    _, inv = _dense_labels(doc.container, int(doc.container.max()) + 1)
     g_count = np.bincount(inv)
     g_mean = (np.bincount(inv, p) / g_count)[inv]
     g_words = np.bincount(inv, words)
