@@ -57,6 +57,17 @@ static inline int in_ranges(Py_UCS4 c, Py_UCS4 (*ranges)[2], int count)
     return 0;
 }
 
+/* Call the loop for the string's storage width: BY_KIND(kind, out =, fn, args). */
+#define BY_KIND(kind, assign, fn, ...)                                                                               \
+    do {                                                                                                              \
+        if ((kind) == PyUnicode_1BYTE_KIND)                                                                           \
+            assign fn##_1(__VA_ARGS__);                                                                               \
+        else if ((kind) == PyUnicode_2BYTE_KIND)                                                                      \
+            assign fn##_2(__VA_ARGS__);                                                                               \
+        else                                                                                                          \
+            assign fn##_4(__VA_ARGS__);                                                                               \
+    } while (0)
+
 #define CH Py_UCS1
 #define SUF(name) name##_1
 #include "_scan_impl.h"
@@ -289,12 +300,7 @@ static PyObject *step0(PyObject *self, PyObject *arg)
     void *out = PyMem_Malloc((size_t)(n ? n : 1) * (size_t)kind);
     if (out == NULL)
         return PyErr_NoMemory();
-    if (kind == PyUnicode_1BYTE_KIND)
-        len = step0_1(data, n, out, &t0, &t1);
-    else if (kind == PyUnicode_2BYTE_KIND)
-        len = step0_2(data, n, out, &t0, &t1);
-    else
-        len = step0_4(data, n, out, &t0, &t1);
+    BY_KIND(kind, len =, step0, data, n, out, &t0, &t1);
     PyObject *cleaned = PyUnicode_FromKindAndData(kind, out, len);
     PyMem_Free(out);
     if (cleaned == NULL)
@@ -322,12 +328,7 @@ static PyObject *scan(PyObject *self, PyObject *arg)
     int kind = PyUnicode_KIND(arg);
     const void *data = PyUnicode_DATA(arg);
     Py_ssize_t *bounds = NULL, cap = 0, count;
-    if (kind == PyUnicode_1BYTE_KIND)
-        count = find_tags_1(data, n, &bounds, &cap);
-    else if (kind == PyUnicode_2BYTE_KIND)
-        count = find_tags_2(data, n, &bounds, &cap);
-    else
-        count = find_tags_4(data, n, &bounds, &cap);
+    BY_KIND(kind, count =, find_tags, data, n, &bounds, &cap);
     PyObject *names = NULL, *flags = NULL, *tag_len = NULL, *attr_len = NULL, *seg_len = NULL, *seg_words = NULL,
              *woven = NULL, *result = NULL;
     void *wbuf = NULL;
@@ -353,12 +354,7 @@ static PyObject *scan(PyObject *self, PyObject *arg)
     for (Py_ssize_t t = 0; t <= count; t++) {
         Py_ssize_t start = t < count ? bounds[3 * t] : n;
         int nonspace;
-        if (kind == PyUnicode_1BYTE_KIND)
-            sw[t] = segment_words_1(data, prev, start, &nonspace);
-        else if (kind == PyUnicode_2BYTE_KIND)
-            sw[t] = segment_words_2(data, prev, start, &nonspace);
-        else
-            sw[t] = segment_words_4(data, prev, start, &nonspace);
+        BY_KIND(kind, sw[t] =, segment_words, data, prev, start, &nonspace);
         has_text |= nonspace;
         sl[t] = start - prev;
         total += start - prev;
@@ -380,12 +376,7 @@ static PyObject *scan(PyObject *self, PyObject *arg)
         goto done;
     }
     Py_ssize_t wlen;
-    if (kind == PyUnicode_1BYTE_KIND)
-        wlen = weave_1(data, n, bounds, count, fl, wbuf);
-    else if (kind == PyUnicode_2BYTE_KIND)
-        wlen = weave_2(data, n, bounds, count, fl, wbuf);
-    else
-        wlen = weave_4(data, n, bounds, count, fl, wbuf);
+    BY_KIND(kind, wlen =, weave, data, n, bounds, count, fl, wbuf);
     woven = PyUnicode_FromKindAndData(kind, wbuf, wlen);
     if (woven == NULL)
         goto done;
@@ -571,12 +562,7 @@ static PyObject *split_blocks(PyObject *self, PyObject *arg)
     Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
     int kind = PyUnicode_KIND(arg), rc;
     const void *data = PyUnicode_DATA(arg);
-    if (kind == PyUnicode_1BYTE_KIND)
-        rc = split_blocks_1(out, data, n, kind);
-    else if (kind == PyUnicode_2BYTE_KIND)
-        rc = split_blocks_2(out, data, n, kind);
-    else
-        rc = split_blocks_4(out, data, n, kind);
+    BY_KIND(kind, rc =, split_blocks, out, data, n, kind);
     if (rc < 0) {
         Py_DECREF(out);
         return NULL;

@@ -18,43 +18,35 @@ static inline int SUF(starts_low)(const CH *s, Py_ssize_t n, Py_ssize_t i, const
     return 1;
 }
 
-static inline Py_ssize_t SUF(find_lt)(const CH *s, Py_ssize_t n, Py_ssize_t i)
+/* First position >= i of the ASCII character ch, or -1. */
+static inline Py_ssize_t SUF(find_ch)(const CH *s, Py_ssize_t n, Py_ssize_t i, int ch)
 {
     if (sizeof(CH) == 1) {
-        const void *p = i < n ? memchr(s + i, '<', (size_t)(n - i)) : NULL;
+        const void *p = i < n ? memchr(s + i, ch, (size_t)(n - i)) : NULL;
         return p ? (Py_ssize_t)((const CH *)p - s) : -1;
     }
     for (; i < n; i++)
-        if (s[i] == '<')
+        if (s[i] == (CH)ch)
             return i;
     return -1;
 }
 
-static inline Py_ssize_t SUF(find_gt)(const CH *s, Py_ssize_t n, Py_ssize_t i)
-{
-    if (sizeof(CH) == 1) {
-        const void *p = i < n ? memchr(s + i, '>', (size_t)(n - i)) : NULL;
-        return p ? (Py_ssize_t)((const CH *)p - s) : -1;
-    }
-    for (; i < n; i++)
-        if (s[i] == '>')
-            return i;
-    return -1;
-}
+#define SUF_find_lt(s, n, i) SUF(find_ch)(s, n, i, '<')
+#define SUF_find_gt(s, n, i) SUF(find_ch)(s, n, i, '>')
 
 /* Next "</name" followed by white space, "/", ">" or the end: (start, end). */
 static int SUF(find_end_tag)(const CH *s, Py_ssize_t n, const char *name, Py_ssize_t len, Py_ssize_t pos,
                              Py_ssize_t *start, Py_ssize_t *end)
 {
     for (;;) {
-        Py_ssize_t k = SUF(find_lt)(s, n, pos);
+        Py_ssize_t k = SUF_find_lt(s, n, pos);
         if (k < 0)
             return 0;
         if (k + 1 < n && s[k + 1] == '/' && SUF(starts_low)(s, n, k + 2, name, len)) {
             Py_ssize_t after = k + 2 + len;
             Py_UCS4 c = after < n ? s[after] : 0;
             if (after >= n || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '/' || c == '>') {
-                Py_ssize_t close = SUF(find_gt)(s, n, after);
+                Py_ssize_t close = SUF_find_gt(s, n, after);
                 *start = k;
                 *end = close < 0 ? n : close + 1;
                 return 1;
@@ -69,7 +61,7 @@ static int SUF(find_end_tag)(const CH *s, Py_ssize_t n, const char *name, Py_ssi
 static Py_ssize_t SUF(find_any_end)(const CH *s, Py_ssize_t n, Py_ssize_t pos)
 {
     for (;;) {
-        Py_ssize_t k = SUF(find_lt)(s, n, pos);
+        Py_ssize_t k = SUF_find_lt(s, n, pos);
         if (k < 0)
             return -1;
         if (k + 2 < n && s[k + 1] == '/') {
@@ -102,7 +94,7 @@ static Py_ssize_t SUF(step0)(const CH *s, Py_ssize_t n, CH *out, Py_ssize_t *t0,
         int which = -1;
         Py_UCS4 lead = 0;
         while (i < n) {
-            Py_ssize_t k = SUF(find_lt)(s, n, i);
+            Py_ssize_t k = SUF_find_lt(s, n, i);
             if (k < 0 || k + 1 >= n)
                 break;
             lead = low_char(s[k + 1]);
@@ -156,12 +148,12 @@ static Py_ssize_t SUF(step0)(const CH *s, Py_ssize_t n, CH *out, Py_ssize_t *t0,
             continue;
         }
         if (lead == '!' || lead == '?') {
-            Py_ssize_t end = SUF(find_gt)(s, n, start);
+            Py_ssize_t end = SUF_find_gt(s, n, start);
             pos = end < 0 ? n : end + 1;
             i = pos;
             continue;
         }
-        Py_ssize_t open_end = SUF(find_gt)(s, n, start + 1 + drop_len[which]);
+        Py_ssize_t open_end = SUF_find_gt(s, n, start + 1 + drop_len[which]);
         if (open_end < 0) {
             pos = n;
             break;
@@ -203,7 +195,7 @@ static Py_ssize_t SUF(find_tags)(const CH *s, Py_ssize_t n, Py_ssize_t **bounds,
     Py_ssize_t count = 0, i = 0, last_dq_v = -2, last_sq_v = -2;
     Py_ssize_t *last_dq = &last_dq_v, *last_sq = &last_sq_v; /* last '"' and "'" (-1: none) */
     for (;;) {
-        Py_ssize_t k = SUF(find_lt)(s, n, i);
+        Py_ssize_t k = SUF_find_lt(s, n, i);
         if (k < 0)
             break;
         Py_ssize_t j = k + 1;
@@ -390,3 +382,6 @@ static int SUF(split_blocks)(PyObject *out, const CH *s, Py_ssize_t n, int kind)
     PyMem_Free(buf);
     return 0;
 }
+
+#undef SUF_find_lt
+#undef SUF_find_gt
