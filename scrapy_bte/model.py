@@ -449,12 +449,31 @@ def select(doc: Any, span: Any, model: BlockModel, *, smooth: bool = False) -> t
     keep = q >= model.threshold
     if not keep.any():
         keep = q >= 0.5 * float(q.max())
+    elif smooth:
+        keep = keep | _same_article(doc, keep)
     return keep, q
+
+
+def _same_article(doc: Any, keep: np.ndarray) -> np.ndarray:
+    """Long, link-free blocks in the element that holds most kept words (or a
+    child of it): paragraphs of the article the model left out."""
+    container = np.asarray(doc.container, dtype=np.int64)
+    parents = np.asarray(doc.el_parent, dtype=np.int64)
+    words = doc.words.astype(np.float64)
+    owner = np.where(container > 0, parents[container], 0)
+    main_words = np.bincount(owner[keep], words[keep], len(parents))
+    main = int(np.argmax(main_words))
+    if main == 0:
+        return np.zeros(len(keep), dtype=bool)
+    inside = (owner == main) | (container == main)
+    return inside & (words >= SAME_ARTICLE_WORDS) & (doc.link_words <= 0.1 * words)
 
 
 #: ``auto`` smoothing: weight of the block's own probability, half-width of the neighbour window.
 SMOOTH_SELF = 0.7
 SMOOTH_HALF = 2
+#: Words a left-out block needs to join the kept article's element.
+SAME_ARTICLE_WORDS = 25
 #: Blocks whose link words exceed this share of their words are never lifted by smoothing.
 SMOOTH_MAX_LINK = 0.5
 

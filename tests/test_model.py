@@ -14,7 +14,15 @@ from scrapy_bte import extract
 from scrapy_bte.api import parse
 from scrapy_bte.errors import ModelError
 from scrapy_bte.features import CONTEXT_NAMES, N_FEATURES, block_features
-from scrapy_bte.model import DEFAULT_MODEL, BlockModel, LogisticRegression, MLPClassifier, load, load_cached
+from scrapy_bte.model import (
+    DEFAULT_MODEL,
+    BlockModel,
+    LogisticRegression,
+    MLPClassifier,
+    _same_article,
+    load,
+    load_cached,
+)
 from scrapy_bte.ngrams import NgramClassifier
 
 ARTICLE = (Path(__file__).parent / "fixtures" / "model" / "article.html").read_bytes()
@@ -205,3 +213,27 @@ def test_train_and_evaluate_commands(tmp_path: Path, labels: list[str], capsys: 
     assert main(["evaluate", *data, "--method", "auto", "--loso", "--epochs", "2", "-q"]) == 0
     table = capsys.readouterr().out
     assert "| auto (loso) | one |" in table and "ρ(confidence, page F1)" in table
+
+
+PARAGRAPH = "The harbour board met on Tuesday to decide the future of the old pier and its lamps. " * 3
+ARTICLE_WITH_LINKS = (
+    "<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav>"
+    "<article><h1>Pier</h1><div>" + PARAGRAPH + "</div><p>Links</p>"
+    + "".join(f"<p><a href='/l{i}'>link</a></p>" for i in range(8))
+    + "<p>Images</p>" + "".join(f"<p><img src='/i{i}.png'></p>" for i in range(5))
+    + "<h2>After the links</h2><div>" + PARAGRAPH.replace("Tuesday", "Friday") + "</div></article>"
+    "<aside><div>" + PARAGRAPH.replace("harbour", "sidebar") + "</div></aside></body></html>"
+)
+
+
+def test_same_article_adds_long_link_free_blocks_of_the_kept_element_only() -> None:
+    doc = parse(ARTICLE_WITH_LINKS)
+    first = doc.texts.index(" ".join(PARAGRAPH.split()))
+    keep = np.zeros(doc.n_blocks, dtype=bool)
+    keep[first] = True
+    added = [doc.texts[b][:40] for b in np.flatnonzero(_same_article(doc, keep))]
+    assert any("Friday" in t for t in added)  # the article's second paragraph, past its link list
+    assert not any("sidebar" in t for t in added)  # a paragraph of another element
+    assert not any(t == "link" for t in added)  # short and all link text
+    assert not _same_article(doc, np.zeros(doc.n_blocks, dtype=bool)).any()
+
