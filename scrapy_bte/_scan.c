@@ -286,14 +286,22 @@ PyDoc_STRVAR(step0_doc,
              "step0(markup) -> (cleaned, title_start, title_end)\n\n"
              "Step 0 of document.step0; the title bounds are -1 without a closed <title>.");
 
-static PyObject *step0(PyObject *self, PyObject *arg)
+/* The argument of a pass that reads the configured tables: a str. */
+static int check_text(PyObject *arg, const char *fn)
 {
     if (check_configured() < 0)
-        return NULL;
+        return -1;
     if (!PyUnicode_Check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "step0() takes a str");
-        return NULL;
+        PyErr_Format(PyExc_TypeError, "%s() takes a str", fn);
+        return -1;
     }
+    return 0;
+}
+
+static PyObject *step0(PyObject *self, PyObject *arg)
+{
+    if (check_text(arg, "step0") < 0)
+        return NULL;
     Py_ssize_t n = PyUnicode_GET_LENGTH(arg), t0, t1, len;
     int kind = PyUnicode_KIND(arg);
     const void *data = PyUnicode_DATA(arg);
@@ -318,12 +326,8 @@ PyDoc_STRVAR(scan_doc,
 
 static PyObject *scan(PyObject *self, PyObject *arg)
 {
-    if (check_configured() < 0)
+    if (check_text(arg, "scan") < 0)
         return NULL;
-    if (!PyUnicode_Check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "scan() takes a str");
-        return NULL;
-    }
     Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
     int kind = PyUnicode_KIND(arg);
     const void *data = PyUnicode_DATA(arg);
@@ -552,10 +556,8 @@ PyDoc_STRVAR(split_blocks_doc,
 
 static PyObject *split_blocks(PyObject *self, PyObject *arg)
 {
-    if (!PyUnicode_Check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "split_blocks() takes a str");
+    if (check_text(arg, "split_blocks") < 0)
         return NULL;
-    }
     PyObject *out = PyList_New(0);
     if (out == NULL)
         return NULL;
