@@ -21,10 +21,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
+try:  # the optional C accelerator of the run encoding and the span search
+    from . import _bte as _c
+except ImportError:  # pragma: no cover - built wherever a C compiler is
+    _c = None
 
-def max_span(values: np.ndarray) -> tuple[float, int, int]:
-    """Best ``(sum, i, j)`` over non-empty ``values[i:j+1]``; ``(0.0, -1, -1)`` if empty."""
-    v = np.asarray(values, dtype=np.float64)
+#: True when the span search (and ``Document.token_runs``) run in C.
+ACCELERATED = _c is not None
+
+
+def max_span(values: np.ndarray, *, accelerated: bool | None = None) -> tuple[float, int, int]:
+    """Best ``(sum, i, j)`` over non-empty ``values[i:j+1]``; ``(0.0, -1, -1)`` if empty.
+
+    One C loop when ``scrapy_bte._bte`` is built (``accelerated`` None or
+    True), else numpy (False: the reference); both give equal results.
+    """
+    v = np.ascontiguousarray(values, dtype=np.float64)
+    if accelerated and _c is None:
+        raise RuntimeError("scrapy_bte._bte is not built")
+    if _c is not None and accelerated is not False:
+        return _c.max_span(v)
     n = len(v)
     if n == 0:
         return 0.0, -1, -1

@@ -38,6 +38,10 @@ try:  # the optional C accelerator of the character-level passes
     from . import _scan as _c
 except ImportError:  # pragma: no cover - built wherever a C compiler is
     _c = None
+try:  # the optional C accelerator of the run-length encoding
+    from . import _bte as _c_bte
+except ImportError:  # pragma: no cover - built wherever a C compiler is
+    _c_bte = None
 
 # Elements whose content is dropped in step 0: code, styling, form
 # controls and frames. Media elements (video, audio, object, canvas) and
@@ -324,7 +328,7 @@ class Document:
             words = self.seg_words
             if link_weight != 1.0:
                 words = words - (1.0 - link_weight) * self.seg_link_words
-            self._cache[key] = _runs(words, self.total_tags)
+            self._cache[key] = _runs(words, self.total_tags, self._accelerated)
         return self._cache[key]
 
     def element_path(self, block: int) -> list[int]:
@@ -617,15 +621,19 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
     )
 
 
-def _runs(seg_words: np.ndarray, n_tags: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _runs(seg_words: np.ndarray, n_tags: int, accelerated: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Run-length encode the token sequence: word runs > 0, tag runs < 0.
 
     Returns the run values and, per run, the first and last text segment it
-    touches (tag runs report the segments around them).
+    touches (tag runs report the segments around them). ``accelerated``
+    runs the same loop in C (``scrapy_bte._bte``) when it is built.
     """
     if len(seg_words) == 0:
         empty = np.zeros(0, dtype=np.int64)
         return np.zeros(0), empty, empty
+    if accelerated and _c_bte is not None:
+        vals, first, last = _c_bte.runs(np.ascontiguousarray(seg_words, dtype=np.float64), n_tags)
+        return np.frombuffer(vals), np.frombuffer(first, np.int64), np.frombuffer(last, np.int64)
     seq = np.empty(2 * n_tags + 1, dtype=np.float64)
     seq[0::2] = seg_words
     seq[1::2] = -1.0

@@ -165,10 +165,12 @@ token_st = st.lists(st.sampled_from((1.0, 1.0, 1.0, -1.0, -1.0, -1.0, 0.3, 0.6, 
     st.lists(st.sampled_from((1.0, -1.0)), max_size=14),
 ))
 def test_max_span_equals_brute_force(values: list[float]) -> None:
-    got = bte.max_span(np.array(values, dtype=np.float64))
     want = bte.brute_force(values)
-    assert got[1:] == want[1:], (values, got, want)
-    assert math.isclose(got[0], want[0], abs_tol=1e-9)
+    # The numpy reference and, where built, the C loop (scrapy_bte._bte).
+    for accelerated in (False, None):
+        got = bte.max_span(np.array(values, dtype=np.float64), accelerated=accelerated)
+        assert got[1:] == want[1:], (values, got, want, accelerated)
+        assert math.isclose(got[0], want[0], abs_tol=1e-9)
 
 
 @settings(max_examples=1000, deadline=None)

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import torture_cases as tc
-from scrapy_bte import document
+from scrapy_bte import bte, document
 from scrapy_bte.decode import to_unicode
 from scrapy_bte.document import Document, build
 from scrapy_bte.errors import ExtractionError
@@ -49,11 +49,18 @@ def assert_same(fast: Document, ref: Document) -> None:
 
 
 def check(markup: str) -> None:
-    assert_same(build(markup, accelerated=True), build(markup, accelerated=False))
+    fast, ref = build(markup, accelerated=True), build(markup, accelerated=False)
+    assert_same(fast, ref)
+    # BTE's token runs (scrapy_bte._bte) and the span searched over them.
+    for weight in (1.0, 0.0, 0.5):
+        for a, b in zip(fast.token_runs(weight), ref.token_runs(weight)):
+            assert a.dtype == b.dtype and np.array_equal(a, b), weight
+        runs = ref.token_runs(weight)[0]
+        assert bte.max_span(runs, accelerated=True) == bte.max_span(runs, accelerated=False)
 
 
 def test_accelerator_is_built() -> None:
-    assert document.ACCELERATED
+    assert document.ACCELERATED and bte.ACCELERATED
 
 
 def _markups() -> list[tuple[str, str]]:

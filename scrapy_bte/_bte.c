@@ -1,0 +1,170 @@
+/* BTE's two passes over a page's tokens, in C (optional accelerator).
+ *
+ * Both run on every page, twice for the hybrid and learned methods (with and
+ * without link words), and in numpy each is a dozen array calls on a few
+ * hundred values: call overhead, not arithmetic. These loops compute the
+ * same values in the same order as the numpy references (Document._runs and
+ * bte.max_span), so results are equal, not merely close; tests/test_scan.py
+ * checks that.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+
+/* A read-only contiguous buffer of 8-byte items of the given struct format. */
+static int get_array(PyObject *obj, Py_buffer *view, const char *formats, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    if (view->itemsize != 8 || view->format == NULL || strchr(formats, view->format[0]) == NULL ||
+        view->format[1] != '\0') {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "%s must be a contiguous %s array", what,
+                     formats[0] == 'd' ? "float64" : "int64");
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(runs_doc,
+             "runs(seg_words, n_tags) -> (runs, first, last) as bytes of float64, int64, int64\n\n"
+             "Run-length encoding of the token sequence segment, tag, segment, ...,\n"
+             "tag, segment: zero-word segments vanish, consecutive tags merge into one\n"
+             "negative run; first/last are the segments each run touches.");
+
+static PyObject *runs(PyObject *self, PyObject *args)
+{
+    PyObject *obj;
+    Py_ssize_t n_tags;
+    if (!PyArg_ParseTuple(args, "On", &obj, &n_tags))
+        return NULL;
+    Py_buffer view;
+    if (get_array(obj, &view, "d", "seg_words") < 0)
+        return NULL;
+    const double *w = view.buf;
+    Py_ssize_t n_seg = view.len / 8;
+    if (n_tags < 0 || n_seg != n_tags + 1) {
+        PyBuffer_Release(&view);
+        PyErr_Format(PyExc_ValueError, "seg_words needs n_tags + 1 = %zd values, got %zd", n_tags + 1, n_seg);
+        return NULL;
+    }
+    /* At most one run per token: tags and segments alternate. */
+    Py_ssize_t cap = 2 * n_tags + 1;
+    PyObject *r_vals = PyBytes_FromStringAndSize(NULL, cap * 8);
+    PyObject *r_first = PyBytes_FromStringAndSize(NULL, cap * 8);
+    PyObject *r_last = PyBytes_FromStringAndSize(NULL, cap * 8);
+    if (r_vals == NULL || r_first == NULL || r_last == NULL)
+        goto fail;
+    double *vals = (double *)PyBytes_AS_STRING(r_vals);
+    long long *first = (long long *)PyBytes_AS_STRING(r_first);
+    long long *last = (long long *)PyBytes_AS_STRING(r_last);
+    Py_ssize_t k = -1;
+    int positive = -1; /* sign of the open run; -1 before the first */
+    for (Py_ssize_t p = 0; p < cap; p++) {
+        double v = (p & 1) ? -1.0 : w[p >> 1];
+        if (v == 0.0)
+            continue;
+        int pos = v > 0.0;
+        if (pos != positive) {
+            k++;
+            vals[k] = 0.0;
+            first[k] = p >> 1;
+            positive = pos;
+        }
+        vals[k] += v;
+        last[k] = p >> 1;
+    }
+    Py_ssize_t count = k + 1;
+    PyBuffer_Release(&view);
+    if (_PyBytes_Resize(&r_vals, count * 8) < 0 || _PyBytes_Resize(&r_first, count * 8) < 0 ||
+        _PyBytes_Resize(&r_last, count * 8) < 0) {
+        Py_XDECREF(r_vals);
+        Py_XDECREF(r_first);
+        Py_XDECREF(r_last);
+        return NULL;
+    }
+    return Py_BuildValue("NNN", r_vals, r_first, r_last);
+fail:
+    PyBuffer_Release(&view);
+    Py_XDECREF(r_vals);
+    Py_XDECREF(r_first);
+    Py_XDECREF(r_last);
+    return NULL;
+}
+
+PyDoc_STRVAR(max_span_doc,
+             "max_span(values) -> (score, i, j)\n\n"
+             "Maximum-sum subarray of a float64 buffer with bte.max_span's tie rule\n"
+             "(earliest start, then latest end; ties within 1e-9 of the largest\n"
+             "absolute value); (0.0, -1, -1) when empty.");
+
+static PyObject *max_span(PyObject *self, PyObject *obj)
+{
+    Py_buffer view;
+    if (get_array(obj, &view, "d", "values") < 0)
+        return NULL;
+    const double *v = view.buf;
+    Py_ssize_t n = view.len / 8;
+    if (n == 0) {
+        PyBuffer_Release(&view);
+        return Py_BuildValue("dnn", 0.0, (Py_ssize_t)-1, (Py_ssize_t)-1);
+    }
+    /* prefix[k] = v[0] + ... + v[k-1]; best_end[j] = prefix[j+1] - min(prefix[0..j]);
+     * first_min[j] = where that minimum first appeared (a tie is not new). */
+    double *prefix = PyMem_Malloc((size_t)(n + 1) * sizeof(double));
+    double *best_end = PyMem_Malloc((size_t)n * sizeof(double));
+    Py_ssize_t *first_min = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+    if (prefix == NULL || best_end == NULL || first_min == NULL) {
+        PyMem_Free(prefix);
+        PyMem_Free(best_end);
+        PyMem_Free(first_min);
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    double scale = 1.0;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (fabs(v[k]) > scale)
+            scale = fabs(v[k]);
+    double tol = 1e-9 * scale;
+    prefix[0] = 0.0;
+    for (Py_ssize_t k = 0; k < n; k++)
+        prefix[k + 1] = prefix[k] + v[k];
+    double run_min = INFINITY, score = -INFINITY;
+    Py_ssize_t at = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        double head = prefix[j];
+        if (head < run_min - tol)
+            at = j;
+        if (head < run_min)
+            run_min = head;
+        first_min[j] = at;
+        best_end[j] = prefix[j + 1] - run_min;
+        if (best_end[j] > score)
+            score = best_end[j];
+    }
+    Py_ssize_t start = n, end = -1;
+    for (Py_ssize_t j = 0; j < n; j++)
+        if (best_end[j] >= score - tol && first_min[j] < start)
+            start = first_min[j];
+    for (Py_ssize_t j = 0; j < n; j++)
+        if (best_end[j] >= score - tol && first_min[j] == start)
+            end = j;
+    double best = prefix[end + 1] - prefix[start];
+    PyMem_Free(prefix);
+    PyMem_Free(best_end);
+    PyMem_Free(first_min);
+    PyBuffer_Release(&view);
+    return Py_BuildValue("dnn", best, start, end);
+}
+
+static PyMethodDef methods[] = {
+    {"runs", runs, METH_VARARGS, runs_doc},
+    {"max_span", max_span, METH_O, max_span_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "scrapy_bte._bte", "BTE's run-length encoding and maximum-sum span in C.", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__bte(void) { return PyModule_Create(&module); }
