@@ -11,16 +11,17 @@
 #include <math.h>
 
 PyDoc_STRVAR(fit_doc,
-             "fit(d, m0, m1, s0, s1, p, floor, iterations) -> (m0, m1, s0, s1, p)\n\n"
-             "EM updates of a two-component 1-D Gaussian mixture over the float64\n"
-             "buffer d, as density.gaussian_threshold's loop.");
+             "fit(d, split, floor, iterations) -> (m0, m1, s0, s1, p) or None\n\n"
+             "EM of a two-component 1-D Gaussian mixture over the float64 buffer d,\n"
+             "started from the values on either side of split, as\n"
+             "density.gaussian_threshold does; None when one side is empty.");
 
 static PyObject *fit(PyObject *self, PyObject *args)
 {
     PyObject *obj;
-    double m[2], s[2], p, floor_;
+    double m[2], s[2], p, split, floor_;
     int iterations;
-    if (!PyArg_ParseTuple(args, "Oddddddi", &obj, &m[0], &m[1], &s[0], &s[1], &p, &floor_, &iterations))
+    if (!PyArg_ParseTuple(args, "Oddi", &obj, &split, &floor_, &iterations))
         return NULL;
     Py_buffer view;
     if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
@@ -32,6 +33,27 @@ static PyObject *fit(PyObject *self, PyObject *args)
     }
     const double *d = view.buf;
     Py_ssize_t n = view.len / 8;
+    /* The start: moments of the values at or below the split and above it. */
+    double sum[2] = {0.0, 0.0}, sq[2] = {0.0, 0.0};
+    Py_ssize_t count[2] = {0, 0};
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int side = d[k] > split;
+        sum[side] += d[k];
+        count[side]++;
+    }
+    if (count[0] == 0 || count[1] == 0) {
+        PyBuffer_Release(&view);
+        Py_RETURN_NONE;
+    }
+    for (int c = 0; c < 2; c++)
+        m[c] = sum[c] / (double)count[c];
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int side = d[k] > split;
+        sq[side] += (d[k] - m[side]) * (d[k] - m[side]);
+    }
+    for (int c = 0; c < 2; c++)
+        s[c] = fmax(sqrt(sq[c] / (double)count[c]), floor_);
+    p = (double)count[1] / (double)n;
     double *r = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(double));
     if (r == NULL) {
         PyBuffer_Release(&view);

@@ -49,28 +49,32 @@ def densities(doc, form: str = "ratio") -> np.ndarray:  # doc: Document
 def gaussian_threshold(d: np.ndarray, iterations: int = 12, *, accelerated: bool | None = None) -> float:
     """Decision point of a two-component 1-D Gaussian mixture fitted by EM.
 
-    The EM loop runs in C when ``scrapy_bte._em`` is built (``accelerated``
+    The start (the moments of the values on either side of the mean) and
+    the EM loop run in C when ``scrapy_bte._em`` is built (``accelerated``
     None or True), else in numpy (False: the reference).
     """
     d = np.asarray(d, dtype=np.float64)
     n = len(d)
-    if n < 2 or float(d.std()) < 1e-9:
+    std = float(d.std()) if n else 0.0
+    if n < 2 or std < 1e-9:
         return float(d.mean()) if n else 0.5
     split = float(d.mean())
-    lo, hi = d[d <= split], d[d > split]
-    if len(lo) == 0 or len(hi) == 0:
-        return split
-    m = np.array([lo.mean(), hi.mean()])
-    floor = max(1e-3, float(d.std()) * 0.05)
-    s = np.maximum(np.array([lo.std(), hi.std()]), floor)
-    p = len(hi) / n
+    floor = max(1e-3, std * 0.05)
     if accelerated and _em is None:
         raise RuntimeError("scrapy_bte._em is not built")
     if _em is not None and accelerated is not False:
-        m0, m1, s0, s1, p = _em.fit(d, float(m[0]), float(m[1]), float(s[0]), float(s[1]), p, floor, iterations)
+        fitted = _em.fit(d, split, floor, iterations)
+        if fitted is None:
+            return split
+        m0, m1, s0, s1, p = fitted
         m, s = np.array([m0, m1]), np.array([s0, s1])
     else:
-        m, s, p = _fit_python(d, m, s, p, floor, iterations)
+        lo, hi = d[d <= split], d[d > split]
+        if len(lo) == 0 or len(hi) == 0:
+            return split
+        m = np.array([lo.mean(), hi.mean()])
+        s = np.maximum(np.array([lo.std(), hi.std()]), floor)
+        m, s, p = _fit_python(d, m, s, len(hi) / n, floor, iterations)
     if m[0] > m[1]:
         m, s, p = m[::-1], s[::-1], 1.0 - p
     return equal_posterior(float(m[0]), float(s[0]), float(m[1]), float(s[1]), p)
