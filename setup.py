@@ -19,5 +19,6 @@ setup(
         Extension("scrapy_bte._bte", sources=["scrapy_bte/_bte.c"], extra_compile_args=["-O2"], optional=True),
         Extension("scrapy_bte._em", sources=["scrapy_bte/_em.c"], extra_compile_args=["-O2"], optional=True),
         Extension("scrapy_bte._textstats", sources=["scrapy_bte/_textstats.c"], extra_compile_args=["-O2"], optional=True),
+        Extension("scrapy_bte._features", sources=["scrapy_bte/_features.c"], extra_compile_args=["-O2"], optional=True),
     ]
 )

@@ -60,8 +60,15 @@ try:  # the optional C accelerator of the text statistics
 except ImportError:  # pragma: no cover - built wherever a C compiler is
     _ts = None
 
+try:  # the optional C accelerator of the numeric feature columns
+    from . import _features as _fc
+except ImportError:  # pragma: no cover - built wherever a C compiler is
+    _fc = None
+
 #: True when the text statistics are counted in C.
 ACCELERATED = _ts is not None
+#: True when :func:`block_features` and :func:`context_features` fill their columns in C.
+FEATURES_ACCELERATED = _fc is not None
 
 FEATURE_VERSION = 1
 WINDOW = 2
@@ -357,13 +364,23 @@ def _title_overlap(doc: Document, words: np.ndarray, span: Span | None) -> np.nd
     return out
 
 
-def block_features(doc: Document, span: Span | None = None, *, use_span: bool = True) -> np.ndarray:
-    """Feature matrix ``(n_blocks, N_FEATURES)`` as float32 (see the module docstring)."""
+def block_features(doc: Document, span: Span | None = None, *, use_span: bool = True,
+                   accelerated: bool | None = None) -> np.ndarray:
+    """Feature matrix ``(n_blocks, N_FEATURES)`` as float32 (see the module docstring).
+
+    The columns are filled in C by ``scrapy_bte._features`` when built
+    (``accelerated`` None or True), else by the numpy code below (False:
+    the reference). Both take the same Python-side inputs.
+    """
+    if accelerated and _fc is None:
+        raise RuntimeError("scrapy_bte._features is not built")
     n = doc.n_blocks
     if n == 0:
         return np.zeros((0, N_FEATURES), dtype=np.float32)
     if use_span and span is None:
         span = document_span(doc)
+    if _fc is not None and accelerated is not False:
+        return _block_features_c(doc, span)
     words = doc.words.astype(np.float64)
     chars = doc.chars.astype(np.float64)
     nbytes = np.maximum(doc.bytes.astype(np.float64), chars)
@@ -432,6 +449,26 @@ def block_features(doc: Document, span: Span | None = None, *, use_span: bool = 
     return np.array(rows, dtype=np.float32).T
 
 
+def _block_features_c(doc: Document, span: Span | None) -> np.ndarray:
+    """:func:`block_features` with the numeric columns filled in one C call."""
+    n = doc.n_blocks
+    words = np.ascontiguousarray(doc.words, dtype=np.float64)
+    container = np.ascontiguousarray(doc.container, dtype=np.int64)
+    bits, unique = _ancestor_bits(doc)
+    anc = np.ascontiguousarray(bits[np.searchsorted(unique, container)], dtype=np.int64)
+    opener_idx = np.fromiter(map(_OPENER_INDEX.get, doc.opener, repeat(_OTHER_OPENER)), np.int64, n)
+    hybrid = np.ascontiguousarray(_hybrid.select(doc, span), dtype=np.uint8)
+    text = np.ascontiguousarray(_text_stats(doc, words), dtype=np.float64)
+    title = np.ascontiguousarray(_title_overlap(doc, words, span), dtype=np.float64)
+    first, last = (span.first_block, span.last_block) if span is not None else (-1, -1)
+    raw = _fc.block_features(
+        words, np.ascontiguousarray(doc.chars, dtype=np.int64), np.ascontiguousarray(doc.bytes, dtype=np.int64),
+        np.ascontiguousarray(doc.tags, dtype=np.int64), np.ascontiguousarray(doc.link_words, dtype=np.float64),
+        container, np.ascontiguousarray(doc.depth, dtype=np.int64), _parents(doc), opener_idx, anc, hybrid, text,
+        title, first, last, N_FEATURES, len(OPENERS), len(ANCESTORS) + len(MARKS))
+    return np.frombuffer(raw, dtype=np.float32).reshape(N_FEATURES, n).T  # the reference's layout
+
+
 #: Names of :func:`context_features` columns (inputs of the second stage).
 CONTEXT_NAMES: tuple[str, ...] = (
     "p", "p_mean@1", "p_mean@3", "p_mean@8", "p@-1", "p@+1", "p_max_after", "p_max_before",
@@ -440,15 +477,24 @@ CONTEXT_NAMES: tuple[str, ...] = (
 )
 
 
-def context_features(p: np.ndarray, doc: Document) -> np.ndarray:
+def context_features(p: np.ndarray, doc: Document, *, accelerated: bool | None = None) -> np.ndarray:
     """First-stage probabilities of the block, its neighbours, its container and the page.
 
     Content comes in runs inside one container; a second stage that sees
-    these learns it (a cheap stand-in for a sequence model).
+    these learns it (a cheap stand-in for a sequence model). ``doc`` needs
+    only ``words`` and ``container``. ``accelerated`` as in
+    :func:`block_features`.
     """
+    if accelerated and _fc is None:
+        raise RuntimeError("scrapy_bte._features is not built")
     n = len(p)
     if n == 0:
         return np.zeros((0, len(CONTEXT_NAMES)), dtype=np.float32)
+    if _fc is not None and accelerated is not False:
+        raw = _fc.context_features(np.ascontiguousarray(p, dtype=np.float64),
+                                   np.ascontiguousarray(doc.words, dtype=np.float64),
+                                   np.ascontiguousarray(doc.container, dtype=np.int64), len(CONTEXT_NAMES))
+        return np.frombuffer(raw, dtype=np.float32).reshape(len(CONTEXT_NAMES), n).T
     p = p.astype(np.float64)
     words = doc.words.astype(np.float64)
     _, inv = _dense_labels(doc.container, int(doc.container.max()) + 1)
