@@ -21,7 +21,7 @@ from .result import Extraction
 from .title import document_title
 
 METHODS = ("bte", "density", "hybrid", "model", "auto")
-DEFAULT_METHOD = "hybrid"
+DEFAULT_METHOD = "auto"
 #: Inputs above this many bytes are refused unless ``max_bytes`` says otherwise.
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 

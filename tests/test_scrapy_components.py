@@ -38,7 +38,7 @@ EXTRACTION = Extraction(
 
 def test_defaults() -> None:
     config = BTEConfig.from_settings({})
-    assert config.method == "hybrid"
+    assert config.method == "auto"
     assert config.workers == default_workers() >= 1
     assert config.timeout == 10.0
     assert config.max_bytes == 10 * 1024 * 1024
@@ -109,7 +109,7 @@ def test_addon_enables_the_components_at_their_priorities() -> None:
     assert settings.getdict("SPIDER_MIDDLEWARES")[BTESpiderMiddleware] == 950
     assert settings.getdict("ITEM_PIPELINES")[BTEItemPipeline] == 100
     assert settings["BTE_TIMEOUT"] == 3  # project settings win over the add-on's defaults
-    assert settings["BTE_METHOD"] == "hybrid"
+    assert settings["BTE_METHOD"] == "auto"
 
 
 def test_addon_keeps_components_the_project_configured() -> None:
