@@ -182,8 +182,8 @@ def _mark_bits(raw: str) -> int:
     return bits
 
 
-def _ancestor_bits(doc: Document) -> tuple[np.ndarray, np.ndarray]:
-    """Bits of :data:`ANCESTORS` names and :data:`MARKS` on each container's path, per unique container.
+def _ancestor_bits(doc: Document) -> np.ndarray:
+    """Per block, the bits of :data:`ANCESTORS` names and :data:`MARKS` on its container's path.
 
     Each element's own bits come from its name and, only where its
     attributes mention a mark's ASCII name in any case, from
@@ -203,21 +203,18 @@ def _ancestor_bits(doc: Document) -> tuple[np.ndarray, np.ndarray]:
     if len(low) == len(joined):
         hits = [at for word in _MARK_WORDS for at in _find_all(low, word)]
         ends = np.cumsum(np.fromiter(map(len, raws), np.int64, n_el) + 1)
-        marked = np.unique(np.searchsorted(ends, hits, side="right")).tolist() if hits else []
+        marked = sorted(set(np.searchsorted(ends, hits, side="right").tolist())) if hits else []
     else:  # a character whose lower case is longer (U+0130) shifts offsets: test each element
         marked = [el for el, raw in enumerate(raws) if any(w in raw.lower() for w in _MARK_WORDS)]
-    for el in marked:
-        raw = raws[el]
-        bits = _mark_cache.get(raw)
-        own[el] |= _mark_bits(raw) if bits is None else bits
+    if marked:
+        own[marked] |= np.array([_mark_bits(raws[el]) for el in marked], dtype=np.int64)
     acc = own
     jump = _parents(doc).copy()
     jump[0] = 0  # the root is its own parent and carries no bits
     while jump.any():
         acc = acc | acc[jump]
         jump = jump[jump]
-    unique = np.unique(doc.container)
-    result = (acc[unique], unique)
+    result = acc[doc.container]
     doc._cache["ancestor_bits"] = result
     return result
 
@@ -429,8 +426,7 @@ def block_features(doc: Document, span: Span | None = None, *, use_span: bool = 
     openers = np.zeros((n, len(OPENERS)))
     openers[np.arange(n), opener_idx] = 1.0
 
-    bits, unique = _ancestor_bits(doc)
-    anc = _bits_matrix(bits, len(ANCESTORS) + len(MARKS))[np.searchsorted(unique, doc.container)]
+    anc = _bits_matrix(_ancestor_bits(doc), len(ANCESTORS) + len(MARKS))
     depth = doc.depth.astype(np.float64)
     same_prev = np.zeros(n)
     same_next = np.zeros(n)
@@ -454,8 +450,7 @@ def _block_features_c(doc: Document, span: Span | None) -> np.ndarray:
     n = doc.n_blocks
     words = np.ascontiguousarray(doc.words, dtype=np.float64)
     container = np.ascontiguousarray(doc.container, dtype=np.int64)
-    bits, unique = _ancestor_bits(doc)
-    anc = np.ascontiguousarray(bits[np.searchsorted(unique, container)], dtype=np.int64)
+    anc = _ancestor_bits(doc)
     opener_idx = np.fromiter(map(_OPENER_INDEX.get, doc.opener, repeat(_OTHER_OPENER)), np.int64, n)
     hybrid = np.ascontiguousarray(_hybrid.select(doc, span), dtype=np.uint8)
     text = np.ascontiguousarray(_text_stats(doc, words), dtype=np.float64)
