@@ -101,6 +101,17 @@ static void release_all(Py_buffer *held, int n_held)
         PyBuffer_Release(&held[k]);
 }
 
+/* The common exit: drop a half-built result on error, free the scratch, release the inputs. */
+static PyObject *finish(PyObject *result, void *scratch, void *groups, Py_buffer *held, int n_held)
+{
+    if (PyErr_Occurred())
+        Py_CLEAR(result);
+    PyMem_Free(scratch);
+    PyMem_Free(groups);
+    release_all(held, n_held);
+    return result;
+}
+
 /* ------------------------------------------------------------------ median */
 
 static int cmp_double(const void *x, const void *y)
@@ -468,12 +479,7 @@ static PyObject *block_features(PyObject *self, PyObject *args)
     }
 
 done:
-    if (PyErr_Occurred())
-        Py_CLEAR(result);
-    PyMem_Free(scratch);
-    PyMem_Free(groups);
-    release_all(held, n_held);
-    return result;
+    return finish(result, scratch, groups, held, n_held);
 }
 
 /* ------------------------------------------------------------------ context features */
@@ -634,12 +640,7 @@ static PyObject *context_features(PyObject *self, PyObject *args)
     }
 
 done:
-    if (PyErr_Occurred())
-        Py_CLEAR(result);
-    PyMem_Free(scratch);
-    PyMem_Free(groups);
-    release_all(held, n_held);
-    return result;
+    return finish(result, scratch, groups, held, n_held);
 }
 
 static PyMethodDef methods[] = {
