@@ -550,25 +550,33 @@ done:
 }
 
 PyDoc_STRVAR(split_blocks_doc,
-             "split_blocks(text) -> list[str]\n\n"
+             "split_blocks(text, keep=None) -> list[str]\n\n"
              "The NUL-separated pieces of text, each with white space collapsed as\n"
-             "\" \".join(piece.split()) does.");
+             "\" \".join(piece.split()) does; with keep (one byte per piece), only the\n"
+             "pieces whose byte is not 0.");
 
-static PyObject *split_blocks(PyObject *self, PyObject *arg)
+static PyObject *split_blocks(PyObject *self, PyObject *args)
 {
-    if (check_text(arg, "split_blocks") < 0)
+    PyObject *text, *mask = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O", &text, &mask) || check_text(text, "split_blocks") < 0)
+        return NULL;
+    Py_buffer view = {0};
+    if (mask != Py_None && PyObject_GetBuffer(mask, &view, PyBUF_C_CONTIGUOUS) < 0)
         return NULL;
     PyObject *out = PyList_New(0);
-    if (out == NULL)
-        return NULL;
-    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
-    int kind = PyUnicode_KIND(arg), rc;
-    const void *data = PyUnicode_DATA(arg);
-    BY_KIND(kind, rc =, split_blocks, out, data, n, kind);
-    if (rc < 0) {
-        Py_DECREF(out);
-        return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), pieces;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (out != NULL)
+        BY_KIND(kind, pieces =, split_blocks, out, data, n, kind, mask == Py_None ? NULL : view.buf, view.len);
+    if (out != NULL && pieces >= 0 && mask != Py_None && pieces != view.len) {
+        PyErr_Format(PyExc_ValueError, "keep has %zd bytes for %zd pieces", view.len, pieces);
+        pieces = -1;
     }
+    if (mask != Py_None)
+        PyBuffer_Release(&view);
+    if (out != NULL && pieces < 0)
+        Py_CLEAR(out);
     return out;
 }
 
@@ -577,7 +585,7 @@ static PyMethodDef methods[] = {
     {"step0", step0, METH_O, step0_doc},
     {"scan", scan, METH_O, scan_doc},
     {"open_elements", open_elements, METH_VARARGS, open_elements_doc},
-    {"split_blocks", split_blocks, METH_O, split_blocks_doc},
+    {"split_blocks", split_blocks, METH_VARARGS, split_blocks_doc},
     {NULL, NULL, 0, NULL},
 };
 

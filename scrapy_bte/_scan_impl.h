@@ -345,15 +345,24 @@ static Py_ssize_t SUF(weave)(const CH *s, Py_ssize_t n, const Py_ssize_t *bounds
 }
 
 /* " ".join(piece.split()) of every NUL-separated piece of s, appended to `out`. */
-static int SUF(split_blocks)(PyObject *out, const CH *s, Py_ssize_t n, int kind)
+/* Pieces whose keep byte is 0 are skipped unread (keep NULL: all pieces); returns the piece count. */
+static Py_ssize_t SUF(split_blocks)(PyObject *out, const CH *s, Py_ssize_t n, int kind, const unsigned char *keep,
+                                    Py_ssize_t n_keep)
 {
     CH *buf = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(CH));
     if (buf == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    Py_ssize_t k = 0;
-    for (;;) {
+    Py_ssize_t k = 0, piece_no = 0;
+    for (;; piece_no++) {
+        if (keep != NULL && (piece_no >= n_keep || !keep[piece_no])) {
+            k = SUF(find_ch)(s, n, k, 0);
+            if (k < 0)
+                break;
+            k++;
+            continue;
+        }
         Py_ssize_t o = 0;
         int pending = 0; /* a space is owed before the next word character */
         for (; k < n && s[k] != 0; k++) {
@@ -380,7 +389,7 @@ static int SUF(split_blocks)(PyObject *out, const CH *s, Py_ssize_t n, int kind)
         k++; /* past the NUL */
     }
     PyMem_Free(buf);
-    return 0;
+    return piece_no + 1;
 }
 
 #undef SUF_find_lt

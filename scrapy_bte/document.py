@@ -368,12 +368,18 @@ def _block_texts(all_text: str, keep: np.ndarray, accelerated: bool = False) -> 
     """
     if len(keep) == 0:
         return []
+    if accelerated:
+        # Decoding the whole text gives the kept pieces the same result: no
+        # entity name holds NUL, so none reaches across a separator.
+        if "&" in all_text:
+            all_text = _html.unescape(all_text)
+        mask = np.zeros(all_text.count(_SEP) + 1, dtype=np.uint8)
+        mask[keep] = 1
+        return _c.split_blocks(all_text, mask)
     raw = all_text.split(_SEP)
     kept = _SEP.join([raw[b] for b in keep.tolist()])
     if "&" in kept:
         kept = _html.unescape(kept)
-    if accelerated:
-        return _c.split_blocks(kept)
     return list(map(str.strip, " ".join(kept.split()).split(_SEP)))
 
 
