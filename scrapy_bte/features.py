@@ -235,6 +235,11 @@ def _parents(doc: Document) -> np.ndarray:
     return parents
 
 
+def _opener_index(doc: Document) -> np.ndarray:
+    """Per block, the :data:`OPENERS` column of its opening tag."""
+    return np.fromiter(map(_OPENER_INDEX.get, doc.opener, repeat(_OTHER_OPENER)), np.int64, doc.n_blocks)
+
+
 def _bits_matrix(values: np.ndarray, width: int) -> np.ndarray:
     """Rows of 0/1 from int64 bitmasks (little-endian bit order)."""
     raw = values.astype("<i8").view(np.uint8).reshape(len(values), 8)
@@ -422,7 +427,7 @@ def block_features(doc: Document, span: Span | None = None, *, use_span: bool = 
     else:
         cols += [hybrid, np.full(n, np.log1p(n))]
 
-    opener_idx = np.fromiter(map(_OPENER_INDEX.get, doc.opener, repeat(_OTHER_OPENER)), np.int64, n)
+    opener_idx = _opener_index(doc)
     openers = np.zeros((n, len(OPENERS)))
     openers[np.arange(n), opener_idx] = 1.0
 
@@ -451,7 +456,7 @@ def _block_features_c(doc: Document, span: Span | None) -> np.ndarray:
     words = np.ascontiguousarray(doc.words, dtype=np.float64)
     container = np.ascontiguousarray(doc.container, dtype=np.int64)
     anc = _ancestor_bits(doc)
-    opener_idx = np.fromiter(map(_OPENER_INDEX.get, doc.opener, repeat(_OTHER_OPENER)), np.int64, n)
+    opener_idx = _opener_index(doc)
     hybrid = np.ascontiguousarray(_hybrid.select(doc, span), dtype=np.uint8)
     text = np.ascontiguousarray(_text_stats(doc, words), dtype=np.float64)
     title = np.ascontiguousarray(_title_overlap(doc, words, span), dtype=np.float64)
