@@ -47,15 +47,19 @@ def model_without(held_out: str) -> str:
     return str(path)
 
 
-def _factory(method: str):
+def _factory(method: str, **options):
     def build(held_out: str | None):
         if held_out is None:  # the shipped model
-            return lambda html: extract(html, method=method)
+            return lambda html: extract(html, method=method, **options)
         path = model_without(held_out)
-        return lambda html: extract(html, method=method, model_path=path)
+        return lambda html: extract(html, method=method, model_path=path, **options)
 
     return build
 
 
 register_factory("scrapy_bte.auto-trained", _factory("auto"))
 register_factory("scrapy_bte.model-trained", _factory("model"))
+# The two comment conventions, to compare with trafilatura's defaults (comments
+# kept) and with trafilatura-no-comments on equal terms.
+register_factory("scrapy_bte.auto-trained+comments", _factory("auto", comments=True))
+register_factory("scrapy_bte.auto-trained-no-comments", _factory("auto", comments=False))

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import bte as _bte
+from . import comments as _comments
 from . import density as _density
 from . import hybrid as _hybrid
 from . import model as _model
@@ -123,6 +124,8 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
     n = doc.n_blocks
     probs = None
     if method == "bte":
+        if "comments" in options:
+            raise ConfigError("option comments needs a block method (auto, model, hybrid, density): bte keeps one span")
         _check(options, ())
         if span is None:
             paragraphs, blocks = [], []
@@ -130,16 +133,15 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
             paragraphs, blocks = _span_paragraphs(doc, span)
         kept = np.zeros(n, dtype=bool)
         kept[blocks] = True
-    elif method in ("model", "auto"):
-        _check(options, ("model_path",))
-        path = options.get("model_path")
-        learned = _model.load_cached(path) if path else _model.default_model()
-        kept, probs = _model.select(doc, span, learned, smooth=method == "auto")
-        blocks = np.flatnonzero(kept).tolist()
-        paragraphs = [doc.texts[b] for b in blocks]
     else:
-        if method == "density":
-            _check(options, ("form", "threshold", "min_chars"))
+        comments = _comments.check(options.pop("comments", None))
+        if method in ("model", "auto"):
+            _check(options, ("model_path",), extra=("comments",))
+            path = options.get("model_path")
+            learned = _model.load_cached(path) if path else _model.default_model()
+            kept, probs = _model.select(doc, span, learned, smooth=method == "auto")
+        elif method == "density":
+            _check(options, ("form", "threshold", "min_chars"), extra=("comments",))
             kept = _density.keep_mask(
                 doc,
                 form=options.get("form", "ratio"),
@@ -147,8 +149,9 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
                 min_chars=options.get("min_chars", 10),
             ) if n else np.zeros(0, dtype=bool)
         else:
-            _check(options, tuple(_hybrid.DEFAULTS))
+            _check(options, tuple(_hybrid.DEFAULTS), extra=("comments",))
             kept = _hybrid.select(doc, span, **options)
+        kept = _comments.apply(doc, kept, comments)
         blocks = np.flatnonzero(kept).tolist()
         paragraphs = [doc.texts[b] for b in blocks]
     total_chars = int(doc.chars.sum())
@@ -178,10 +181,12 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
 _NUMERIC_OPTIONS = {"gap": 0, "min_chars": 0, "max_link": None, "link_weight": None}
 
 
-def _check(options: dict[str, Any], allowed: tuple[str, ...]) -> None:
+def _check(options: dict[str, Any], allowed: tuple[str, ...], extra: tuple[str, ...] = ()) -> None:
+    """Refuse unknown options; ``extra`` are allowed ones already taken out of ``options``."""
     unknown = sorted(set(options) - set(allowed))
     if unknown:
-        raise ConfigError(f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(allowed) or 'none'}")
+        names = ", ".join(allowed + extra) or "none"
+        raise ConfigError(f"unknown option(s) {', '.join(unknown)}; allowed: {names}")
     for key in sorted(options.keys() & _NUMERIC_OPTIONS.keys()):
         value, low = options[key], _NUMERIC_OPTIONS[key]
         number = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)

@@ -40,6 +40,8 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         options[key] = _parse_value(value)
     if args.model:
         options["model_path"] = args.model
+    if args.comments is not None:
+        options["comments"] = args.comments == "keep"
     status = EXIT_OK
     produced = False
     for source in args.files:
@@ -100,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--format", default="text", choices=("text", "json"), help="plain text, or one JSON object per input")
     ex.add_argument("--encoding", default=None, help="decode input with this encoding instead of detecting it")
     ex.add_argument("--model", default=None, help="path to a model .npz for the model/auto methods")
+    ex.add_argument("--comments", default=None, choices=("keep", "drop"),
+                    help="keep or drop readers' comment sections (default: the method decides; not for bte)")
     ex.add_argument("--title", action="store_true", help="print the title before the text (text format)")
     ex.add_argument("-o", "--option", action="append", metavar="KEY=VALUE", help="method option, e.g. -o threshold=mean (repeatable)")
     ex.set_defaults(func=_cmd_extract)

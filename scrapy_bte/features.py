@@ -182,38 +182,57 @@ def _mark_bits(raw: str) -> int:
     return bits
 
 
+def elements_mentioning(raws: list[str], words: tuple[str, ...]) -> list[int]:
+    """Elements whose raw attribute string holds one of ``words`` (lower-case ASCII) in any case.
+
+    One search of all attribute strings joined, not one per element: the
+    cheap test before a regex reads the few elements it finds.
+    """
+    joined = "\x00".join(raws)  # NUL never occurs in decoded markup
+    low = joined.lower()
+    if len(low) != len(joined):  # a character whose lower case is longer (U+0130) shifts offsets
+        return [el for el, raw in enumerate(raws) if any(w in raw.lower() for w in words)]
+    hits = [at for word in words for at in _find_all(low, word)]
+    if not hits:
+        return []
+    ends = np.cumsum(np.fromiter(map(len, raws), np.int64, len(raws)) + 1)
+    return sorted(set(np.searchsorted(ends, hits, side="right").tolist()))
+
+
+def path_or(doc: Document, own: np.ndarray) -> np.ndarray:
+    """Per element, ``own`` OR-ed over the element and all its ancestors.
+
+    Pointer jumping: after round k every element holds the values of its
+    2^k nearest ancestors, so a page of depth d takes log2(d) array steps
+    and no Python loop per element. The root (element 0) contributes nothing.
+    """
+    acc = own.copy()
+    acc[0] = 0
+    jump = _parents(doc).copy()
+    jump[0] = 0
+    while jump.any():
+        acc = acc | acc[jump]
+        jump = jump[jump]
+    return acc
+
+
 def _ancestor_bits(doc: Document) -> np.ndarray:
     """Per block, the bits of :data:`ANCESTORS` names and :data:`MARKS` on its container's path.
 
     Each element's own bits come from its name and, only where its
     attributes mention a mark's ASCII name in any case, from
-    :func:`_mark_bits`. The OR along
-    the path is pointer jumping: after round k every element holds the bits
-    of its 2^k nearest ancestors, so a page of depth d takes log2(d) array
-    steps and no Python loop per element. Cached on the document.
+    :func:`_mark_bits`; :func:`path_or` ORs them down the tree. Cached on
+    the document.
     """
     cached = doc._cache.get("ancestor_bits")
     if cached is not None:
         return cached
     names, raws = doc.el_name, doc.el_attrs
-    n_el = len(names)
-    own = np.fromiter(map(_ANCESTOR_BIT.get, names, repeat(0)), np.int64, n_el)
-    joined = "\x00".join(raws)  # NUL never occurs in decoded markup
-    low = joined.lower()
-    if len(low) == len(joined):
-        hits = [at for word in _MARK_WORDS for at in _find_all(low, word)]
-        ends = np.cumsum(np.fromiter(map(len, raws), np.int64, n_el) + 1)
-        marked = sorted(set(np.searchsorted(ends, hits, side="right").tolist())) if hits else []
-    else:  # a character whose lower case is longer (U+0130) shifts offsets: test each element
-        marked = [el for el, raw in enumerate(raws) if any(w in raw.lower() for w in _MARK_WORDS)]
+    own = np.fromiter(map(_ANCESTOR_BIT.get, names, repeat(0)), np.int64, len(names))
+    marked = elements_mentioning(raws, _MARK_WORDS)
     if marked:
         own[marked] |= np.array([_mark_bits(raws[el]) for el in marked], dtype=np.int64)
-    acc = own
-    jump = _parents(doc).copy()
-    jump[0] = 0  # the root is its own parent and carries no bits
-    while jump.any():
-        acc = acc | acc[jump]
-        jump = jump[jump]
+    acc = path_or(doc, own)
     result = acc[doc.container]
     doc._cache["ancestor_bits"] = result
     return result

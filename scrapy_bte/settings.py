@@ -66,6 +66,7 @@ class SettingSpec:
 SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec("BTE_ENABLED", True, "Master switch; `False` disables the add-on and every component (`NotConfigured`)."),
     SettingSpec("BTE_METHOD", "auto", "Extraction method passed to `extract()`: one of `auto`, `hybrid`, `bte`, `density`, `model` (`hybrid` runs about 1.7 times as fast, with less accurate text)."),
+    SettingSpec("BTE_COMMENTS", None, "Readers' comment sections: `True` keeps them, `False` drops them, `None` leaves it to the method (the learned model keeps some). Not for `BTE_METHOD = 'bte'`."),
     SettingSpec("BTE_MODEL_PATH", None, "Path of a block-classifier model file; `None` uses the model shipped with the package."),
     SettingSpec("BTE_WORKERS", None, "Extraction worker processes; `0` extracts inline in the reactor thread (blocks it: debugging and tiny crawls only).", "`None` = CPUs − 1 (at least 1, at most `CONCURRENT_REQUESTS`)"),
     SettingSpec("BTE_TIMEOUT", 10.0, "Seconds one page may take in a worker before it is killed and the page gets an `error` (not enforced when `BTE_WORKERS = 0`)."),
@@ -175,6 +176,21 @@ def _options(name: str, value: Any) -> dict[str, Any]:
     return options
 
 
+def _comments(name: str, value: Any, method: str) -> bool | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "auto")):
+        return None
+    if isinstance(value, str) and value.strip().lower() in ("keep", "drop"):
+        keep = value.strip().lower() == "keep"
+    else:
+        try:
+            keep = as_bool(name, value)
+        except ConfigError:
+            raise ConfigError(f"{name} must be True, False or None (or keep/drop/auto), got {value!r}") from None
+    if method == "bte":
+        raise ConfigError(f"{name} needs a block method (auto, model, hybrid, density), not BTE_METHOD='bte'")
+    return keep
+
+
 def _model_path(name: str, value: Any) -> str | None:
     if value is None or value == "":
         return None
@@ -205,6 +221,7 @@ class BTEConfig:
     drop_html_field: bool
     options: dict[str, Any]
     gc_freeze: bool = True
+    comments: bool | None = None
 
     @classmethod
     def from_settings(cls, settings: "BaseSettings | dict[str, Any]") -> "BTEConfig":
@@ -254,6 +271,7 @@ class BTEConfig:
             drop_html_field=as_bool("BTE_DROP_HTML_FIELD", get("BTE_DROP_HTML_FIELD")),
             options=_options("BTE_OPTIONS", get("BTE_OPTIONS")),
             gc_freeze=as_bool("BTE_GC_FREEZE", get("BTE_GC_FREEZE")),
+            comments=_comments("BTE_COMMENTS", get("BTE_COMMENTS"), method),
         )
 
     @classmethod
@@ -278,6 +296,8 @@ class BTEConfig:
         options = dict(self.options)
         if self.model_path is not None:
             options.setdefault("model_path", self.model_path)
+        if self.comments is not None:
+            options.setdefault("comments", self.comments)
         return options
 
     def wanted_fields(self) -> tuple[str, ...]:
@@ -291,7 +311,7 @@ class BTEConfig:
 
 
 # Settings for which an explicit None is a valid value (not "use the default").
-_NONE_IS_VALID = frozenset({"BTE_MODEL_PATH", "BTE_HTML_FIELD", "BTE_SCORES_FIELD", "BTE_WORKERS", "BTE_MAX_PENDING"})
+_NONE_IS_VALID = frozenset({"BTE_COMMENTS", "BTE_MODEL_PATH", "BTE_HTML_FIELD", "BTE_SCORES_FIELD", "BTE_WORKERS", "BTE_MAX_PENDING"})
 
 _CONFIGS: "weakref.WeakKeyDictionary[Crawler, BTEConfig]" = weakref.WeakKeyDictionary()
 

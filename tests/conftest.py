@@ -41,6 +41,15 @@ ARTICLE2_SENTENCES = (
     "a steel swing bridge that can turn aside for the sailing ships",
 )
 TWO_ITEMS_SENTENCES = ("night trains are returning to the timetables",)
+# fixtures/comments.html: its article, and the two readers' comments under it.
+COMMENTED_SENTENCES = (
+    "took in more spring honey this year than in any season",
+    "asked gardeners to leave dandelions and clover in their lawns",
+)
+COMMENT_SENTENCES = (
+    "Our two hives on the allotment did just as well",
+    "Will the open day at the teaching apiary be suitable for small children",
+)
 LATIN1_SENTENCES = ("Der Bäcker Müller eröffnet sein Café am Marktplatz",)
 BOILERPLATE = ("Archive of the navigation menu", "Council approves the new parking rules", "FooterCorp", "Advertise")
 
@@ -86,6 +95,7 @@ def build_routes() -> dict[str, Route]:
         "/two_items.html": Route(_fixture("two_items.html")),
         "/broken.html": Route(_fixture("broken.html")),
         "/short.html": Route(_fixture("short.html")),
+        "/comments.html": Route(_fixture("comments.html")),
         "/empty.html": Route(b"<html><head></head><body></body></html>"),
         "/latin1.html": Route(LATIN1_PAGE, "text/html; charset=windows-1252"),
         "/xhtml": Route(article2, "application/xhtml+xml"),

@@ -54,6 +54,17 @@ def test_method_options_are_passed_and_checked(capsys):
     assert code == EXIT_USAGE and "KEY=VALUE" in err
 
 
+def test_comments_keep_or_drop(capsys):
+    page = str(Path(__file__).resolve().parent / "fixtures" / "comments.html")
+    comment = "Our two hives on the allotment did just as well"
+    code, kept, _ = run(capsys, "extract", "--comments", "keep", page)
+    assert code == EXIT_OK and comment in kept
+    code, dropped, _ = run(capsys, "extract", "--comments", "drop", page)
+    assert code == EXIT_OK and comment not in dropped and "spring honey" in dropped
+    code, _, err = run(capsys, "extract", "--method", "bte", "--comments", "drop", page)
+    assert code == EXIT_USAGE and "block method" in err
+
+
 def test_exit_codes(capsys, tmp_path):
     empty = tmp_path / "empty.html"
     empty.write_text("<html><body><script>x()</script></body></html>")

@@ -70,6 +70,8 @@ def test_defaults() -> None:
         ("BTE_OPTIONS", "{not json"),
         ("BTE_OPTIONS", ["a"]),
         ("BTE_OPTIONS", {"url": "x"}),
+        ("BTE_COMMENTS", "sometimes"),
+        ("BTE_COMMENTS", 2),
     ],
 )
 def test_bad_value_names_the_setting(name: str, value: Any) -> None:
@@ -82,6 +84,24 @@ def test_values_from_the_command_line_are_parsed() -> None:
         Settings({"BTE_WORKERS": "0", "BTE_TIMEOUT": "2.5", "BTE_FLAT_SCORES": "true", "BTE_OPTIONS": '{"k": 1}'})
     )
     assert (config.workers, config.timeout, config.flat_scores, config.options) == (0, 2.5, True, {"k": 1})
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(None, None), ("", None), ("auto", None), (True, True), ("keep", True), ("true", True), (False, False),
+     ("drop", False), ("0", False)],
+)
+def test_comments_setting_reaches_the_extract_options(value: Any, expected: bool | None) -> None:
+    config = BTEConfig.from_settings(Settings({"BTE_COMMENTS": value}))
+    assert config.comments is expected
+    assert config.extract_options().get("comments", None) is expected
+    assert ("comments" in config.extract_options()) is (expected is not None)
+
+
+def test_comments_setting_needs_a_block_method() -> None:
+    with pytest.raises(ConfigError, match="BTE_COMMENTS.*bte"):
+        BTEConfig.from_settings(Settings({"BTE_COMMENTS": False, "BTE_METHOD": "bte"}))
+    assert BTEConfig.from_settings(Settings({"BTE_METHOD": "bte"})).comments is None
 
 
 def test_scores_field_can_be_turned_off() -> None:

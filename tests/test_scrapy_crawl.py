@@ -15,6 +15,8 @@ import pytest
 from conftest import (
     ARTICLE1_SENTENCES,
     ARTICLE2_SENTENCES,
+    COMMENT_SENTENCES,
+    COMMENTED_SENTENCES,
     LATIN1_SENTENCES,
     TWO_ITEMS_SENTENCES,
     CrawlResult,
@@ -267,6 +269,15 @@ def test_min_words_drops_short_pages(crawl: Callable[..., CrawlResult]) -> None:
     result = crawl(["/article1.html", "/short.html"], settings={"BTE_MIN_WORDS": 20, "BTE_WORKERS": 0})
     assert [item["url"].rsplit("/", 1)[1] for item in result.items] == ["article1.html"]
     assert result.stat("bte/dropped/too_short") == 1
+    assert_clean_log(result)
+
+
+def test_comments_setting_drops_comment_sections(crawl: Callable[..., CrawlResult]) -> None:
+    result = crawl(["/comments.html", "/article1.html"], settings={"BTE_COMMENTS": "drop", "BTE_WORKERS": 1})
+    text = result.one("/comments.html")["text"]
+    assert_article(text, COMMENTED_SENTENCES)
+    assert not any(sentence in text for sentence in COMMENT_SENTENCES)
+    assert_article(result.one("/article1.html")["text"], ARTICLE1_SENTENCES)
     assert_clean_log(result)
 
 
