@@ -27,18 +27,20 @@ static int get_array(PyObject *obj, Py_buffer *view, const char *formats, const 
 }
 
 PyDoc_STRVAR(runs_doc,
-             "runs(seg_words, n_tags) -> (runs, first, last) as bytes of float64, int64, int64\n\n"
+             "runs(seg_words, n_tags, weightless=None) -> (runs, first, last) as bytes of float64, int64, int64\n\n"
              "Run-length encoding of the token sequence segment, tag, segment, ...,\n"
              "tag, segment: zero-word segments vanish, consecutive tags merge into one\n"
-             "negative run; first/last are the segments each run touches.");
+             "negative run; first/last are the segments each run touches. Tags whose\n"
+             "byte in weightless (n_tags bytes) is not zero count as nothing.");
 
 static PyObject *runs(PyObject *self, PyObject *args)
 {
-    PyObject *obj;
+    PyObject *obj, *skip_obj = Py_None;
     Py_ssize_t n_tags;
-    if (!PyArg_ParseTuple(args, "On", &obj, &n_tags))
+    if (!PyArg_ParseTuple(args, "On|O", &obj, &n_tags, &skip_obj))
         return NULL;
-    Py_buffer view;
+    Py_buffer view, skip_view;
+    int have_skip = 0;
     if (get_array(obj, &view, "d", "seg_words") < 0)
         return NULL;
     const double *w = view.buf;
@@ -47,6 +49,21 @@ static PyObject *runs(PyObject *self, PyObject *args)
         PyBuffer_Release(&view);
         PyErr_Format(PyExc_ValueError, "seg_words needs n_tags + 1 = %zd values, got %zd", n_tags + 1, n_seg);
         return NULL;
+    }
+    const unsigned char *skip = NULL;
+    if (skip_obj != Py_None) {
+        if (PyObject_GetBuffer(skip_obj, &skip_view, PyBUF_C_CONTIGUOUS) < 0) {
+            PyBuffer_Release(&view);
+            return NULL;
+        }
+        if (skip_view.itemsize != 1 || skip_view.len != n_tags) {
+            PyBuffer_Release(&view);
+            PyBuffer_Release(&skip_view);
+            PyErr_Format(PyExc_ValueError, "weightless needs n_tags = %zd bytes", n_tags);
+            return NULL;
+        }
+        have_skip = 1;
+        skip = skip_view.buf;
     }
     /* At most one run per token: tags and segments alternate. */
     Py_ssize_t cap = 2 * n_tags + 1;
@@ -61,7 +78,7 @@ static PyObject *runs(PyObject *self, PyObject *args)
     Py_ssize_t k = -1;
     int positive = -1; /* sign of the open run; -1 before the first */
     for (Py_ssize_t p = 0; p < cap; p++) {
-        double v = (p & 1) ? -1.0 : w[p >> 1];
+        double v = (p & 1) ? ((skip != NULL && skip[p >> 1]) ? 0.0 : -1.0) : w[p >> 1];
         if (v == 0.0)
             continue;
         int pos = v > 0.0;
@@ -76,6 +93,8 @@ static PyObject *runs(PyObject *self, PyObject *args)
     }
     Py_ssize_t count = k + 1;
     PyBuffer_Release(&view);
+    if (have_skip)
+        PyBuffer_Release(&skip_view);
     if (_PyBytes_Resize(&r_vals, count * 8) < 0 || _PyBytes_Resize(&r_first, count * 8) < 0 ||
         _PyBytes_Resize(&r_last, count * 8) < 0) {
         Py_XDECREF(r_vals);
@@ -86,6 +105,8 @@ static PyObject *runs(PyObject *self, PyObject *args)
     return Py_BuildValue("NNN", r_vals, r_first, r_last);
 fail:
     PyBuffer_Release(&view);
+    if (have_skip)
+        PyBuffer_Release(&skip_view);
     Py_XDECREF(r_vals);
     Py_XDECREF(r_first);
     Py_XDECREF(r_last);

@@ -8,6 +8,10 @@ problem: one pass with prefix sums and a running minimum. The same holds for
 any real token weights (fractional words of scripts without spaces) and for
 the run-length encoded sequence, whose optimum starts and ends on word runs.
 
+The document's sequence gives the font style tags (``b``, ``i``, ``font``,
+... see ``document.STYLE_TAGS``) no weight: they restyle words inside a
+sentence rather than separate text from markup.
+
 Tie-breaking: among spans of equal score the earliest start wins, then the
 latest end (the longest of the earliest spans), so ties err toward recall.
 A sequence without a positive value (no words) yields the single best token,

@@ -97,14 +97,22 @@ STRUCTURE_TAGS = BLOCK_TAGS - frozenset(
     "p li br hr h1 h2 h3 h4 h5 h6 dt dd caption legend summary figcaption pre address".split()
 )
 _STRUCTURE_OR_END = STRUCTURE_TAGS | frozenset("/" + t for t in STRUCTURE_TAGS)
+#: HTML 4's font style elements and ``font``: they change how a few words
+#: look inside a sentence, not the page's structure, so BTE's token sequence
+#: does not count them as tags (old pages wrap every paragraph in several).
+#: Not ``small``: HTML5 made it the mark of side comments and small print
+#: (copyright lines, disclaimers), a hint of boilerplate worth its weight.
+STYLE_TAGS = frozenset("font basefont b i u s strike tt big".split())
+_STYLE_OR_END = STYLE_TAGS | frozenset("/" + t for t in STYLE_TAGS)
 # Per tag name, what the build needs to know: bit flags shared with _scan.c.
-FLAG_BLOCK, FLAG_LINK_OPEN, FLAG_LINK_CLOSE, FLAG_STRUCTURE = 1, 2, 4, 8
+FLAG_BLOCK, FLAG_LINK_OPEN, FLAG_LINK_CLOSE, FLAG_STRUCTURE, FLAG_STYLE = 1, 2, 4, 8, 16
 _TAG_FLAGS: dict[str, int] = {
     name: FLAG_BLOCK * (name in _BLOCK_SEP)
     | FLAG_LINK_OPEN * (name == "a")
     | FLAG_LINK_CLOSE * (name == "/a")
     | FLAG_STRUCTURE * (name in _STRUCTURE_OR_END)
-    for name in _BLOCK_SEP.keys() | {"a", "/a"}
+    | FLAG_STYLE * (name in _STYLE_OR_END)
+    for name in _BLOCK_SEP.keys() | {"a", "/a"} | _STYLE_OR_END
 }
 # A start tag that implicitly closes an open element of these names.
 _AUTOCLOSE = {
@@ -328,8 +336,17 @@ class Document:
             words = self.seg_words
             if link_weight != 1.0:
                 words = words - (1.0 - link_weight) * self.seg_link_words
-            self._cache[key] = _runs(words, self.total_tags, self._accelerated)
+            self._cache[key] = _runs(words, self.total_tags, self._accelerated, self.style_tags)
         return self._cache[key]
+
+    @property
+    def style_tags(self) -> np.ndarray | None:
+        """Per tag, 1 for a :data:`STYLE_TAGS` tag (not a tag to BTE); None when the page has none."""
+        mask = self._cache.get("style_tags", False)
+        if mask is False:
+            mask = np.ascontiguousarray((self._flags & FLAG_STYLE) > 0, dtype=np.uint8)
+            mask = self._cache["style_tags"] = mask if mask.any() else None
+        return mask
 
     def element_path(self, block: int) -> list[int]:
         """Element ids from the block's container up to the root."""
@@ -627,27 +644,33 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
     )
 
 
-def _runs(seg_words: np.ndarray, n_tags: int, accelerated: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _runs(seg_words: np.ndarray, n_tags: int, accelerated: bool = False,
+          weightless: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Run-length encode the token sequence: word runs > 0, tag runs < 0.
 
     Returns the run values and, per run, the first and last text segment it
-    touches (tag runs report the segments around them). ``accelerated``
-    runs the same loop in C (``scrapy_bte._bte``) when it is built.
+    touches (tag runs report the segments around them). Tags marked in
+    ``weightless`` (uint8 per tag) count as nothing, so the words on both
+    sides join one run. ``accelerated`` runs the same loop in C
+    (``scrapy_bte._bte``) when it is built.
     """
     if len(seg_words) == 0:
         empty = np.zeros(0, dtype=np.int64)
         return np.zeros(0), empty, empty
     if accelerated and _c_bte is not None:
-        vals, first, last = _c_bte.runs(np.ascontiguousarray(seg_words, dtype=np.float64), n_tags)
+        vals, first, last = _c_bte.runs(np.ascontiguousarray(seg_words, dtype=np.float64), n_tags, weightless)
         return np.frombuffer(vals), np.frombuffer(first, np.int64), np.frombuffer(last, np.int64)
     seq = np.empty(2 * n_tags + 1, dtype=np.float64)
     seq[0::2] = seg_words
-    seq[1::2] = -1.0
+    seq[1::2] = -1.0 if weightless is None else np.where(np.asarray(weightless) > 0, 0.0, -1.0)
     nz = np.flatnonzero(seq)
     vals = seq[nz]
+    if len(vals) == 0:  # only empty segments and weightless tags
+        empty = np.zeros(0, dtype=np.int64)
+        return np.zeros(0), empty, empty
     positive = vals > 0
     starts = np.flatnonzero(np.concatenate(([True], positive[1:] != positive[:-1])))
-    runs = np.add.reduceat(vals, starts) if len(vals) else vals
+    runs = np.add.reduceat(vals, starts)
     ends = np.concatenate((starts[1:], [len(nz)])) - 1
     return runs, nz[starts] // 2, nz[ends] // 2
 

@@ -11,7 +11,7 @@ import pytest
 from scrapy_bte import ConfigError, Extraction, ExtractionError, extract
 from scrapy_bte.api import METHODS, parse
 from scrapy_bte.bte import brute_force, document_span, max_span
-from scrapy_bte.document import build, step0
+from scrapy_bte.document import STYLE_TAGS, build, step0
 from scrapy_bte.scripts import char_f1, weighted_words
 from scrapy_bte.title import choose_title, strip_site_name
 
@@ -162,15 +162,17 @@ def test_blocks_carry_features():
 
 
 def test_bte_on_document_matches_brute_force_over_tokens():
-    html = page("<a>x</a><b><i>one two three four five</i></b><p>six seven</p><u></u><s>eight</s>")
+    html = page("<a>x</a><b><i>one two three four five</i></b><p>six seven</p><u></u><s>eight</s><span>nine</span>")
     doc = build(html)
-    # The token sequence of Finn's paper, literally: +1 per word, -1 per tag.
+    # The token sequence of Finn's paper, literally: +1 per word, -1 per tag,
+    # except that font style tags (b, i, u, s, font, ...) count as nothing.
     import re
 
     tokens: list[int] = []
     for piece in re.split(r"(<[^>]+>)", step0(html)[0]):
         if piece.startswith("<"):
-            tokens.append(-1)
+            if re.match(r"</?([a-z]+)", piece).group(1) not in STYLE_TAGS:
+                tokens.append(-1)
         else:
             tokens.extend([1] * len(piece.split()))
     score, i, j = brute_force(tokens)
@@ -178,6 +180,21 @@ def test_bte_on_document_matches_brute_force_over_tokens():
     assert span is not None
     assert span.score == score == max_span(np.array(tokens))[0]
     assert span.words == sum(1 for t in tokens[i : j + 1] if t > 0)
+
+
+def test_font_style_tags_do_not_cut_bte_runs():
+    styled = build("<p>one <b>two</b> <font color=red><i>three</i></font> four</p>")
+    spans = build("<p>one <span>two</span> <em><small>three</small></em> four</p>")
+    assert styled.token_runs()[0].tolist() == [-1.0, 4.0, -1.0]  # <p>, the words, </p>
+    assert spans.token_runs()[0].tolist() == [-1.0, 1.0, -1.0, 1.0, -3.0, 1.0, -2.0, 1.0, -1.0]
+    assert styled.total_tags == 8  # still tags of the page, for density and the features
+    # Every other word in bold: counted as tags, the markup would outweigh the
+    # article and BTE would settle for the footer's one clean line.
+    para = "<p><font face=arial>" + " ".join(["plain <b>bold</b>"] * 10) + "</font></p>"
+    menu = "".join(f"<a href=/{k}>Home</a><br>" for k in range(12))
+    footer = "<p>Copyright notice of the site goes here</p>"
+    result = extract("<html><body>" + menu + para * 8 + menu + footer + "</body></html>", method="bte")
+    assert result.text.count("plain bold") == 80 and "Home" not in result.text and "Copyright" not in result.text
 
 
 def test_bte_tie_break_and_no_word_pages():

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 import torture_cases as tc
 from scrapy_bte import bte, density
 from scrapy_bte.api import parse
-from scrapy_bte.document import SEPARATOR_CHARS
+from scrapy_bte.document import SEPARATOR_CHARS, STYLE_TAGS
 from scrapy_bte.scripts import weighted_words
 
 QUICK = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -41,7 +41,9 @@ VOCAB = (
 )
 SCRIPT_WORD = "jsonlyword"
 COMMENT_WORD = "commentonlyword"
-TAGS = ("div", "p", "span", "a", "b", "li", "ul", "table", "tr", "td", "h1", "section", "article", "em", "font", "pre")
+TAGS = ("div", "p", "span", "a", "b", "li", "ul", "table", "tr", "td", "h1", "section", "article", "em", "font", "pre",
+        "i", "small")
+_TAG_NAME = re.compile(r"</?([a-zA-Z0-9]+)")
 ATTRS = ("", ' class="post body"', " id=main", " href='/x?a=1&amp;b=2'", ' data-x="a b c"', " hidden", ' style="color: red"')
 
 
@@ -51,7 +53,7 @@ class Rendered:
 
     html: list[str] = field(default_factory=list)
     words: list[str] = field(default_factory=list)  # visible words, entities decoded
-    tokens: list[float] = field(default_factory=list)  # +weight per word, -1 per tag
+    tokens: list[float] = field(default_factory=list)  # +weight per word, -1 per tag but font style tags
     segment: list[str] = field(default_factory=list)  # raw text since the last tag
 
     def text(self, words: list[str]) -> None:
@@ -62,7 +64,8 @@ class Rendered:
     def tag(self, markup: str) -> None:
         self.end_segment()
         self.html.append(markup)
-        self.tokens.append(-1.0)
+        if _TAG_NAME.match(markup).group(1).lower() not in STYLE_TAGS:  # font style tags weigh nothing
+            self.tokens.append(-1.0)
 
     def end_segment(self) -> None:
         """Words of the text between two tags; a short one without a letter or

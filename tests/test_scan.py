@@ -101,7 +101,8 @@ def test_same_document_on_large_generated_pages(size: int) -> None:
 # attributes, entities, scripts without spaces, separators.
 PIECES = (
     "<div>", "</div>", "<DIV class='a b'>", "<p>", "</P >", "<br/>", "<a href=x>", "</a>", "<A>", "<span>",
-    "<li>", "<td>", "<table>", "<h1>", "<section id=main>", "<nav>", "<article>",
+    "<li>", "<td>", "<table>", "<h1>", "<section id=main>", "<nav>", "<article>", "<b>", "</B>", "<font size=2>",
+    "</i>", "<small>",
     "<script>", "</script>", "<SCRIPT type=x>", "</scrİpt>", "<style>", "</style >", "<title>", "</title>",
     "<noscript>", "</noscript>", "<svg>", "</svg>", "<templatE>", "<iframe src=x>", "</iframe>", "<select>",
     "<!--", "-->", "--!>", "<!-->", "<!--->", "<!DOCTYPE html>", "<?xml ?>", "<![CDATA[", "]]>",
@@ -147,6 +148,36 @@ EDGES = (
 @pytest.mark.parametrize("markup", EDGES)
 def test_same_document_on_edges(markup: str) -> None:
     check(markup)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from((0.0, 0.0, 1.0, 2.0, 0.5)), min_size=1, max_size=30), st.data())
+def test_runs_with_weightless_tags_match_numpy(seg_words: list[float], data: st.DataObject) -> None:
+    words = np.array(seg_words)
+    n_tags = len(words) - 1
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=n_tags, max_size=n_tags)), dtype=np.uint8)
+    for weightless in (None, mask):
+        fast = document._runs(words, n_tags, True, weightless)
+        ref = document._runs(words, n_tags, False, weightless)
+        for a, b in zip(fast, ref):
+            assert a.dtype == b.dtype and np.array_equal(a, b)
+    # Weightless tags vanish: the runs equal those of the sequence without them.
+    runs = document._runs(words, n_tags, False, mask)[0]
+    seq = [v for k, w in enumerate(words) for v in ([w] if k == 0 else ([] if mask[k - 1] else [-1.0]) + [w])]
+    merged: list[float] = []
+    for v in (v for v in seq if v != 0.0):
+        if merged and (merged[-1] > 0) == (v > 0):
+            merged[-1] += v
+        else:
+            merged.append(v)
+    assert runs.tolist() == merged
+
+
+def test_runs_refuse_a_mask_of_the_wrong_length() -> None:
+    from scrapy_bte import _bte
+
+    with pytest.raises(ValueError, match="weightless"):
+        _bte.runs(np.ones(3), 2, np.zeros(3, dtype=np.uint8))
 
 
 def test_step0_title_and_removal_agree() -> None:
