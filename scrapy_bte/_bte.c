@@ -39,39 +39,32 @@ static PyObject *runs(PyObject *self, PyObject *args)
     Py_ssize_t n_tags;
     if (!PyArg_ParseTuple(args, "On|O", &obj, &n_tags, &skip_obj))
         return NULL;
-    Py_buffer view, skip_view;
-    int have_skip = 0;
+    Py_buffer view, skip_view = {0};
     if (get_array(obj, &view, "d", "seg_words") < 0)
         return NULL;
-    const double *w = view.buf;
-    Py_ssize_t n_seg = view.len / 8;
-    if (n_tags < 0 || n_seg != n_tags + 1) {
+    if (skip_obj != Py_None && PyObject_GetBuffer(skip_obj, &skip_view, PyBUF_C_CONTIGUOUS) < 0) {
         PyBuffer_Release(&view);
-        PyErr_Format(PyExc_ValueError, "seg_words needs n_tags + 1 = %zd values, got %zd", n_tags + 1, n_seg);
         return NULL;
     }
-    const unsigned char *skip = NULL;
-    if (skip_obj != Py_None) {
-        if (PyObject_GetBuffer(skip_obj, &skip_view, PyBUF_C_CONTIGUOUS) < 0) {
-            PyBuffer_Release(&view);
-            return NULL;
-        }
-        if (skip_view.itemsize != 1 || skip_view.len != n_tags) {
-            PyBuffer_Release(&view);
-            PyBuffer_Release(&skip_view);
-            PyErr_Format(PyExc_ValueError, "weightless needs n_tags = %zd bytes", n_tags);
-            return NULL;
-        }
-        have_skip = 1;
-        skip = skip_view.buf;
+    PyObject *r_vals = NULL, *r_first = NULL, *r_last = NULL, *result = NULL;
+    const double *w = view.buf;
+    const unsigned char *skip = skip_obj != Py_None ? skip_view.buf : NULL;
+    Py_ssize_t n_seg = view.len / 8;
+    if (n_tags < 0 || n_seg != n_tags + 1) {
+        PyErr_Format(PyExc_ValueError, "seg_words needs n_tags + 1 = %zd values, got %zd", n_tags + 1, n_seg);
+        goto done;
+    }
+    if (skip_obj != Py_None && (skip_view.itemsize != 1 || skip_view.len != n_tags)) {
+        PyErr_Format(PyExc_ValueError, "weightless needs n_tags = %zd bytes", n_tags);
+        goto done;
     }
     /* At most one run per token: tags and segments alternate. */
     Py_ssize_t cap = 2 * n_tags + 1;
-    PyObject *r_vals = PyBytes_FromStringAndSize(NULL, cap * 8);
-    PyObject *r_first = PyBytes_FromStringAndSize(NULL, cap * 8);
-    PyObject *r_last = PyBytes_FromStringAndSize(NULL, cap * 8);
+    r_vals = PyBytes_FromStringAndSize(NULL, cap * 8);
+    r_first = PyBytes_FromStringAndSize(NULL, cap * 8);
+    r_last = PyBytes_FromStringAndSize(NULL, cap * 8);
     if (r_vals == NULL || r_first == NULL || r_last == NULL)
-        goto fail;
+        goto done;
     double *vals = (double *)PyBytes_AS_STRING(r_vals);
     long long *first = (long long *)PyBytes_AS_STRING(r_first);
     long long *last = (long long *)PyBytes_AS_STRING(r_last);
@@ -92,25 +85,18 @@ static PyObject *runs(PyObject *self, PyObject *args)
         last[k] = p >> 1;
     }
     Py_ssize_t count = k + 1;
+    /* _PyBytes_Resize frees and clears its argument on failure. */
+    if (_PyBytes_Resize(&r_vals, count * 8) == 0 && _PyBytes_Resize(&r_first, count * 8) == 0 &&
+        _PyBytes_Resize(&r_last, count * 8) == 0)
+        result = Py_BuildValue("OOO", r_vals, r_first, r_last);
+done:
     PyBuffer_Release(&view);
-    if (have_skip)
-        PyBuffer_Release(&skip_view);
-    if (_PyBytes_Resize(&r_vals, count * 8) < 0 || _PyBytes_Resize(&r_first, count * 8) < 0 ||
-        _PyBytes_Resize(&r_last, count * 8) < 0) {
-        Py_XDECREF(r_vals);
-        Py_XDECREF(r_first);
-        Py_XDECREF(r_last);
-        return NULL;
-    }
-    return Py_BuildValue("NNN", r_vals, r_first, r_last);
-fail:
-    PyBuffer_Release(&view);
-    if (have_skip)
+    if (skip_obj != Py_None)
         PyBuffer_Release(&skip_view);
     Py_XDECREF(r_vals);
     Py_XDECREF(r_first);
     Py_XDECREF(r_last);
-    return NULL;
+    return result;
 }
 
 PyDoc_STRVAR(max_span_doc,
