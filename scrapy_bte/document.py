@@ -672,6 +672,16 @@ def _runs(seg_words: np.ndarray, n_tags: int, accelerated: bool = False,
     starts = np.flatnonzero(np.concatenate(([True], positive[1:] != positive[:-1])))
     runs = np.add.reduceat(vals, starts)
     ends = np.concatenate((starts[1:], [len(nz)])) - 1
+    if weightless is not None:
+        # Merged segments: reduceat may add three or more values in another
+        # order than the C loop; where fractions (script weights) make the
+        # order matter, add them left to right as the C loop does.
+        fractional = np.add.reduceat((vals != np.floor(vals)).astype(np.int64), starts) > 0
+        for k in np.flatnonzero(fractional & (ends - starts >= 2)).tolist():
+            total = 0.0
+            for v in vals[starts[k] : ends[k] + 1].tolist():
+                total += v
+            runs[k] = total
     return runs, nz[starts] // 2, nz[ends] // 2
 
 
