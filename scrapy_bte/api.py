@@ -139,7 +139,7 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
             _check(options, ("model_path",), extra=("comments",))
             path = options.get("model_path")
             learned = _model.load_cached(path) if path else _model.default_model()
-            kept, probs = _model.select(doc, span, learned, smooth=method == "auto")
+            kept, probs = _model.select(doc, span, learned, smooth=method == "auto", headline=title)
         elif method == "density":
             _check(options, ("form", "threshold", "min_chars"), extra=("comments",))
             kept = _density.keep_mask(

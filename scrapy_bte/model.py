@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -425,14 +426,18 @@ def default_model() -> BlockModel:
 _default: BlockModel | None = None
 
 
-def select(doc: Any, span: Any, model: BlockModel, *, smooth: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def select(doc: Any, span: Any, model: BlockModel, *, smooth: bool = False,
+           headline: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Keep mask and content probabilities of a document's blocks.
 
     ``smooth`` (the ``auto`` method) averages each probability with its
     neighbours' (content comes in runs, a stray caption inside the article
-    or a lone teaser outside it flips). A page with text never comes back
-    empty: when no block passes, the blocks within half of the best
-    probability are kept.
+    or a lone teaser outside it flips), then joins the block that repeats
+    ``headline`` (the page title) when it stands just before the kept text.
+    Long blocks made of link text alone (menus whose links wrap whole
+    paragraphs) are never kept. A page with text never comes back empty:
+    when no block passes, the blocks within half of the best probability
+    are kept.
     """
     from .features import _window_mean, block_features
 
@@ -451,6 +456,12 @@ def select(doc: Any, span: Any, model: BlockModel, *, smooth: bool = False) -> t
         keep = q >= 0.5 * float(q.max())
     elif smooth:
         keep = keep | _same_article(doc, keep)
+    lists = doc.words >= LINK_LIST_WORDS
+    lists &= doc.link_words >= LINK_LIST_SHARE * doc.words
+    if (keep & lists).any() and (keep & ~lists).any():
+        keep = keep & ~lists
+    if smooth and headline:
+        keep = _join_headline(doc, keep, headline)
     return keep, q
 
 
@@ -469,6 +480,30 @@ def _same_article(doc: Any, keep: np.ndarray) -> np.ndarray:
     return inside & (words >= SAME_ARTICLE_WORDS) & (doc.link_words <= 0.1 * words)
 
 
+def _join_headline(doc: Any, keep: np.ndarray, headline: str) -> np.ndarray:
+    """Add the headline block left out just before the kept text.
+
+    Articles open with their headline, often in markup of its own (a short
+    ``h1`` the model scores like a menu item); the page title names it.
+    """
+    wanted = _words_of(headline)
+    if len(wanted) < 2 or not keep.any():
+        return keep
+    first = int(np.flatnonzero(keep)[0])
+    for block in range(max(0, first - HEADLINE_REACH), first):
+        if _words_of(doc.texts[block]) == wanted:
+            keep = keep.copy()
+            keep[block] = True
+            break
+    return keep
+
+
+def _words_of(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+_WORD = re.compile(r"\w+")
+
 #: ``auto`` smoothing: weight of the block's own probability, half-width of the neighbour window.
 SMOOTH_SELF = 0.7
 SMOOTH_HALF = 2
@@ -476,6 +511,11 @@ SMOOTH_HALF = 2
 SAME_ARTICLE_WORDS = 25
 #: Blocks whose link words exceed this share of their words are never lifted by smoothing.
 SMOOTH_MAX_LINK = 0.5
+#: A block of at least this many words, this share of them link text, is a link list, never content.
+LINK_LIST_WORDS = 50
+LINK_LIST_SHARE = 0.95
+#: How many blocks before the kept text the headline may stand.
+HEADLINE_REACH = 10
 
 
 def confidence(doc: Any, keep: np.ndarray, p: np.ndarray) -> float:

@@ -19,9 +19,11 @@ from scrapy_bte.model import (
     BlockModel,
     LogisticRegression,
     MLPClassifier,
+    _join_headline,
     _same_article,
     load,
     load_cached,
+    select,
 )
 from scrapy_bte.ngrams import NgramClassifier
 
@@ -237,3 +239,89 @@ def test_same_article_adds_long_link_free_blocks_of_the_kept_element_only() -> N
     assert not any(t == "link" for t in added)  # short and all link text
     assert not _same_article(doc, np.zeros(doc.n_blocks, dtype=bool)).any()
 
+
+
+class _Scripted(BlockModel):
+    """A block model whose probabilities the test sets, to pin down what select does with them."""
+
+    def __init__(self, probabilities: dict[str, float]) -> None:
+        super().__init__(LogisticRegression())
+        self.probabilities = probabilities
+
+    def predict_document(self, doc, X):  # type: ignore[no-untyped-def]
+        return np.array([next((v for k, v in self.probabilities.items() if t.startswith(k)), 0.0)
+                         for t in doc.texts])
+
+
+BLURB = "Our consultancy helps founders ship their first product and find customers in months, not years " * 5
+MENU_PAGE = (
+    "<html><body><div class='top'><ul><li><a href='/about'>About " + BLURB + "</a></li><li><a href='/blog'>Blog</a>"
+    "</li></ul></div><div class='main'><div class='post'><p>" + PARAGRAPH + "</p><p>"
+    + PARAGRAPH.replace("Tuesday", "Friday") + "</p></div></div></body></html>"
+)
+
+
+@pytest.mark.parametrize("smooth", [False, True])
+def test_long_blocks_of_link_text_alone_are_never_kept(smooth: bool) -> None:
+    doc = parse(MENU_PAGE)
+    menu = next(b for b, t in enumerate(doc.texts) if t.startswith("About"))
+    assert doc.words[menu] >= 50 and doc.link_words[menu] == doc.words[menu]
+    keep, _ = select(doc, None, _Scripted({"About": 0.9, "The harbour": 0.9}), smooth=smooth)
+    assert not keep[menu] and keep.sum() == 2
+    # ... unless nothing else passes: a page never comes back empty.
+    keep, _ = select(doc, None, _Scripted({"About": 0.9}), smooth=smooth)
+    assert keep[menu]
+
+
+def test_a_short_link_block_is_left_to_the_model() -> None:
+    doc = parse(MENU_PAGE)
+    keep, _ = select(doc, None, _Scripted({"Blog": 0.9, "The harbour": 0.9}), smooth=False)
+    assert keep[doc.texts.index("Blog")]
+
+
+HEADLINE_PAGE = (
+    "<html><head><title>Harbour board saves the old pier - The Coast Gazette</title></head><body>"
+    "<ul><li><a href='/'>Home</a></li></ul><h1>Harbour board saves the old pier</h1><p>By A. Writer</p>"
+    "<div><p>" + PARAGRAPH + "</p><p>" + PARAGRAPH.replace("Tuesday", "Friday") + "</p></div></body></html>"
+)
+
+
+def test_auto_joins_the_headline_standing_before_the_kept_text() -> None:
+    doc = parse(HEADLINE_PAGE)
+    head = doc.texts.index("Harbour board saves the old pier")
+    article = _Scripted({"The harbour": 0.9})
+    keep, _ = select(doc, None, article, smooth=True, headline="Harbour board saves the old pier")
+    assert keep[head] and not keep[doc.texts.index("By A. Writer")]
+    # Only the auto method joins it.
+    keep, _ = select(doc, None, article, smooth=False, headline="Harbour board saves the old pier")
+    assert not keep[head]
+
+
+@pytest.mark.parametrize(("title", "joined"), [
+    ("HARBOUR board saves: the old pier!", True),  # case and punctuation aside
+    ("Harbour board saves the pier", False),  # the same words, not some of them
+    ("Pier", False),  # one-word titles name too much
+    (None, False),
+])
+def test_headline_words_must_match_the_title(title: str | None, joined: bool) -> None:
+    doc = parse(HEADLINE_PAGE)
+    head = doc.texts.index("Harbour board saves the old pier")
+    keep, _ = select(doc, None, _Scripted({"The harbour": 0.9}), smooth=True, headline=title)
+    assert keep[head] is np.bool_(joined)
+
+
+def test_headline_reach_is_bounded() -> None:
+    filler = "".join(f"<p>Item {i} of the list</p>" for i in range(12))
+    doc = parse("<html><body><h1>Harbour board saves the old pier</h1>" + filler + "<p>" + PARAGRAPH + "</p></body></html>")
+    keep = np.zeros(doc.n_blocks, dtype=bool)
+    keep[-1] = True
+    assert not _join_headline(doc, keep, "Harbour board saves the old pier")[0]
+    keep[:] = False
+    keep[3] = True
+    assert _join_headline(doc, keep, "Harbour board saves the old pier")[0]
+
+
+def test_extract_auto_keeps_the_headline() -> None:
+    out = extract(HEADLINE_PAGE, method="auto")
+    assert out.title == "Harbour board saves the old pier"
+    assert "Harbour board saves the old pier" in out.paragraphs and "Friday" in out.text
