@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -435,7 +434,7 @@ def select(doc: Any, span: Any, model: BlockModel, *, smooth: bool = False,
     or a lone teaser outside it flips), then joins the block that repeats
     ``headline`` (the page title) when it stands just before the kept text.
     Long blocks made of link text alone (menus whose links wrap whole
-    paragraphs) are never kept. A page with text never comes back empty:
+    paragraphs) are never kept beside other text. A page with text never comes back empty:
     when no block passes, the blocks within half of the best probability
     are kept.
     """
@@ -486,23 +485,19 @@ def _join_headline(doc: Any, keep: np.ndarray, headline: str) -> np.ndarray:
     Articles open with their headline, often in markup of its own (a short
     ``h1`` the model scores like a menu item); the page title names it.
     """
-    wanted = _words_of(headline)
+    from .features import _WORD_RE
+
+    wanted = _WORD_RE.findall(headline.lower())
     if len(wanted) < 2 or not keep.any():
         return keep
     first = int(np.flatnonzero(keep)[0])
     for block in range(max(0, first - HEADLINE_REACH), first):
-        if _words_of(doc.texts[block]) == wanted:
+        if _WORD_RE.findall(doc.texts[block].lower()) == wanted:
             keep = keep.copy()
             keep[block] = True
             break
     return keep
 
-
-def _words_of(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
-
-
-_WORD = re.compile(r"\w+")
 
 #: ``auto`` smoothing: weight of the block's own probability, half-width of the neighbour window.
 SMOOTH_SELF = 0.7
