@@ -103,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--encoding", default=None, help="decode input with this encoding instead of detecting it")
     ex.add_argument("--model", default=None, help="path to a model .npz for the model/auto methods")
     ex.add_argument("--comments", default=None, choices=("keep", "drop"),
-                    help="keep or drop readers' comment sections (default: the method decides; not for bte)")
+                    help="keep or drop readers' comment sections (default: whole threads where the method keeps a comment; not for bte)")
     ex.add_argument("--title", action="store_true", help="print the title before the text (text format)")
     ex.add_argument("-o", "--option", action="append", metavar="KEY=VALUE", help="method option, e.g. -o threshold=mean (repeatable)")
     ex.set_defaults(func=_cmd_extract)

@@ -66,7 +66,7 @@ class SettingSpec:
 SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec("BTE_ENABLED", True, "Master switch; `False` disables the add-on and every component (`NotConfigured`)."),
     SettingSpec("BTE_METHOD", "auto", "Extraction method passed to `extract()`: one of `auto`, `hybrid`, `bte`, `density`, `model` (`hybrid` runs about 1.8 times as fast, with less accurate text)."),
-    SettingSpec("BTE_COMMENTS", None, "Readers' comment sections: `True` keeps them, `False` drops them, `None` leaves it to the method (the learned model keeps some). Not for `BTE_METHOD = 'bte'`."),
+    SettingSpec("BTE_COMMENTS", None, "Readers' comment sections: `True` keeps them, `False` drops them, `None` keeps a thread whole when the method keeps any substantial comment of it, else leaves the method's choice. Not for `BTE_METHOD = 'bte'`."),
     SettingSpec("BTE_MODEL_PATH", None, "Path of a block-classifier model file; `None` uses the model shipped with the package."),
     SettingSpec("BTE_WORKERS", None, "Extraction worker processes; `0` extracts inline in the reactor thread (blocks it: debugging and tiny crawls only).", "`None` = CPUs − 1 (at least 1, at most `CONCURRENT_REQUESTS`)"),
     SettingSpec("BTE_TIMEOUT", 10.0, "Seconds one page may take in a worker before it is killed and the page gets an `error` (not enforced when `BTE_WORKERS = 0`)."),

@@ -81,6 +81,41 @@ def test_keep_adds_comment_text_but_not_bylines_or_reply_links() -> None:
     assert _comments.apply(doc, article, None) is article
 
 
+def _substantial(doc) -> np.ndarray:
+    words = doc.words
+    return _comments.section_mask(doc) & (words >= _comments.MIN_WORDS) & (doc.link_words <= _comments.MAX_LINK * words)
+
+
+def test_by_default_a_thread_the_method_started_is_kept_whole() -> None:
+    doc = parse(PAGE)
+    substantial = _substantial(doc)
+    assert substantial.sum() == len(COMMENT_SENTENCES)
+    article = np.zeros(doc.n_blocks, dtype=bool)
+    article[_blocks_with(doc, *COMMENTED_SENTENCES)] = True
+    one_comment = article.copy()
+    one_comment[_blocks_with(doc, COMMENT_SENTENCES[0])] = True
+    completed = _comments.apply(doc, one_comment, None)
+    assert completed[substantial].all()
+    assert (completed & ~substantial).tolist() == (one_comment & ~substantial).tolist()  # nothing else added
+    assert _comments.apply(doc, one_comment, None).tolist() == _comments.apply(doc, one_comment, True).tolist()
+
+
+def test_by_default_short_section_blocks_do_not_start_a_thread() -> None:
+    doc = parse(PAGE)
+    keep = np.zeros(doc.n_blocks, dtype=bool)
+    keep[_blocks_with(doc, *COMMENTED_SENTENCES, "Leave a Reply", "Jonas says")] = True
+    assert _comments.apply(doc, keep, None) is keep
+
+
+@pytest.mark.parametrize("method", BLOCK_METHODS)
+def test_by_default_every_method_keeps_all_or_none_of_the_comments(method: str) -> None:
+    doc = parse(PAGE)
+    substantial = _substantial(doc)
+    kept = np.zeros(doc.n_blocks, dtype=bool)
+    kept[extract(PAGE, method=method).kept_blocks] = True
+    assert kept[substantial].sum() in (0, substantial.sum())
+
+
 def test_drop_never_empties_a_page_that_is_all_comments() -> None:
     html = ("<html><body><div id='comments'><p>" + "A reader writes at some length about the article. " * 5
             + "</p></div></body></html>")
