@@ -1,8 +1,8 @@
 """Build hook for the optional C accelerator; metadata lives in pyproject.toml.
 
 ``optional=True``: without a C compiler the package installs anyway and
-runs the pure-Python references (``ACCELERATED`` in ``scrapy_bte.document``,
-``scrapy_bte.density`` and ``scrapy_bte.features`` tells).
+runs the pure-Python references (``scrapy_bte.ACCELERATED`` tells which C
+passes are in use).
 """
 
 from setuptools import Extension, setup
@@ -10,15 +10,15 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension(
-            "scrapy_bte._scan",
-            sources=["scrapy_bte/_scan.c"],
-            depends=["scrapy_bte/_scan_impl.h"],
+            "scrapy_bte.core._scan",
+            sources=["scrapy_bte/core/_scan.c"],
+            depends=["scrapy_bte/core/_scan_impl.h"],
             extra_compile_args=["-O2"],
             optional=True,
         ),
-        Extension("scrapy_bte._bte", sources=["scrapy_bte/_bte.c"], extra_compile_args=["-O2"], optional=True),
-        Extension("scrapy_bte._em", sources=["scrapy_bte/_em.c"], extra_compile_args=["-O2"], optional=True),
-        Extension("scrapy_bte._textstats", sources=["scrapy_bte/_textstats.c"], extra_compile_args=["-O2"], optional=True),
-        Extension("scrapy_bte._features", sources=["scrapy_bte/_features.c"], extra_compile_args=["-O2"], optional=True),
+        Extension("scrapy_bte.methods._bte", sources=["scrapy_bte/methods/_bte.c"], extra_compile_args=["-O2"], optional=True),
+        Extension("scrapy_bte.methods._em", sources=["scrapy_bte/methods/_em.c"], extra_compile_args=["-O2"], optional=True),
+        Extension("scrapy_bte.learned._textstats", sources=["scrapy_bte/learned/_textstats.c"], extra_compile_args=["-O2"], optional=True),
+        Extension("scrapy_bte.learned._features", sources=["scrapy_bte/learned/_features.c"], extra_compile_args=["-O2"], optional=True),
     ]
 )

@@ -73,7 +73,7 @@ MAX_EXTRA_STALL_MS = 50.0
 
 def load_bodies(data: Path, count: int) -> list[bytes]:
     """``count`` raw pages from the sets in ``data``, taken from each set in turn."""
-    from scrapy_bte.evaluation import load_dataset
+    from scrapy_bte.training.evaluation import load_dataset
 
     sets = [load_dataset(folder) for folder in sorted(data.iterdir()) if folder.is_dir()]
     bodies = [page.html for row in zip_longest(*sets) for page in row if page is not None]

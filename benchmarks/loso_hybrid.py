@@ -19,7 +19,7 @@ from pathlib import Path
 from extractors import register_factory
 
 from scrapy_bte import extract
-from scrapy_bte.evaluation import aggregate, load_dataset, score_page
+from scrapy_bte.training.evaluation import aggregate, load_dataset, score_page
 
 DATA = Path(os.environ.get("BTE_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "datasets"))
 SETS = ("dragnet", "l3s-gn1", "readability", "cleaneval-dev", "cleanportaleval")

@@ -10,16 +10,16 @@ from typing import Any
 
 import numpy as np
 
-from . import bte as _bte
-from . import comments as _comments
-from . import density as _density
-from . import hybrid as _hybrid
-from . import model as _model
-from .decode import to_unicode
-from .document import Document, build, clean_text
+from .core.decode import to_unicode
+from .core.document import Document, build, clean_text
 from .errors import ConfigError, ExtractionError
+from .fields.title import document_title
+from .learned import model as _model
+from .methods import bte as _bte
+from .methods import comments as _comments
+from .methods import density as _density
+from .methods import hybrid as _hybrid
 from .result import Extraction
-from .title import document_title
 
 METHODS = ("bte", "density", "hybrid", "model", "auto")
 DEFAULT_METHOD = "auto"

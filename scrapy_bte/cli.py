@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.set_defaults(func=_cmd_extract)
 
     if importlib.util.find_spec("scrapy_bte.training") is not None:
-        from . import training
+        from .training import commands as training
 
         training.add_train_parser(sub)
         training.add_evaluate_parser(sub)

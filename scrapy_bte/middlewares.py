@@ -25,7 +25,7 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Request, Response
 from scrapy.utils.asyncio import run_in_thread
 
-from . import workers
+from . import pool as _pool
 from .errors import BTEError, ConfigError, ModelError
 from .pipelines import ItemFiller
 from .result import Extraction
@@ -84,7 +84,7 @@ class BTERuntime:
         self.stats = crawler.stats
         assert self.stats is not None
         self.filler = ItemFiller(config, self.stats)
-        self.pool: workers.WorkerPool | None = None
+        self.pool: _pool.WorkerPool | None = None
         self.downloader_enabled = False
         self._probe()
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
@@ -138,7 +138,7 @@ class BTERuntime:
         config = self.config
         try:
             self.pool = await run_in_thread(
-                workers.WorkerPool,
+                _pool.WorkerPool,
                 config.workers,
                 timeout=config.timeout,
                 max_pending=config.max_pending,
@@ -253,12 +253,12 @@ class BTERuntime:
         self._count(result, url)
         return result
 
-    async def _submit(self, pool: workers.WorkerPool, body: bytes, **kwargs: Any) -> "Future[Extraction]":
+    async def _submit(self, pool: _pool.WorkerPool, body: bytes, **kwargs: Any) -> "Future[Extraction]":
         """Submit to the pool, waiting (without blocking) while it is full."""
         while True:
             try:
                 return pool.submit(body, **kwargs)
-            except workers.PoolFull:
+            except _pool.PoolFull:
                 self.stats.inc_value("bte/pool_full_waits")
                 await _await_future(pool.wait_for_capacity())
 
@@ -268,7 +268,7 @@ class BTERuntime:
         return extract(html, method=self.config.method, **kwargs, **self.config.extract_options())
 
     def _failed(self, exc: Exception) -> Extraction:
-        if isinstance(exc, workers.WorkerTimeout):
+        if isinstance(exc, _pool.WorkerTimeout):
             self.stats.inc_value("bte/timeouts")
         if not isinstance(exc, BTEError):
             # Not a deliberate error: still one line, no traceback in the log.

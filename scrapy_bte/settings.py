@@ -243,7 +243,7 @@ class BTEConfig:
         workers = default_workers(concurrency) if workers_value is None else _int("BTE_WORKERS", workers_value, 0)
         pending_value = get("BTE_MAX_PENDING")
         if pending_value is None:
-            from .workers import suggested_max_pending
+            from .pool import suggested_max_pending
 
             max_pending = suggested_max_pending(max(1, workers), concurrency)
         else:

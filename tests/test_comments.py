@@ -7,7 +7,7 @@ import pytest
 
 from conftest import COMMENT_SENTENCES, COMMENTED_SENTENCES, FIXTURES
 from scrapy_bte import ConfigError, extract
-from scrapy_bte import comments as _comments
+from scrapy_bte.methods import comments as _comments
 from scrapy_bte.api import parse
 
 PAGE = (FIXTURES / "comments.html").read_bytes()

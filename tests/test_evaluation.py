@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from scrapy_bte.evaluation import (
+from scrapy_bte.training.evaluation import (
     PageScore,
     aggregate,
     load_dataset,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from scrapy_bte.api import parse
-from scrapy_bte.features import (
+from scrapy_bte.learned.features import (
     CONTEXT_NAMES, FEATURE_NAMES, FEATURE_VERSION, N_FEATURES, WINDOW, block_features, context_features,
 )
 

@@ -13,8 +13,8 @@ import pytest
 from scrapy_bte import extract
 from scrapy_bte.api import parse
 from scrapy_bte.errors import ModelError
-from scrapy_bte.features import CONTEXT_NAMES, N_FEATURES, block_features
-from scrapy_bte.model import (
+from scrapy_bte.learned.features import CONTEXT_NAMES, N_FEATURES, block_features
+from scrapy_bte.learned.model import (
     DEFAULT_MODEL,
     BlockModel,
     LogisticRegression,
@@ -25,7 +25,7 @@ from scrapy_bte.model import (
     load_cached,
     select,
 )
-from scrapy_bte.ngrams import NgramClassifier
+from scrapy_bte.learned.ngrams import NgramClassifier
 
 ARTICLE = (Path(__file__).parent / "fixtures" / "model" / "article.html").read_bytes()
 PARAGRAPHS = (

@@ -26,10 +26,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import torture_cases as tc
-from scrapy_bte import bte, density
+from scrapy_bte.methods import bte, density
 from scrapy_bte.api import parse
-from scrapy_bte.document import SEPARATOR_CHARS, STYLE_TAGS
-from scrapy_bte.scripts import weighted_words
+from scrapy_bte.core.document import SEPARATOR_CHARS, STYLE_TAGS
+from scrapy_bte.core.scripts import weighted_words
 
 QUICK = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -169,7 +169,7 @@ token_st = st.lists(st.sampled_from((1.0, 1.0, 1.0, -1.0, -1.0, -1.0, 0.3, 0.6, 
 ))
 def test_max_span_equals_brute_force(values: list[float]) -> None:
     want = bte.brute_force(values)
-    # The numpy reference and, where built, the C loop (scrapy_bte._bte).
+    # The numpy reference and, where built, the C loop (scrapy_bte.methods._bte).
     for accelerated in (False, None):
         got = bte.max_span(np.array(values, dtype=np.float64), accelerated=accelerated)
         assert got[1:] == want[1:], (values, got, want, accelerated)

@@ -1,4 +1,4 @@
-"""The C passes (``scrapy_bte._scan``) build exactly the Python reference's document.
+"""The C passes (``scrapy_bte.core._scan``) build exactly the Python reference's document.
 
 Every array, text, name and attribute of the document model is compared
 between ``build(accelerated=True)`` and ``build(accelerated=False)`` on the
@@ -19,16 +19,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import torture_cases as tc
-from scrapy_bte import bte, document
-from scrapy_bte.decode import to_unicode
-from scrapy_bte.document import Document, build
+from scrapy_bte.core import document
+from scrapy_bte.methods import bte
+from scrapy_bte.core.decode import to_unicode
+from scrapy_bte.core.document import Document, build
 from scrapy_bte.errors import ExtractionError
 
 ROOT = Path(__file__).resolve().parents[1]
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 pytestmark = pytest.mark.skipif(
-    not document.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"), reason="scrapy_bte._scan is not built"
+    not document.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"), reason="scrapy_bte.core._scan is not built"
 )
 
 ARRAYS = ("words", "chars", "tags", "bytes", "link_words", "seg_words", "seg_link_words", "seg_block")
@@ -51,7 +52,7 @@ def assert_same(fast: Document, ref: Document) -> None:
 def check(markup: str) -> None:
     fast, ref = build(markup, accelerated=True), build(markup, accelerated=False)
     assert_same(fast, ref)
-    # BTE's token runs (scrapy_bte._bte) and the span searched over them.
+    # BTE's token runs (scrapy_bte.methods._bte) and the span searched over them.
     for weight in (1.0, 0.0, 0.5):
         for a, b in zip(fast.token_runs(weight), ref.token_runs(weight)):
             assert a.dtype == b.dtype and np.array_equal(a, b), weight
@@ -62,7 +63,8 @@ def check(markup: str) -> None:
 def test_accelerator_is_built() -> None:
     assert document.ACCELERATED and bte.ACCELERATED
     if os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"):
-        from scrapy_bte import density, features
+        from scrapy_bte.learned import features
+        from scrapy_bte.methods import density
 
         assert density.ACCELERATED and features.ACCELERATED and features.FEATURES_ACCELERATED
 
@@ -175,7 +177,7 @@ def test_runs_with_weightless_tags_match_numpy(seg_words: list[float], data: st.
 
 
 def test_runs_refuse_a_mask_of_the_wrong_length() -> None:
-    from scrapy_bte import _bte
+    from scrapy_bte.methods import _bte
 
     with pytest.raises(ValueError, match="weightless"):
         _bte.runs(np.ones(3), 2, np.zeros(3, dtype=np.uint8))
@@ -189,13 +191,13 @@ def test_step0_title_and_removal_agree() -> None:
 
 # ---------------------------------------------------------------- EM of the gaussian threshold
 
-from scrapy_bte import density  # noqa: E402
+from scrapy_bte.methods import density  # noqa: E402
 
 densities_st = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=0, max_size=400).map(np.array)
 
 
 @pytest.mark.skipif(not density.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-                    reason="scrapy_bte._em is not built")
+                    reason="scrapy_bte.methods._em is not built")
 @settings(max_examples=300, deadline=None)
 @given(densities_st)
 def test_em_in_c_matches_numpy(d: np.ndarray) -> None:
@@ -206,7 +208,7 @@ def test_em_in_c_matches_numpy(d: np.ndarray) -> None:
 
 
 @pytest.mark.skipif(not density.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-                    reason="scrapy_bte._em is not built")
+                    reason="scrapy_bte.methods._em is not built")
 def test_em_in_c_on_two_clusters() -> None:
     rng = np.random.default_rng(3)
     d = np.concatenate((rng.normal(0.2, 0.05, 300), rng.normal(0.8, 0.05, 100))).clip(0, 1)
@@ -219,7 +221,7 @@ def test_em_in_c_on_two_clusters() -> None:
 
 from types import SimpleNamespace  # noqa: E402
 
-from scrapy_bte import features  # noqa: E402
+from scrapy_bte.learned import features  # noqa: E402
 
 block_texts_st = st.lists(
     st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00"), min_size=1, max_size=40).map(str.strip)
@@ -229,7 +231,7 @@ block_texts_st = st.lists(
 
 
 @pytest.mark.skipif(not features.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-                    reason="scrapy_bte._textstats is not built")
+                    reason="scrapy_bte.learned._textstats is not built")
 @settings(max_examples=300, deadline=None)
 @given(block_texts_st)
 def test_text_stats_in_c_match_numpy(texts: list[str]) -> None:
@@ -242,11 +244,11 @@ def test_text_stats_in_c_match_numpy(texts: list[str]) -> None:
 
 # ---------------------------------------------------------------- feature columns (block and context)
 
-from scrapy_bte.bte import document_span  # noqa: E402
+from scrapy_bte.methods.bte import document_span  # noqa: E402
 
 needs_features = pytest.mark.skipif(
     not features.FEATURES_ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte._features is not built",
+    reason="scrapy_bte.learned._features is not built",
 )
 
 

@@ -22,7 +22,7 @@ import pytest
 
 from scrapy_bte.errors import ConfigError, ExtractionError
 from scrapy_bte.result import Extraction
-from scrapy_bte.workers import PoolClosed, PoolFull, WorkerCrashed, WorkerPool, WorkerTimeout
+from scrapy_bte.pool import PoolClosed, PoolFull, WorkerCrashed, WorkerPool, WorkerTimeout
 
 try:
     from . import pool_targets  # tests/ became a package
@@ -218,7 +218,7 @@ ORPHAN_SCRIPT = textwrap.dedent(
     """
     import json, sys, time
     import pool_targets
-    from scrapy_bte.workers import WorkerPool
+    from scrapy_bte.pool import WorkerPool
     pool = WorkerPool(2, timeout=None, max_pending=4, target=pool_targets.slow_or_crash)
     hung = pool.submit(b"sleep:60")
     while not hung.running():

@@ -39,7 +39,7 @@ try:  # the optional C accelerator of the character-level passes
 except ImportError:  # pragma: no cover - built wherever a C compiler is
     _c = None
 try:  # the optional C accelerator of the run-length encoding
-    from . import _bte as _c_bte
+    from ..methods import _bte as _c_bte
 except ImportError:  # pragma: no cover - built wherever a C compiler is
     _c_bte = None
 
@@ -544,7 +544,7 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
     (False); by default the C passes when the module is built.
     """
     if accelerated and _c is None:
-        raise RuntimeError("scrapy_bte._scan is not built")
+        raise RuntimeError("scrapy_bte.core._scan is not built")
     use_c = _c is not None if accelerated is None else accelerated
     meta = meta_content(markup, ("og:title", "og:site_name", "twitter:title"))
     cleaned, title = step0(markup) if use_c else step0_python(markup)
@@ -652,7 +652,7 @@ def _runs(seg_words: np.ndarray, n_tags: int, accelerated: bool = False,
     touches (tag runs report the segments around them). Tags marked in
     ``weightless`` (uint8 per tag) count as nothing, so the words on both
     sides join one run. ``accelerated`` runs the same loop in C
-    (``scrapy_bte._bte``) when it is built.
+    (``scrapy_bte.methods._bte``) when it is built.
     """
     if len(seg_words) == 0:
         empty = np.zeros(0, dtype=np.int64)

@@ -54,8 +54,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from .errors import BTEError, ConfigError, ExtractionError
-from .result import Extraction
+from ..errors import BTEError, ConfigError, ExtractionError
+from ..result import Extraction
 
 __all__ = [
     "DEFAULT_TARGET",
@@ -70,7 +70,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_TARGET = "scrapy_bte.workers:run_extract"
+DEFAULT_TARGET = "scrapy_bte.pool.parent:run_extract"
 #: Seconds between SIGTERM and SIGKILL for a worker being stopped.
 KILL_GRACE = 0.5
 #: Upper bound on one dispatcher wait, so a missed wake-up costs little.
@@ -80,7 +80,7 @@ _POLL = 0.5
 _MAX_STARTUP_FAILURES = 3
 #: Imported once by the fork server, so a (re)started worker is ready in
 #: milliseconds instead of re-importing numpy and lxml for every restart.
-_FORKSERVER_PRELOAD = ("scrapy_bte.workers", "scrapy_bte.api")
+_FORKSERVER_PRELOAD = ("scrapy_bte.pool.parent", "scrapy_bte.api")
 
 Target = Callable[[bytes, "str | None", "str | None", "str | None", "str | None", dict], dict]
 
@@ -128,7 +128,7 @@ def run_extract(
 
     ``method=None`` leaves the choice to :func:`scrapy_bte.extract`'s default.
     """
-    from . import extract
+    from .. import extract
 
     kwargs = dict(options) if method is None else {**options, "method": method}
     result = extract(body, url=url, encoding=encoding, content_type=content_type, **kwargs)

@@ -102,7 +102,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_em", "EM of density.gaussian_threshold (optional accelerator).", -1, methods,
+    PyModuleDef_HEAD_INIT, "scrapy_bte.methods._em", "EM of density.gaussian_threshold (optional accelerator).", -1, methods,
 };
 
 PyMODINIT_FUNC PyInit__em(void)

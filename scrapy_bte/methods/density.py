@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 try:  # the optional C accelerator of the EM loop
     from . import _em
@@ -50,7 +50,7 @@ def gaussian_threshold(d: np.ndarray, iterations: int = 12, *, accelerated: bool
     """Decision point of a two-component 1-D Gaussian mixture fitted by EM.
 
     The start (the moments of the values on either side of the mean) and
-    the EM loop run in C when ``scrapy_bte._em`` is built (``accelerated``
+    the EM loop run in C when ``scrapy_bte.methods._em`` is built (``accelerated``
     None or True), else in numpy (False: the reference).
     """
     d = np.asarray(d, dtype=np.float64)
@@ -61,7 +61,7 @@ def gaussian_threshold(d: np.ndarray, iterations: int = 12, *, accelerated: bool
     split = float(d.mean())
     floor = max(1e-3, std * 0.05)
     if accelerated and _em is None:
-        raise RuntimeError("scrapy_bte._em is not built")
+        raise RuntimeError("scrapy_bte.methods._em is not built")
     if _em is not None and accelerated is not False:
         fitted = _em.fit(d, split, floor, iterations)
         if fitted is None:
@@ -82,7 +82,7 @@ def gaussian_threshold(d: np.ndarray, iterations: int = 12, *, accelerated: bool
 
 def _fit_python(d: np.ndarray, m: np.ndarray, s: np.ndarray, p: float, floor: float,
                 iterations: int) -> tuple[np.ndarray, np.ndarray, float]:
-    """EM updates (the reference of ``scrapy_bte._em.fit``)."""
+    """EM updates (the reference of ``scrapy_bte.methods._em.fit``)."""
     n = len(d)
     resp = np.empty((2, n))
     for _ in range(iterations):

@@ -24,7 +24,7 @@ from w3lib.encoding import (
 )
 from w3lib.encoding import to_unicode as _decode
 
-from .errors import ExtractionError
+from ..errors import ExtractionError
 
 # Magic numbers of formats that servers mislabel as text/html.
 _BINARY_MAGIC = (

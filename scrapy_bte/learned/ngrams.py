@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ModelError
+from ..errors import ModelError
 
 BUCKETS = 1 << 18
 _MULT = np.uint64(0x9E3779B97F4A7C15)

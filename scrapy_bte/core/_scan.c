@@ -276,7 +276,7 @@ static PyObject *configure(PyObject *self, PyObject *args)
 static int check_configured(void)
 {
     if (!configured) {
-        PyErr_SetString(PyExc_RuntimeError, "scrapy_bte._scan is not configured");
+        PyErr_SetString(PyExc_RuntimeError, "scrapy_bte.core._scan is not configured");
         return -1;
     }
     return 0;
@@ -590,7 +590,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_scan", "C passes of scrapy_bte.document (optional accelerator).", -1, methods,
+    PyModuleDef_HEAD_INIT, "scrapy_bte.core._scan", "C passes of scrapy_bte.core.document (optional accelerator).", -1, methods,
 };
 
 PyMODINIT_FUNC PyInit__scan(void)

@@ -51,9 +51,9 @@ from itertools import repeat
 
 import numpy as np
 
-from . import hybrid as _hybrid
-from .bte import Span, document_span
-from .document import Document
+from ..methods import hybrid as _hybrid
+from ..methods.bte import Span, document_span
+from ..core.document import Document
 
 try:  # the optional C accelerator of the text statistics
     from . import _textstats as _ts
@@ -299,11 +299,11 @@ def _text_stats(doc: Document, words: np.ndarray, accelerated: bool | None = Non
 
     Each character gets a 6-bit class code (table lookup plus case and space
     bits) and one integer ``bincount`` of (block, code) pairs counts every
-    class of every block at once; ``scrapy_bte._textstats`` counts the same
+    class of every block at once; ``scrapy_bte.learned._textstats`` counts the same
     in one C pass when built (``accelerated`` None or True).
     """
     if accelerated and _ts is None:
-        raise RuntimeError("scrapy_bte._textstats is not built")
+        raise RuntimeError("scrapy_bte.learned._textstats is not built")
     chars = np.maximum(doc.chars, 1).astype(np.float64)
     w = np.maximum(words, 1.0)
     if _ts is not None and accelerated is not False:
@@ -389,12 +389,12 @@ def block_features(doc: Document, span: Span | None = None, *, use_span: bool = 
                    accelerated: bool | None = None) -> np.ndarray:
     """Feature matrix ``(n_blocks, N_FEATURES)`` as float32 (see the module docstring).
 
-    The columns are filled in C by ``scrapy_bte._features`` when built
+    The columns are filled in C by ``scrapy_bte.learned._features`` when built
     (``accelerated`` None or True), else by the numpy code below (False:
     the reference). Both take the same Python-side inputs.
     """
     if accelerated and _fc is None:
-        raise RuntimeError("scrapy_bte._features is not built")
+        raise RuntimeError("scrapy_bte.learned._features is not built")
     n = doc.n_blocks
     if n == 0:
         return np.zeros((0, N_FEATURES), dtype=np.float32)
@@ -505,7 +505,7 @@ def context_features(p: np.ndarray, doc: Document, *, accelerated: bool | None =
     :func:`block_features`.
     """
     if accelerated and _fc is None:
-        raise RuntimeError("scrapy_bte._features is not built")
+        raise RuntimeError("scrapy_bte.learned._features is not built")
     n = len(p)
     if n == 0:
         return np.zeros((0, len(CONTEXT_NAMES)), dtype=np.float32)

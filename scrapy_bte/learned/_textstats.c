@@ -91,7 +91,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_textstats", "Character counts of features._text_stats (optional accelerator).", -1,
+    PyModuleDef_HEAD_INIT, "scrapy_bte.learned._textstats", "Character counts of features._text_stats (optional accelerator).", -1,
     methods,
 };
 

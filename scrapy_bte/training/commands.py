@@ -25,14 +25,14 @@ from typing import Any
 
 import numpy as np
 
-from .api import METHODS, _as_markup, extract_document, parse
-from .bte import document_span
-from .errors import ConfigError
+from ..api import METHODS, _as_markup, extract_document, parse
+from ..methods.bte import document_span
+from ..errors import ConfigError
 from .evaluation import Page, aggregate, load_dataset, score_page, spearman
-from .features import block_features, context_features
+from ..learned.features import block_features, context_features
 from .labels import page_labels, parse_markers
-from .model import BlockModel, MLPClassifier
-from .ngrams import NgramClassifier
+from ..learned.model import BlockModel, MLPClassifier
+from ..learned.ngrams import NgramClassifier
 
 LEARNED_METHODS = ("model", "auto")
 #: Exponent of a block's word count in its training weight (see :func:`page_weights`).

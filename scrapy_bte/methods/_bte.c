@@ -171,7 +171,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte._bte", "BTE's run-length encoding and maximum-sum span in C.", -1, methods,
+    PyModuleDef_HEAD_INIT, "scrapy_bte.methods._bte", "BTE's run-length encoding and maximum-sum span in C.", -1, methods,
 };
 
 PyMODINIT_FUNC PyInit__bte(void) { return PyModule_Create(&module); }

@@ -650,7 +650,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_features", "Numeric body of features.block_features and context_features (optional accelerator).",
+    PyModuleDef_HEAD_INIT, "scrapy_bte.learned._features", "Numeric body of features.block_features and context_features (optional accelerator).",
     -1, methods,
 };
 

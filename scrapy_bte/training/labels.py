@@ -32,8 +32,8 @@ from difflib import SequenceMatcher
 
 import numpy as np
 
-from .document import Document, build
-from .errors import ConfigError
+from ..core.document import Document, build
+from ..errors import ConfigError
 
 _TOKEN_RE = re.compile(r"\w+")
 SHINGLE = 4

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ModelError
+from ..errors import ModelError
 
 FORMAT = "scrapy-bte-block-model"
 FORMAT_VERSION = 1

@@ -37,12 +37,12 @@ ACCELERATED = _c is not None
 def max_span(values: np.ndarray, *, accelerated: bool | None = None) -> tuple[float, int, int]:
     """Best ``(sum, i, j)`` over non-empty ``values[i:j+1]``; ``(0.0, -1, -1)`` if empty.
 
-    One C loop when ``scrapy_bte._bte`` is built (``accelerated`` None or
+    One C loop when ``scrapy_bte.methods._bte`` is built (``accelerated`` None or
     True), else numpy (False: the reference); both give equal results.
     """
     v = np.ascontiguousarray(values, dtype=np.float64)
     if accelerated and _c is None:
-        raise RuntimeError("scrapy_bte._bte is not built")
+        raise RuntimeError("scrapy_bte.methods._bte is not built")
     if _c is not None and accelerated is not False:
         return _c.max_span(v)
     n = len(v)
