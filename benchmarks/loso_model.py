@@ -23,7 +23,8 @@ from pathlib import Path
 from extractors import register_factory
 
 from scrapy_bte import extract
-from scrapy_bte.training.commands import TrainConfig, load_set, train_block_model, training_pages
+from scrapy_bte.training.data import load_set
+from scrapy_bte.training.fit import TrainConfig, train_block_model, training_pages
 
 DATA = Path(os.environ.get("BTE_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "datasets"))
 SETS = ("dragnet", "l3s-gn1", "readability", "cleaneval-dev", "cleanportaleval")

@@ -6,7 +6,7 @@
 
 For every extractor (see ``extractors.py``; names accept globs such as
 ``'scrapy_bte.*'``) and every set it scores each page with the metric of
-``scrapy_bte.evaluation`` and times the extraction calls only (files are read
+``scrapy_bte.training.evaluation`` and times the extraction calls only (files are read
 beforehand; the first ``--warmup`` pages are run once untimed). The process
 pins itself to one core so pages/s is a one-core figure; with ``--repeat K``
 the timed pass is repeated and the fastest pass is kept (scores come from the

@@ -1,8 +1,12 @@
 """scrapy-bte: the main text of every page a Scrapy crawl fetches.
 
-The core (``extract`` and the modules it reads) never imports Scrapy; the
-Scrapy components are loaded lazily so ``import scrapy_bte`` stays cheap in
-worker processes.
+Bytes become a document model (:mod:`.core`), methods pick its main text
+(:mod:`.methods`, :mod:`.learned`), :func:`extract` returns an
+:class:`Extraction`; the worker pool (:mod:`.pool`), training
+(:mod:`.training`), the command line and the Scrapy layer (add-on,
+settings, middlewares, pipeline, runtime) sit on top. Only the Scrapy layer
+imports Scrapy; its components are loaded lazily so ``import scrapy_bte``
+stays cheap in worker processes.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ __all__ = [
     "Extraction",
     "ExtractionError",
     "ModelError",
+    "PoolFull",
+    "WorkerPool",
     "extract",
 ]
 
@@ -33,6 +39,8 @@ _LAZY = {
     "BTEDownloaderMiddleware": ("scrapy_bte.middlewares", "BTEDownloaderMiddleware"),
     "BTESpiderMiddleware": ("scrapy_bte.middlewares", "BTESpiderMiddleware"),
     "BTEItemPipeline": ("scrapy_bte.pipelines", "BTEItemPipeline"),
+    "PoolFull": ("scrapy_bte.pool", "PoolFull"),
+    "WorkerPool": ("scrapy_bte.pool", "WorkerPool"),
 }
 
 

@@ -14,6 +14,7 @@ from .core.decode import to_unicode
 from .core.document import Document, build, clean_text
 from .errors import ConfigError, ExtractionError
 from .fields.title import document_title
+from .learned import auto as _auto
 from .learned import model as _model
 from .methods import bte as _bte
 from .methods import comments as _comments
@@ -139,7 +140,7 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
             _check(options, ("model_path",), extra=("comments",))
             path = options.get("model_path")
             learned = _model.load_cached(path) if path else _model.default_model()
-            kept, probs = _model.select(doc, span, learned, smooth=method == "auto", headline=title)
+            kept, probs = _auto.select(doc, span, learned, smooth=method == "auto", headline=title)
         elif method == "density":
             _check(options, ("form", "threshold", "min_chars"), extra=("comments",))
             kept = _density.keep_mask(
@@ -169,7 +170,7 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
         bte_score=bte_score,
         density=kept_chars / kept_bytes if kept_bytes else 0.0,
         text_ratio=text_ratio,
-        confidence=_confidence(doc, kept, span) if probs is None else _model.confidence(doc, kept, probs),
+        confidence=_confidence(doc, kept, span) if probs is None else _auto.confidence(doc, kept, probs),
         words=int(round(float(doc.words[kept].sum()))) if n else 0,
         kept_blocks=[int(b) for b in blocks],
         span=None if span is None else (span.first_block, span.last_block),

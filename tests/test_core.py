@@ -10,7 +10,7 @@ import pytest
 
 from scrapy_bte import ConfigError, Extraction, ExtractionError, extract
 from scrapy_bte.api import METHODS, parse
-from scrapy_bte.methods.bte import brute_force, document_span, max_span
+from scrapy_bte.methods.bte import brute_force, document_span, max_span, token_runs
 from scrapy_bte.core.document import STYLE_TAGS, build, step0
 from scrapy_bte.core.scripts import char_f1, weighted_words
 from scrapy_bte.fields.title import choose_title, strip_site_name
@@ -185,8 +185,8 @@ def test_bte_on_document_matches_brute_force_over_tokens():
 def test_font_style_tags_do_not_cut_bte_runs():
     styled = build("<p>one <b>two</b> <font color=red><i>three</i></font> four</p>")
     spans = build("<p>one <span>two</span> <em><small>three</small></em> four</p>")
-    assert styled.token_runs()[0].tolist() == [-1.0, 4.0, -1.0]  # <p>, the words, </p>
-    assert spans.token_runs()[0].tolist() == [-1.0, 1.0, -1.0, 1.0, -3.0, 1.0, -2.0, 1.0, -1.0]
+    assert token_runs(styled)[0].tolist() == [-1.0, 4.0, -1.0]  # <p>, the words, </p>
+    assert token_runs(spans)[0].tolist() == [-1.0, 1.0, -1.0, 1.0, -3.0, 1.0, -2.0, 1.0, -1.0]
     assert styled.total_tags == 8  # still tags of the page, for density and the features
     # Every other word in bold: counted as tags, the markup would outweigh the
     # article and BTE would settle for the footer's one clean line.

@@ -54,9 +54,9 @@ def check(markup: str) -> None:
     assert_same(fast, ref)
     # BTE's token runs (scrapy_bte.methods._bte) and the span searched over them.
     for weight in (1.0, 0.0, 0.5):
-        for a, b in zip(fast.token_runs(weight), ref.token_runs(weight)):
+        for a, b in zip(bte.token_runs(fast, weight), bte.token_runs(ref, weight)):
             assert a.dtype == b.dtype and np.array_equal(a, b), weight
-        runs = ref.token_runs(weight)[0]
+        runs = bte.token_runs(ref, weight)[0]
         assert bte.max_span(runs, accelerated=True) == bte.max_span(runs, accelerated=False)
 
 
@@ -160,12 +160,12 @@ def test_runs_with_weightless_tags_match_numpy(seg_words: list[float], data: st.
     n_tags = len(words) - 1
     mask = np.array(data.draw(st.lists(st.booleans(), min_size=n_tags, max_size=n_tags)), dtype=np.uint8)
     for weightless in (None, mask):
-        fast = document._runs(words, n_tags, True, weightless)
-        ref = document._runs(words, n_tags, False, weightless)
+        fast = bte._runs(words, n_tags, True, weightless)
+        ref = bte._runs(words, n_tags, False, weightless)
         for a, b in zip(fast, ref):
             assert a.dtype == b.dtype and np.array_equal(a, b)
     # Weightless tags vanish: the runs equal those of the sequence without them.
-    runs = document._runs(words, n_tags, False, mask)[0]
+    runs = bte._runs(words, n_tags, False, mask)[0]
     seq = [v for k, w in enumerate(words) for v in ([w] if k == 0 else ([] if mask[k - 1] else [-1.0]) + [w])]
     merged: list[float] = []
     for v in (v for v in seq if v != 0.0):

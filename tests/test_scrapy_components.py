@@ -24,7 +24,7 @@ from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
 from scrapy_bte import Addon, BTEDownloaderMiddleware, BTEItemPipeline, BTESpiderMiddleware, ConfigError
-from scrapy_bte.middlewares import BTERuntime, _await_future, looks_like_html
+from scrapy_bte.runtime import BTERuntime, _await_future, looks_like_html
 from scrapy_bte.result import Extraction
 from scrapy_bte.settings import DEFAULTS, FLAT_SCORE_FIELDS, SETTINGS, BTEConfig, default_workers, settings_table
 

@@ -1,6 +1,6 @@
 /* The character-level passes of the document model, in C.
  *
- * Optional accelerator of scrapy_bte.document: step 0 and the cut at tags
+ * Optional accelerator of scrapy_bte.core.document: step 0 and the cut at tags
  * with each text segment's word count are loops over every character, which
  * in Python cost most of the time of an extraction. Everything here mirrors
  * the Python reference exactly (same offsets, same floats); the package
@@ -240,7 +240,7 @@ static int index_of(const char (*names)[16], int count, const char *name)
 PyDoc_STRVAR(configure_doc,
              "configure(drop, resume, cjk_ranges, sea_ranges, cjk_weight, sea_weight, separator_chars, flags,\n"
              "          void_names, autoclose, close_search)\n\n"
-             "Load the tables of scrapy_bte.document and scrapy_bte.scripts.");
+             "Load the tables of scrapy_bte.core.document and scrapy_bte.core.scripts.");
 
 static PyObject *configure(PyObject *self, PyObject *args)
 {

@@ -13,7 +13,7 @@ Stages:
    ``<iframe>``, form controls, media, ``<marquee>``, ``<title>`` (kept
    aside for the title).
 2. **Tokens** (Finn): each tag is a token worth -1, each word +1 (letters of
-   scripts without spaces count a fraction, see :mod:`scrapy_bte.scripts`);
+   scripts without spaces count a fraction, see :mod:`scrapy_bte.core.scripts`);
    consecutive tokens of one kind are run-length encoded (Baroni).
 3. **Blocks**: text between block-level tags (and ``<br>``) forms a block
    with its features: words, characters, markup bytes and tags that produced
@@ -38,10 +38,6 @@ try:  # the optional C accelerator of the character-level passes
     from . import _scan as _c
 except ImportError:  # pragma: no cover - built wherever a C compiler is
     _c = None
-try:  # the optional C accelerator of the run-length encoding
-    from ..methods import _bte as _c_bte
-except ImportError:  # pragma: no cover - built wherever a C compiler is
-    _c_bte = None
 
 # Elements whose content is dropped in step 0: code, styling, form
 # controls and frames. Media elements (video, audio, object, canvas) and
@@ -245,7 +241,7 @@ class Document:
 
     Arrays are indexed by block (only blocks with words exist). Per raw text
     segment (the text between two tags) the model keeps its words and link
-    words, from which :meth:`token_runs` derives BTE's token sequence.
+    words, from which :func:`scrapy_bte.methods.bte.token_runs` derives BTE's token sequence.
     """
 
     texts: list[str]
@@ -324,20 +320,6 @@ class Document:
     @property
     def total_words(self) -> float:
         return float(self.words.sum())
-
-    def token_runs(self, link_weight: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Run-length encoded tokens (words > 0, tags < 0) and each run's segments.
-
-        ``link_weight`` scales words inside links: 1 is Finn's original
-        sequence; 0 lets link text count as neither words nor tags.
-        """
-        key = f"runs:{link_weight}"
-        if key not in self._cache:
-            words = self.seg_words
-            if link_weight != 1.0:
-                words = words - (1.0 - link_weight) * self.seg_link_words
-            self._cache[key] = _runs(words, self.total_tags, self._accelerated, self.style_tags)
-        return self._cache[key]
 
     @property
     def style_tags(self) -> np.ndarray | None:
@@ -642,47 +624,6 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
         _start_tag=start_tag,
         _accelerated=use_c,
     )
-
-
-def _runs(seg_words: np.ndarray, n_tags: int, accelerated: bool = False,
-          weightless: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Run-length encode the token sequence: word runs > 0, tag runs < 0.
-
-    Returns the run values and, per run, the first and last text segment it
-    touches (tag runs report the segments around them). Tags marked in
-    ``weightless`` (uint8 per tag) count as nothing, so the words on both
-    sides join one run. ``accelerated`` runs the same loop in C
-    (``scrapy_bte.methods._bte``) when it is built.
-    """
-    if len(seg_words) == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return np.zeros(0), empty, empty
-    if accelerated and _c_bte is not None:
-        vals, first, last = _c_bte.runs(np.ascontiguousarray(seg_words, dtype=np.float64), n_tags, weightless)
-        return np.frombuffer(vals), np.frombuffer(first, np.int64), np.frombuffer(last, np.int64)
-    seq = np.empty(2 * n_tags + 1, dtype=np.float64)
-    seq[0::2] = seg_words
-    seq[1::2] = -1.0 if weightless is None else np.where(np.asarray(weightless) > 0, 0.0, -1.0)
-    nz = np.flatnonzero(seq)
-    vals = seq[nz]
-    if len(vals) == 0:  # only empty segments and weightless tags
-        empty = np.zeros(0, dtype=np.int64)
-        return np.zeros(0), empty, empty
-    positive = vals > 0
-    starts = np.flatnonzero(np.concatenate(([True], positive[1:] != positive[:-1])))
-    runs = np.add.reduceat(vals, starts)
-    ends = np.concatenate((starts[1:], [len(nz)])) - 1
-    if weightless is not None:
-        # Merged segments: reduceat may add three or more values in another
-        # order than the C loop; where fractions (script weights) make the
-        # order matter, add them left to right as the C loop does.
-        fractional = np.add.reduceat((vals != np.floor(vals)).astype(np.int64), starts) > 0
-        for k in np.flatnonzero(fractional & (ends - starts >= 2)).tolist():
-            total = 0.0
-            for v in vals[starts[k] : ends[k] + 1].tolist():
-                total += v
-            runs[k] = total
-    return runs, nz[starts] // 2, nz[ends] // 2
 
 
 def attributes(raw: str) -> dict[str, str]:

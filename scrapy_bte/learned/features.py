@@ -54,6 +54,7 @@ import numpy as np
 from ..methods import hybrid as _hybrid
 from ..methods.bte import Span, document_span
 from ..core.document import Document
+from ..core.tree import elements_mentioning, parent_array, path_or
 
 try:  # the optional C accelerator of the text statistics
     from . import _textstats as _ts
@@ -103,13 +104,6 @@ _mark_cache: dict[str, int] = {}
 _MARK_WORDS = ("role", "itemprop", "hidden", "style")
 
 
-def _find_all(text: str, word: str) -> list[int]:
-    out = []
-    at = text.find(word)
-    while at >= 0:
-        out.append(at)
-        at = text.find(word, at + 1)
-    return out
 _ANCESTOR_BIT = {name: 1 << i for i, name in enumerate(ANCESTORS)}
 _ANCESTOR_BIT["dir"] = _ANCESTOR_BIT["menu"]
 _ANCESTOR_BIT["th"] = _ANCESTOR_BIT["td"]
@@ -182,40 +176,6 @@ def _mark_bits(raw: str) -> int:
     return bits
 
 
-def elements_mentioning(raws: list[str], words: tuple[str, ...]) -> list[int]:
-    """Elements whose raw attribute string holds one of ``words`` (lower-case ASCII) in any case.
-
-    One search of all attribute strings joined, not one per element: the
-    cheap test before a regex reads the few elements it finds.
-    """
-    joined = "\x00".join(raws)  # NUL never occurs in decoded markup
-    low = joined.lower()
-    if len(low) != len(joined):  # a character whose lower case is longer (U+0130) shifts offsets
-        return [el for el, raw in enumerate(raws) if any(w in raw.lower() for w in words)]
-    hits = [at for word in words for at in _find_all(low, word)]
-    if not hits:
-        return []
-    ends = np.cumsum(np.fromiter(map(len, raws), np.int64, len(raws)) + 1)
-    return sorted(set(np.searchsorted(ends, hits, side="right").tolist()))
-
-
-def path_or(doc: Document, own: np.ndarray) -> np.ndarray:
-    """Per element, ``own`` OR-ed over the element and all its ancestors.
-
-    Pointer jumping: after round k every element holds the values of its
-    2^k nearest ancestors, so a page of depth d takes log2(d) array steps
-    and no Python loop per element. The root (element 0) contributes nothing.
-    """
-    acc = own.copy()
-    acc[0] = 0
-    jump = _parents(doc).copy()
-    jump[0] = 0
-    while jump.any():
-        acc = acc | acc[jump]
-        jump = jump[jump]
-    return acc
-
-
 def _ancestor_bits(doc: Document) -> np.ndarray:
     """Per block, the bits of :data:`ANCESTORS` names and :data:`MARKS` on its container's path.
 
@@ -245,13 +205,6 @@ def _dense_labels(ids: np.ndarray, size: int) -> tuple[int, np.ndarray]:
     slot = np.empty(size, dtype=np.int64)
     slot[present] = np.arange(len(present))
     return len(present), slot[ids]
-
-
-def _parents(doc: Document) -> np.ndarray:
-    parents = doc._cache.get("parents")
-    if parents is None:
-        parents = doc._cache["parents"] = np.array(doc.el_parent, dtype=np.int64)
-    return parents
 
 
 def _opener_index(doc: Document) -> np.ndarray:
@@ -340,7 +293,7 @@ def _group_features(doc: Document, words: np.ndarray, chars: np.ndarray, nbytes:
     large, low-link, dense share of the page.
     """
     n = doc.n_blocks
-    parents = _parents(doc)
+    parents = parent_array(doc)
     ids = doc.container.astype(np.int64)
     total_words = max(float(words.sum()), 1.0)
     cols: list[np.ndarray] = []
@@ -483,7 +436,7 @@ def _block_features_c(doc: Document, span: Span | None) -> np.ndarray:
     raw = _fc.block_features(
         words, np.ascontiguousarray(doc.chars, dtype=np.int64), np.ascontiguousarray(doc.bytes, dtype=np.int64),
         np.ascontiguousarray(doc.tags, dtype=np.int64), np.ascontiguousarray(doc.link_words, dtype=np.float64),
-        container, np.ascontiguousarray(doc.depth, dtype=np.int64), _parents(doc), opener_idx, anc, hybrid, text,
+        container, np.ascontiguousarray(doc.depth, dtype=np.int64), parent_array(doc), opener_idx, anc, hybrid, text,
         title, first, last, N_FEATURES, len(OPENERS), len(ANCESTORS) + len(MARKS))
     return np.frombuffer(raw, dtype=np.float32).reshape(N_FEATURES, n).T  # the reference's layout
 

@@ -25,12 +25,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.document import Document
+
 try:  # the optional C accelerator of the run encoding and the span search
     from . import _bte as _c
 except ImportError:  # pragma: no cover - built wherever a C compiler is
     _c = None
 
-#: True when the span search (and ``Document.token_runs``) run in C.
+#: True when the run encoding and the span search run in C.
 ACCELERATED = _c is not None
 
 
@@ -91,6 +93,63 @@ def brute_force(values: list[float] | np.ndarray) -> tuple[float, int, int]:
     return best[0] - total_tags, best[1], best[2]
 
 
+def token_runs(doc: Document, link_weight: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Run-length encoded tokens (words > 0, tags < 0) and each run's segments.
+
+    ``link_weight`` scales words inside links: 1 is Finn's original
+    sequence; 0 lets link text count as neither words nor tags. Cached on
+    the document per weight.
+    """
+    key = f"runs:{link_weight}"
+    if key not in doc._cache:
+        words = doc.seg_words
+        if link_weight != 1.0:
+            words = words - (1.0 - link_weight) * doc.seg_link_words
+        doc._cache[key] = _runs(words, doc.total_tags, doc._accelerated, doc.style_tags)
+    return doc._cache[key]
+
+
+def _runs(seg_words: np.ndarray, n_tags: int, accelerated: bool = False,
+          weightless: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Run-length encode the token sequence: word runs > 0, tag runs < 0.
+
+    Returns the run values and, per run, the first and last text segment it
+    touches (tag runs report the segments around them). Tags marked in
+    ``weightless`` (uint8 per tag) count as nothing, so the words on both
+    sides join one run. ``accelerated`` runs the same loop in C
+    (``scrapy_bte.methods._bte``) when it is built.
+    """
+    if len(seg_words) == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return np.zeros(0), empty, empty
+    if accelerated and _c is not None:
+        vals, first, last = _c.runs(np.ascontiguousarray(seg_words, dtype=np.float64), n_tags, weightless)
+        return np.frombuffer(vals), np.frombuffer(first, np.int64), np.frombuffer(last, np.int64)
+    seq = np.empty(2 * n_tags + 1, dtype=np.float64)
+    seq[0::2] = seg_words
+    seq[1::2] = -1.0 if weightless is None else np.where(np.asarray(weightless) > 0, 0.0, -1.0)
+    nz = np.flatnonzero(seq)
+    vals = seq[nz]
+    if len(vals) == 0:  # only empty segments and weightless tags
+        empty = np.zeros(0, dtype=np.int64)
+        return np.zeros(0), empty, empty
+    positive = vals > 0
+    starts = np.flatnonzero(np.concatenate(([True], positive[1:] != positive[:-1])))
+    runs = np.add.reduceat(vals, starts)
+    ends = np.concatenate((starts[1:], [len(nz)])) - 1
+    if weightless is not None:
+        # Merged segments: reduceat may add three or more values in another
+        # order than the C loop; where fractions (script weights) make the
+        # order matter, add them left to right as the C loop does.
+        fractional = np.add.reduceat((vals != np.floor(vals)).astype(np.int64), starts) > 0
+        for k in np.flatnonzero(fractional & (ends - starts >= 2)).tolist():
+            total = 0.0
+            for v in vals[starts[k] : ends[k] + 1].tolist():
+                total += v
+            runs[k] = total
+    return runs, nz[starts] // 2, nz[ends] // 2
+
+
 @dataclass(frozen=True)
 class Span:
     """BTE's optimum on a document: runs ``[first_run, last_run]``.
@@ -110,7 +169,7 @@ class Span:
     tags: float
 
 
-def document_span(doc, link_weight: float = 1.0) -> Span | None:  # doc: Document
+def document_span(doc: Document, link_weight: float = 1.0) -> Span | None:
     """Run BTE over a document's token runs; ``None`` for a page without words.
 
     Cached on the document: the learned methods ask for the same spans as
@@ -122,8 +181,8 @@ def document_span(doc, link_weight: float = 1.0) -> Span | None:  # doc: Documen
     return doc._cache[key]
 
 
-def _document_span(doc, link_weight: float) -> Span | None:  # doc: Document
-    runs, run_first, run_last = doc.token_runs(link_weight)
+def _document_span(doc: Document, link_weight: float) -> Span | None:
+    runs, run_first, run_last = token_runs(doc, link_weight)
     if len(runs) == 0 or not (runs > 0).any():
         return None
     score, i, j = max_span(runs)

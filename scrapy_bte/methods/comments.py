@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError
-from ..learned.features import elements_mentioning, path_or
+from ..core.tree import elements_mentioning, path_or
 
 #: A ``class`` or ``id`` value naming comments (matched on the value, in any case).
 SECTION_RE = re.compile(

@@ -8,6 +8,7 @@ and :mod:`scrapy_bte.errors`. Never Scrapy or Twisted: the Scrapy layer
 adapts the pool's futures to its reactor.
 """
 
+from .child import run_extract
 from .parent import (
     DEFAULT_TARGET,
     PoolClosed,
@@ -15,7 +16,6 @@ from .parent import (
     WorkerCrashed,
     WorkerPool,
     WorkerTimeout,
-    run_extract,
     suggested_max_pending,
 )
 

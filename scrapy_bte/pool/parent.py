@@ -39,7 +39,6 @@ The module imports neither Scrapy nor Twisted: the Scrapy layer adapts the
 from __future__ import annotations
 
 import atexit
-import importlib
 import logging
 import multiprocessing
 import os
@@ -56,6 +55,7 @@ from typing import Any
 
 from ..errors import BTEError, ConfigError, ExtractionError
 from ..result import Extraction
+from .child import describe_error, worker_main
 
 __all__ = [
     "DEFAULT_TARGET",
@@ -64,13 +64,12 @@ __all__ = [
     "WorkerCrashed",
     "WorkerPool",
     "WorkerTimeout",
-    "run_extract",
     "suggested_max_pending",
 ]
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_TARGET = "scrapy_bte.pool.parent:run_extract"
+DEFAULT_TARGET = "scrapy_bte.pool.child:run_extract"
 #: Seconds between SIGTERM and SIGKILL for a worker being stopped.
 KILL_GRACE = 0.5
 #: Upper bound on one dispatcher wait, so a missed wake-up costs little.
@@ -80,10 +79,7 @@ _POLL = 0.5
 _MAX_STARTUP_FAILURES = 3
 #: Imported once by the fork server, so a (re)started worker is ready in
 #: milliseconds instead of re-importing numpy and lxml for every restart.
-_FORKSERVER_PRELOAD = ("scrapy_bte.pool.parent", "scrapy_bte.api")
-
-Target = Callable[[bytes, "str | None", "str | None", "str | None", "str | None", dict], dict]
-
+_FORKSERVER_PRELOAD = ("scrapy_bte.pool.child", "scrapy_bte.api")
 
 class WorkerTimeout(ExtractionError):
     """A job ran longer than the pool's ``timeout``; its worker was killed."""
@@ -116,32 +112,6 @@ def suggested_max_pending(workers: int, concurrent_requests: int) -> int:
     return concurrent_requests + 4 * workers
 
 
-def run_extract(
-    body: bytes,
-    encoding: str | None,
-    content_type: str | None,
-    url: str | None,
-    method: str | None,
-    options: dict[str, Any],
-) -> dict[str, Any]:
-    """The default worker target: real extraction, JSON-safe result.
-
-    ``method=None`` leaves the choice to :func:`scrapy_bte.extract`'s default.
-    """
-    from .. import extract
-
-    kwargs = dict(options) if method is None else {**options, "method": method}
-    result = extract(body, url=url, encoding=encoding, content_type=content_type, **kwargs)
-    return result.to_dict()
-
-
-# --------------------------------------------------------------------------- worker side
-
-
-def _describe(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}"
-
-
 def _describe_exit(code: int | None) -> str:
     if code is None:
         return "exit status unknown"
@@ -151,16 +121,6 @@ def _describe_exit(code: int | None) -> str:
         except ValueError:
             return f"killed by signal {-code}"
     return f"exit code {code}"
-
-
-def _resolve_target(spec: str) -> Target:
-    module, _, attr = spec.partition(":")
-    obj: Any = importlib.import_module(module)
-    for part in attr.split("."):
-        obj = getattr(obj, part)
-    if not callable(obj):
-        raise TypeError(f"{spec} is not callable")
-    return obj
 
 
 def _target_spec(target: str | Callable[..., Any] | None) -> str:
@@ -177,84 +137,6 @@ def _target_spec(target: str | Callable[..., Any] | None) -> str:
     if not (module and sep and attr):
         raise ConfigError(f"target must look like 'package.module:function', got {target!r}")
     return str(target)
-
-
-def _exit_with_pool(lifeline: Connection) -> None:
-    """Exit as soon as the pool's process is gone, even in the middle of a job.
-
-    Only the pool's process holds the writing end of ``lifeline``, so it reads
-    EOF exactly when that process exits or closes the pool, however it dies.
-    (The parent pid is no use: a forkserver worker's parent is the fork
-    server, which itself lives on while any worker holds its liveness pipe.)
-    """
-
-    def watch() -> None:
-        wait([lifeline])
-        os._exit(0)
-
-    threading.Thread(target=watch, name="bte-lifeline", daemon=True).start()
-
-
-#: Jobs between two returns of freed heap memory to the system (glibc only).
-TRIM_EVERY = 100
-
-
-def _malloc_trim() -> Callable[[int], int] | None:
-    """glibc's ``malloc_trim``: a long-lived worker that met one large page
-    otherwise keeps its freed heap, and its RSS only ever grows."""
-    try:
-        import ctypes
-
-        return ctypes.CDLL("libc.so.6").malloc_trim  # type: ignore[no-any-return]
-    except (OSError, AttributeError):
-        return None
-
-
-def _worker_main(
-    conn: Connection, lifeline: Connection, target: str, method: str | None, options: dict[str, Any]
-) -> None:
-    """Worker process loop: one job at a time until EOF or a ``None`` job."""
-    # Ctrl-C goes to the whole process group; the parent decides when we stop.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _exit_with_pool(lifeline)
-    try:
-        try:
-            fn = _resolve_target(target)
-        except Exception as exc:
-            conn.send(("fatal", f"cannot load worker target {target!r}: {_describe(exc)}"))
-            return
-        conn.send(("ready", os.getpid()))
-    except OSError:  # the pool closed while we were starting
-        return
-    trim = _malloc_trim()
-    done = 0
-    while True:
-        try:
-            job = conn.recv()
-        except (EOFError, OSError):
-            return
-        if job is None:
-            return
-        done += 1
-        if trim is not None and done % TRIM_EVERY == 0:
-            trim(0)
-        job_id, body, encoding, content_type, url = job
-        try:
-            out = fn(body, encoding, content_type, url, method, options)
-            if not isinstance(out, dict):
-                raise TypeError(f"worker target returned {type(out).__name__}, expected dict")
-            reply: tuple[Any, ...] = (job_id, True, out)
-        except Exception as exc:
-            reply = (job_id, False, _describe(exc))
-        try:
-            try:
-                conn.send(reply)
-            except (EOFError, OSError):
-                raise
-            except Exception as exc:  # unpicklable result: report, don't die
-                conn.send((job_id, False, f"unsendable result: {_describe(exc)}"))
-        except (EOFError, OSError):
-            return
 
 
 # --------------------------------------------------------------------------- parent side
@@ -387,7 +269,7 @@ class WorkerPool:
                 self._start_worker()
         except Exception as exc:
             self.close(wait=False)  # the dispatcher cleans up what did start
-            raise PoolClosed(f"cannot start a worker process: {_describe(exc)}") from exc
+            raise PoolClosed(f"cannot start a worker process: {describe_error(exc)}") from exc
         # From here on the dispatcher thread alone touches workers and pipes.
         self._thread.start()
 
@@ -548,7 +430,7 @@ class WorkerPool:
                 self._wait_once()
         except BaseException as exc:  # never leave futures hanging
             logger.exception("scrapy-bte worker pool dispatcher failed")
-            self._request_close(PoolClosed(f"worker pool dispatcher failed: {_describe(exc)}"), drain=False)
+            self._request_close(PoolClosed(f"worker pool dispatcher failed: {describe_error(exc)}"), drain=False)
         finally:
             self._shutdown()
 
@@ -557,14 +439,14 @@ class WorkerPool:
             try:
                 self._start_worker()
             except Exception as exc:
-                self._request_close(PoolClosed(f"cannot start a worker process: {_describe(exc)}"), drain=False)
+                self._request_close(PoolClosed(f"cannot start a worker process: {describe_error(exc)}"), drain=False)
                 return
             self._count("restarts")
 
     def _start_worker(self) -> None:
         parent, child = self._ctx.Pipe(duplex=True)
         process = self._ctx.Process(
-            target=_worker_main,
+            target=worker_main,
             args=(child, self._lifeline_r, self._target, self.method, self.options),
             name="bte-worker",
             daemon=True,
@@ -651,7 +533,7 @@ class WorkerPool:
                 try:
                     result = Extraction.from_dict(payload)
                 except Exception as exc:
-                    ok, payload = False, f"malformed worker result: {_describe(exc)}"
+                    ok, payload = False, f"malformed worker result: {describe_error(exc)}"
             if not ok:
                 result = Extraction.failed(payload, method=self.method or "")
                 self._count("errors")

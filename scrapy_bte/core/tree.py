@@ -1,0 +1,62 @@
+"""Queries over the element skeleton of a document.
+
+Which elements' attributes mention a word, and values OR-ed from every
+ancestor down to each element: what features and the comment finder ask
+of the tree, in array steps instead of a Python loop per element.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .document import Document
+
+
+def _find_all(text: str, word: str) -> list[int]:
+    out = []
+    at = text.find(word)
+    while at >= 0:
+        out.append(at)
+        at = text.find(word, at + 1)
+    return out
+
+
+def elements_mentioning(raws: list[str], words: tuple[str, ...]) -> list[int]:
+    """Elements whose raw attribute string holds one of ``words`` (lower-case ASCII) in any case.
+
+    One search of all attribute strings joined, not one per element: the
+    cheap test before a regex reads the few elements it finds.
+    """
+    joined = "\x00".join(raws)  # NUL never occurs in decoded markup
+    low = joined.lower()
+    if len(low) != len(joined):  # a character whose lower case is longer (U+0130) shifts offsets
+        return [el for el, raw in enumerate(raws) if any(w in raw.lower() for w in words)]
+    hits = [at for word in words for at in _find_all(low, word)]
+    if not hits:
+        return []
+    ends = np.cumsum(np.fromiter(map(len, raws), np.int64, len(raws)) + 1)
+    return sorted(set(np.searchsorted(ends, hits, side="right").tolist()))
+
+
+def path_or(doc: Document, own: np.ndarray) -> np.ndarray:
+    """Per element, ``own`` OR-ed over the element and all its ancestors.
+
+    Pointer jumping: after round k every element holds the values of its
+    2^k nearest ancestors, so a page of depth d takes log2(d) array steps
+    and no Python loop per element. The root (element 0) contributes nothing.
+    """
+    acc = own.copy()
+    acc[0] = 0
+    jump = parent_array(doc).copy()
+    jump[0] = 0
+    while jump.any():
+        acc = acc | acc[jump]
+        jump = jump[jump]
+    return acc
+
+
+def parent_array(doc: Document) -> np.ndarray:
+    parents = doc._cache.get("parents")
+    if parents is None:
+        parents = doc._cache["parents"] = np.array(doc.el_parent, dtype=np.int64)
+    return parents

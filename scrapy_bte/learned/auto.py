@@ -1,0 +1,118 @@
+"""The selection policy of the learned methods: ``model`` and ``auto``.
+
+The block model gives each block a content probability; this module turns
+them into the kept blocks. ``model`` keeps what passes the model's
+threshold; ``auto`` first smooths the probabilities over neighbours and
+then applies the page-level rules below (same article, link lists,
+headline), each measured on the development sets.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .features import _WORD_RE, _window_mean, block_features
+from .model import BlockModel
+
+#: ``auto`` smoothing: weight of the block's own probability, half-width of the neighbour window.
+SMOOTH_SELF = 0.7
+SMOOTH_HALF = 2
+#: Words a left-out block needs to join the kept article's element.
+SAME_ARTICLE_WORDS = 25
+#: Blocks whose link words exceed this share of their words are never lifted by smoothing.
+SMOOTH_MAX_LINK = 0.5
+#: A block of at least this many words, this share of them link text, is a link list, never content.
+LINK_LIST_WORDS = 50
+LINK_LIST_SHARE = 0.95
+#: How many blocks before the kept text the headline may stand.
+HEADLINE_REACH = 10
+
+
+def select(doc: Any, span: Any, model: BlockModel, *, smooth: bool = False,
+           headline: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Keep mask and content probabilities of a document's blocks.
+
+    ``smooth`` (the ``auto`` method) averages each probability with its
+    neighbours' (content comes in runs, a stray caption inside the article
+    or a lone teaser outside it flips), then joins the block that repeats
+    ``headline`` (the page title) when it stands just before the kept text.
+    Long blocks made of link text alone (menus whose links wrap whole
+    paragraphs) are never kept beside other text. A page with text never comes back empty:
+    when no block passes, the blocks within half of the best probability
+    are kept.
+    """
+    if doc.n_blocks == 0:
+        return np.zeros(0, dtype=bool), np.zeros(0)
+    p = model.predict_document(doc, block_features(doc, span))
+    q = p
+    if smooth:
+        q = SMOOTH_SELF * p + (1.0 - SMOOTH_SELF) * _window_mean(p, SMOOTH_HALF)
+        # Neighbours lift captions and short lines, not menus: a block that
+        # is mostly link text keeps its own probability when that is lower.
+        links = doc.link_words > SMOOTH_MAX_LINK * doc.words
+        q = np.where(links, np.minimum(q, p), q)
+    keep = q >= model.threshold
+    if not keep.any():
+        keep = q >= 0.5 * float(q.max())
+    elif smooth:
+        keep = keep | _same_article(doc, keep)
+    lists = doc.words >= LINK_LIST_WORDS
+    lists &= doc.link_words >= LINK_LIST_SHARE * doc.words
+    if (keep & lists).any() and (keep & ~lists).any():
+        keep = keep & ~lists
+    if smooth and headline:
+        keep = _join_headline(doc, keep, headline)
+    return keep, q
+
+
+def _same_article(doc: Any, keep: np.ndarray) -> np.ndarray:
+    """Long, link-free blocks in the element that holds most kept words (or a
+    child of it): paragraphs of the article the model left out."""
+    container = np.asarray(doc.container, dtype=np.int64)
+    parents = np.asarray(doc.el_parent, dtype=np.int64)
+    words = doc.words.astype(np.float64)
+    owner = np.where(container > 0, parents[container], 0)
+    main_words = np.bincount(owner[keep], words[keep], len(parents))
+    main = int(np.argmax(main_words))
+    if main == 0:
+        return np.zeros(len(keep), dtype=bool)
+    inside = (owner == main) | (container == main)
+    return inside & (words >= SAME_ARTICLE_WORDS) & (doc.link_words <= 0.1 * words)
+
+
+def _join_headline(doc: Any, keep: np.ndarray, headline: str) -> np.ndarray:
+    """Add the headline block left out just before the kept text.
+
+    Articles open with their headline, often in markup of its own (a short
+    ``h1`` the model scores like a menu item); the page title names it.
+    """
+    wanted = _WORD_RE.findall(headline.lower())
+    if len(wanted) < 2 or not keep.any():
+        return keep
+    first = int(np.flatnonzero(keep)[0])
+    for block in range(max(0, first - HEADLINE_REACH), first):
+        if _WORD_RE.findall(doc.texts[block].lower()) == wanted:
+            keep = keep.copy()
+            keep[block] = True
+            break
+    return keep
+
+
+def confidence(doc: Any, keep: np.ndarray, p: np.ndarray) -> float:
+    """How much to trust a learned extraction, in [0, 1].
+
+    High when the model was decisive (probabilities far from the threshold,
+    weighted by words), the kept text is sure content and long enough.
+    """
+    if not keep.any():
+        return 0.0
+    words = doc.words.astype(np.float64)
+    total = max(float(words.sum()), 1.0)
+    decisive = float((np.abs(2.0 * p - 1.0) * words).sum()) / total
+    kept_words = float(words[keep].sum())
+    sure = float((p[keep] * words[keep]).sum()) / max(kept_words, 1.0)
+    length = min(1.0, math.log1p(kept_words) / math.log1p(400.0))
+    return float(min(1.0, max(0.0, 0.4 * decisive + 0.3 * sure + 0.3 * length)))

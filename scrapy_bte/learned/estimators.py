@@ -1,0 +1,221 @@
+"""Block classifiers in plain numpy: logistic regression and a small MLP.
+
+Why numpy: inference is two or three small matrix products per page, which
+numpy does in microseconds, and the package gains no heavy dependency. The
+estimators follow scikit-learn's shape (explicit hyper-parameters in
+``__init__``, ``fit`` / ``predict_proba`` / ``predict``) so they are easy to
+swap and to test.
+
+Training: inputs standardised with the training mean/scale (stored with the
+weights), ReLU hidden layers, sigmoid output, weighted binary cross-entropy
+with L2, mini-batch Adam, early stopping on a validation split held out *by
+group* (by page: blocks of one page are not independent), fixed seed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import ModelError
+
+
+class MLPClassifier:
+    """Binary classifier: ``hidden=()`` is logistic regression, ``(32, 16)`` two ReLU layers."""
+
+    def __init__(self, hidden: Sequence[int] = (32, 16), *, epochs: int = 40, batch_size: int = 512,
+                 learning_rate: float = 2e-3, l2: float = 1e-5, class_weight: str | None = "balanced",
+                 validation: float = 0.1, patience: int = 5, seed: int = 0) -> None:
+        self.hidden = tuple(int(h) for h in hidden)
+        self.epochs = epochs
+        self.batch_size = batch_size
+        self.learning_rate = learning_rate
+        self.l2 = l2
+        self.class_weight = class_weight
+        self.validation = validation
+        self.patience = patience
+        self.seed = seed
+        self.mean_: np.ndarray | None = None
+        self.scale_: np.ndarray | None = None
+        self.weights_: list[np.ndarray] = []
+        self.biases_: list[np.ndarray] = []
+        self.history_: list[dict[str, float]] = []
+
+    # -- hyper-parameters -------------------------------------------------
+    def get_params(self) -> dict[str, Any]:
+        return {"hidden": list(self.hidden), "epochs": self.epochs, "batch_size": self.batch_size,
+                "learning_rate": self.learning_rate, "l2": self.l2, "class_weight": self.class_weight,
+                "validation": self.validation, "patience": self.patience, "seed": self.seed}
+
+    # -- inference ---------------------------------------------------------
+    def _check_fitted(self) -> None:
+        if self.mean_ is None or not self.weights_:
+            raise ModelError("model is not fitted")
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        """Log-odds of class 1 per row."""
+        self._check_fitted()
+        h = (np.asarray(X, dtype=np.float32) - self.mean_) / self.scale_
+        last = len(self.weights_) - 1
+        for i, (w, b) in enumerate(zip(self.weights_, self.biases_)):
+            h = h @ w + b
+            if i < last:
+                np.maximum(h, 0.0, out=h)
+        return h[:, 0]
+
+    def predict_proba(self, X: np.ndarray) -> np.ndarray:
+        """``(n, 2)`` probabilities of class 0 and 1, as in scikit-learn."""
+        p = _sigmoid(self.decision_function(X))
+        return np.column_stack((1.0 - p, p))
+
+    def predict(self, X: np.ndarray, threshold: float = 0.5) -> np.ndarray:
+        return (self.predict_proba(X)[:, 1] >= threshold).astype(np.int64)
+
+    # -- training ------------------------------------------------------------
+    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None,
+            groups: np.ndarray | None = None, progress: Any = None) -> "MLPClassifier":
+        """Train on rows ``X`` with 0/1 labels ``y``.
+
+        ``sample_weight`` scales each row's loss; ``groups`` (e.g. page ids)
+        keeps whole groups on one side of the validation split;
+        ``progress(epoch, epochs, train_loss, val_loss)`` is called per epoch.
+        """
+        X = np.asarray(X, dtype=np.float32)
+        y = np.asarray(y, dtype=np.float32).ravel()
+        n, d = X.shape
+        if len(y) != n:
+            raise ValueError("X and y have different numbers of rows")
+        w = np.ones(n, dtype=np.float32) if sample_weight is None else np.asarray(sample_weight, np.float32)
+        rng = np.random.default_rng(self.seed)
+        if self.class_weight == "balanced":
+            pos = float(w[y > 0.5].sum())
+            neg = float(w[y <= 0.5].sum())
+            if pos > 0 and neg > 0:
+                w = w * np.where(y > 0.5, (pos + neg) / (2 * pos), (pos + neg) / (2 * neg)).astype(np.float32)
+        elif self.class_weight is not None:
+            raise ValueError(f"class_weight must be 'balanced' or None, not {self.class_weight!r}")
+        w = w / max(float(w.mean()), 1e-12)
+
+        train_idx, val_idx = _split(n, groups, self.validation, rng)
+        self.mean_ = X[train_idx].mean(axis=0).astype(np.float32)
+        std = X[train_idx].std(axis=0)
+        self.scale_ = np.where(std > 1e-6, std, 1.0).astype(np.float32)
+        Z = (X - self.mean_) / self.scale_
+
+        sizes = [d, *self.hidden, 1]
+        # He initialisation for ReLU layers; a lone linear layer (logistic regression) starts at zero.
+        self.weights_ = [(rng.standard_normal((a, b)) * math.sqrt(2.0 / a) * (1.0 if self.hidden else 0.0))
+                         .astype(np.float32) for a, b in zip(sizes[:-1], sizes[1:])]
+        self.biases_ = [np.zeros(b, dtype=np.float32) for b in sizes[1:]]
+        params = self.weights_ + self.biases_
+        m = [np.zeros_like(p) for p in params]
+        v = [np.zeros_like(p) for p in params]
+        beta1, beta2, eps = 0.9, 0.999, 1e-8
+        step = 0
+        best = (math.inf, [p.copy() for p in params])
+        waited = 0
+        self.history_ = []
+        for epoch in range(self.epochs):
+            order = rng.permutation(train_idx)
+            total = 0.0
+            for start in range(0, len(order), self.batch_size):
+                batch = order[start : start + self.batch_size]
+                loss, grads = self._gradients(Z[batch], y[batch], w[batch])
+                total += loss * len(batch)
+                step += 1
+                lr = self.learning_rate * math.sqrt(1 - beta2**step) / (1 - beta1**step)
+                for p, g, mi, vi in zip(params, grads, m, v):
+                    mi *= beta1
+                    mi += (1 - beta1) * g
+                    vi *= beta2
+                    vi += (1 - beta2) * g * g
+                    p -= lr * mi / (np.sqrt(vi) + eps)
+            train_loss = total / max(len(train_idx), 1)
+            val_loss = self._loss(Z[val_idx], y[val_idx], w[val_idx]) if len(val_idx) else train_loss
+            self.history_.append({"epoch": epoch + 1, "train_loss": train_loss, "val_loss": val_loss})
+            if progress is not None:
+                progress(epoch + 1, self.epochs, train_loss, val_loss)
+            if val_loss < best[0] - 1e-5:
+                best = (val_loss, [p.copy() for p in params])
+                waited = 0
+            else:
+                waited += 1
+                if waited >= self.patience:
+                    break
+        for p, saved in zip(params, best[1]):
+            p[...] = saved
+        return self
+
+    def _forward(self, Z: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+        acts = [Z]
+        h = Z
+        last = len(self.weights_) - 1
+        for i, (w, b) in enumerate(zip(self.weights_, self.biases_)):
+            h = h @ w + b
+            if i < last:
+                h = np.maximum(h, 0.0)
+                acts.append(h)
+        return acts, h[:, 0]
+
+    def _loss(self, Z: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+        _, logit = self._forward(Z)
+        return float((w * _bce(logit, y)).mean())
+
+    def _gradients(self, Z: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, list[np.ndarray]]:
+        acts, logit = self._forward(Z)
+        loss = float((w * _bce(logit, y)).mean())
+        delta = ((_sigmoid(logit) - y) * w / len(y))[:, None].astype(np.float32)
+        gw: list[np.ndarray] = [np.empty(0)] * len(self.weights_)
+        gb: list[np.ndarray] = [np.empty(0)] * len(self.weights_)
+        for i in range(len(self.weights_) - 1, -1, -1):
+            gw[i] = acts[i].T @ delta + self.l2 * self.weights_[i]
+            gb[i] = delta.sum(axis=0)
+            if i:
+                delta = (delta @ self.weights_[i].T) * (acts[i] > 0)
+        return loss, gw + gb
+
+    # -- persistence ---------------------------------------------------------
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The fitted state as named float arrays (what :meth:`BlockModel.save <scrapy_bte.learned.model.BlockModel.save>` writes)."""
+        self._check_fitted()
+        out = {"mean": self.mean_, "scale": self.scale_}
+        for i, (w, b) in enumerate(zip(self.weights_, self.biases_)):
+            out[f"W{i}"] = w
+            out[f"b{i}"] = b
+        return out
+
+
+class LogisticRegression(MLPClassifier):
+    """The single-layer model: a linear decision over standardised features."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.pop("hidden", None)
+        super().__init__(hidden=(), **kwargs)
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * z))
+
+
+def _bce(logit: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Binary cross-entropy from logits, stable for large |logit|."""
+    return np.maximum(logit, 0) - logit * y + np.log1p(np.exp(-np.abs(logit)))
+
+
+def _split(n: int, groups: np.ndarray | None, share: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Train/validation row indices; whole groups go to one side."""
+    if share <= 0 or n < 10:
+        return np.arange(n), np.zeros(0, dtype=np.int64)
+    if groups is None:
+        perm = rng.permutation(n)
+        k = max(1, int(n * share))
+        return np.sort(perm[k:]), np.sort(perm[:k])
+    ids = np.unique(groups)
+    if len(ids) < 2:
+        return np.arange(n), np.zeros(0, dtype=np.int64)
+    held = rng.choice(ids, size=max(1, int(round(len(ids) * share))), replace=False)
+    mask = np.isin(groups, held)
+    return np.flatnonzero(~mask), np.flatnonzero(mask)

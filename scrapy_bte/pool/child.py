@@ -1,0 +1,131 @@
+"""The child side of the worker pool: the loop each worker process runs.
+
+A worker imports its target once, then answers jobs read from its pipe one
+at a time until the pool sends ``None`` or goes away. It exits by itself
+when the pool's process dies (even SIGKILL): a lifeline pipe whose only
+writer is that process reads EOF. It ignores SIGINT, so Ctrl-C leaves the
+decision to the pool's ``close``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import signal
+import threading
+from collections.abc import Callable
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+Target = Callable[[bytes, "str | None", "str | None", "str | None", "str | None", dict], dict]
+
+
+def run_extract(
+    body: bytes,
+    encoding: str | None,
+    content_type: str | None,
+    url: str | None,
+    method: str | None,
+    options: dict[str, Any],
+) -> dict[str, Any]:
+    """The default worker target: real extraction, JSON-safe result.
+
+    ``method=None`` leaves the choice to :func:`scrapy_bte.extract`'s default.
+    """
+    from ..api import extract
+
+    kwargs = dict(options) if method is None else {**options, "method": method}
+    result = extract(body, url=url, encoding=encoding, content_type=content_type, **kwargs)
+    return result.to_dict()
+
+
+def describe_error(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _resolve_target(spec: str) -> Target:
+    module, _, attr = spec.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise TypeError(f"{spec} is not callable")
+    return obj
+
+
+def _exit_with_pool(lifeline: Connection) -> None:
+    """Exit as soon as the pool's process is gone, even in the middle of a job.
+
+    Only the pool's process holds the writing end of ``lifeline``, so it reads
+    EOF exactly when that process exits or closes the pool, however it dies.
+    (The parent pid is no use: a forkserver worker's parent is the fork
+    server, which itself lives on while any worker holds its liveness pipe.)
+    """
+
+    def watch() -> None:
+        wait([lifeline])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="bte-lifeline", daemon=True).start()
+
+
+#: Jobs between two returns of freed heap memory to the system (glibc only).
+TRIM_EVERY = 100
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``: a long-lived worker that met one large page
+    otherwise keeps its freed heap, and its RSS only ever grows."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL("libc.so.6").malloc_trim  # type: ignore[no-any-return]
+    except (OSError, AttributeError):
+        return None
+
+
+def worker_main(
+    conn: Connection, lifeline: Connection, target: str, method: str | None, options: dict[str, Any]
+) -> None:
+    """Worker process loop: one job at a time until EOF or a ``None`` job."""
+    # Ctrl-C goes to the whole process group; the parent decides when we stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _exit_with_pool(lifeline)
+    try:
+        try:
+            fn = _resolve_target(target)
+        except Exception as exc:
+            conn.send(("fatal", f"cannot load worker target {target!r}: {describe_error(exc)}"))
+            return
+        conn.send(("ready", os.getpid()))
+    except OSError:  # the pool closed while we were starting
+        return
+    trim = _malloc_trim()
+    done = 0
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        done += 1
+        if trim is not None and done % TRIM_EVERY == 0:
+            trim(0)
+        job_id, body, encoding, content_type, url = job
+        try:
+            out = fn(body, encoding, content_type, url, method, options)
+            if not isinstance(out, dict):
+                raise TypeError(f"worker target returned {type(out).__name__}, expected dict")
+            reply: tuple[Any, ...] = (job_id, True, out)
+        except Exception as exc:
+            reply = (job_id, False, describe_error(exc))
+        try:
+            try:
+                conn.send(reply)
+            except (EOFError, OSError):
+                raise
+            except Exception as exc:  # unpicklable result: report, don't die
+                conn.send((job_id, False, f"unsendable result: {describe_error(exc)}"))
+        except (EOFError, OSError):
+            return
