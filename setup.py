@@ -16,9 +16,23 @@ setup(
             extra_compile_args=["-O2"],
             optional=True,
         ),
-        Extension("scrapy_bte.methods._bte", sources=["scrapy_bte/methods/_bte.c"], extra_compile_args=["-O2"], optional=True),
-        Extension("scrapy_bte.methods._em", sources=["scrapy_bte/methods/_em.c"], extra_compile_args=["-O2"], optional=True),
-        Extension("scrapy_bte.learned._textstats", sources=["scrapy_bte/learned/_textstats.c"], extra_compile_args=["-O2"], optional=True),
-        Extension("scrapy_bte.learned._features", sources=["scrapy_bte/learned/_features.c"], extra_compile_args=["-O2"], optional=True),
+        Extension(
+            "scrapy_bte.methods._bte", sources=["scrapy_bte/methods/_bte.c"], extra_compile_args=["-O2"], optional=True
+        ),
+        Extension(
+            "scrapy_bte.methods._em", sources=["scrapy_bte/methods/_em.c"], extra_compile_args=["-O2"], optional=True
+        ),
+        Extension(
+            "scrapy_bte.learned._textstats",
+            sources=["scrapy_bte/learned/_textstats.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
+        Extension(
+            "scrapy_bte.learned._features",
+            sources=["scrapy_bte/learned/_features.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
     ]
 )

@@ -121,7 +121,11 @@ class PageServer:
             body, status = self.bodies[int(target.rsplit(b"/", 1)[1])], b"200 OK"
         except (ValueError, IndexError):
             body, status = b"not found", b"404 Not Found"
-        head = b"HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n" % (status, CONTENT_TYPE.encode(), len(body))
+        head = b"HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n" % (
+            status,
+            CONTENT_TYPE.encode(),
+            len(body),
+        )
         return head, body
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -218,8 +222,7 @@ class StallProbe:
         if self._loop is not None and self._loop.running:
             self._loop.stop()
         self.rss.append(tree_rss_mb(os.getpid()))
-        data = {"ticks": self.ticks, "items": self.items, "opened": self.opened, "closed": self.closed,
-                "rss": self.rss}
+        data = {"ticks": self.ticks, "items": self.items, "opened": self.opened, "closed": self.closed, "rss": self.rss}
         Path(self.path).write_text(json.dumps(data), encoding="utf-8")
 
 
@@ -296,11 +299,19 @@ def run_crawl(server: PageServer, args: argparse.Namespace, delay: float, addon:
     server.delay = delay
     name = f"{'addon' if addon else 'plain'}-{delay:g}"
     feed, result = tmp / f"{name}.jsonl", tmp / f"{name}.json"
-    config = {"port": server.port, "pages": args.pages, "addon": addon, "workers": args.workers,
-              "method": args.method, "feed": str(feed), "result": str(result)}
+    config = {
+        "port": server.port,
+        "pages": args.pages,
+        "addon": addon,
+        "workers": args.workers,
+        "method": args.method,
+        "feed": str(feed),
+        "result": str(result),
+    }
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, __file__, "--child", json.dumps(config)],
-                          capture_output=True, text=True, timeout=1800)
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child", json.dumps(config)], capture_output=True, text=True, timeout=1800
+    )
     wall = time.perf_counter() - started
     if proc.returncode != 0 or not result.exists():
         raise SystemExit(f"crawl {name} failed:\n{proc.stderr[-4000:]}")
@@ -309,11 +320,18 @@ def run_crawl(server: PageServer, args: argparse.Namespace, delay: float, addon:
     span = items[-1] - items[0] if len(items) > 1 else 0.0
     lags = [lag for _, lag in data["ticks"]]
     steady = [lag for t, lag in data["ticks"] if items and t >= items[0]]
-    run = Run(delay=delay, addon=addon, workers=args.workers if addon else None, items=len(items),
-              pages_per_s=(len(items) - 1) / span if span else 0.0, wall_s=wall,
-              max_stall_ms=1000 * max(lags, default=0.0), steady_stall_ms=1000 * max(steady, default=0.0),
-              p99_lag_ms=1000 * _percentile(lags, 0.99),
-              rss_growth_mb=data["rss"][-1] - data["rss"][0] if len(data.get("rss", [])) == 2 else None)
+    run = Run(
+        delay=delay,
+        addon=addon,
+        workers=args.workers if addon else None,
+        items=len(items),
+        pages_per_s=(len(items) - 1) / span if span else 0.0,
+        wall_s=wall,
+        max_stall_ms=1000 * max(lags, default=0.0),
+        steady_stall_ms=1000 * max(steady, default=0.0),
+        p99_lag_ms=1000 * _percentile(lags, 0.99),
+        rss_growth_mb=data["rss"][-1] - data["rss"][0] if len(data.get("rss", [])) == 2 else None,
+    )
     if addon:
         run.same_text, run.compared = compare_texts(feed, server.bodies, args.method)
     return run
@@ -339,18 +357,24 @@ def compare_texts(feed: Path, bodies: list[bytes], method: str | None) -> tuple[
 
 
 def table(runs: list[Run]) -> str:
-    rows = ["| delay | add-on | workers | items | pages/s | ratio | wall s | max stall ms | after 1st item ms "
-            "| p99 lag ms | RSS growth MiB | text = extract() |",
-            "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    rows = [
+        "| delay | add-on | workers | items | pages/s | ratio | wall s | max stall ms | after 1st item ms "
+        "| p99 lag ms | RSS growth MiB | text = extract() |",
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
     base = {run.delay: run for run in runs if not run.addon}
     for run in runs:
-        ratio = run.pages_per_s / base[run.delay].pages_per_s if run.delay in base and base[run.delay].pages_per_s else 0.0
+        ratio = (
+            run.pages_per_s / base[run.delay].pages_per_s if run.delay in base and base[run.delay].pages_per_s else 0.0
+        )
         same = f"{run.same_text}/{run.compared}" if run.compared is not None else "-"
         workers = "-" if not run.addon else ("default" if run.workers is None else str(run.workers))
         growth = "-" if run.rss_growth_mb is None else f"{run.rss_growth_mb:+.1f}"
-        rows.append(f"| {run.delay * 1000:g} ms | {'on' if run.addon else 'off'} | {workers} | {run.items} | "
-                    f"{run.pages_per_s:.0f} | {ratio:.2f} | {run.wall_s:.1f} | {run.max_stall_ms:.0f} | {run.steady_stall_ms:.0f} | "
-                    f"{run.p99_lag_ms:.1f} | {growth} | {same} |")
+        rows.append(
+            f"| {run.delay * 1000:g} ms | {'on' if run.addon else 'off'} | {workers} | {run.items} | "
+            f"{run.pages_per_s:.0f} | {ratio:.2f} | {run.wall_s:.1f} | {run.max_stall_ms:.0f} | {run.steady_stall_ms:.0f} | "
+            f"{run.p99_lag_ms:.1f} | {growth} | {same} |"
+        )
     return "\n".join(rows)
 
 
@@ -359,15 +383,24 @@ def targets(base: Run, with_addon: Run) -> list[tuple[str, bool]]:
     ratio = with_addon.pages_per_s / base.pages_per_s if base.pages_per_s else 0.0
     extra = with_addon.max_stall_ms - base.max_stall_ms
     return [
-        (f"valid run: without the add-on {base.pages_per_s:.0f} pages/s >= {MIN_BASE_RATE:.0f}"
-         + ("" if base.delay == 0.2 else f" (target is defined at 200 ms; this run used {base.delay * 1000:g} ms)"),
-         base.pages_per_s >= MIN_BASE_RATE),
-        (f"throughput with the add-on {ratio:.1%} of without >= {MIN_RATIO:.0%}"
-         + (" (workers = 0: inline extraction, target is for workers on)" if with_addon.workers == 0 else ""),
-         ratio >= MIN_RATIO),
-        (f"longest stall with the add-on {extra:+.0f} ms vs without <= +{MAX_EXTRA_STALL_MS:.0f} ms", extra <= MAX_EXTRA_STALL_MS),
-        (f"exported text equals extract(): {with_addon.same_text}/{with_addon.compared}",
-         with_addon.same_text == with_addon.compared),
+        (
+            f"valid run: without the add-on {base.pages_per_s:.0f} pages/s >= {MIN_BASE_RATE:.0f}"
+            + ("" if base.delay == 0.2 else f" (target is defined at 200 ms; this run used {base.delay * 1000:g} ms)"),
+            base.pages_per_s >= MIN_BASE_RATE,
+        ),
+        (
+            f"throughput with the add-on {ratio:.1%} of without >= {MIN_RATIO:.0%}"
+            + (" (workers = 0: inline extraction, target is for workers on)" if with_addon.workers == 0 else ""),
+            ratio >= MIN_RATIO,
+        ),
+        (
+            f"longest stall with the add-on {extra:+.0f} ms vs without <= +{MAX_EXTRA_STALL_MS:.0f} ms",
+            extra <= MAX_EXTRA_STALL_MS,
+        ),
+        (
+            f"exported text equals extract(): {with_addon.same_text}/{with_addon.compared}",
+            with_addon.same_text == with_addon.compared,
+        ),
     ]
 
 
@@ -375,10 +408,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=2000, help="pages per crawl (default 2000)")
     parser.add_argument("--delay", type=float, default=0.2, help="server response delay in seconds (default 0.2)")
-    parser.add_argument("--jitter", type=float, default=0.5,
-                        help="relative spread of the delay, uniform (default 0.5: 100-300 ms at 200 ms)")
-    parser.add_argument("--workers", type=int, default=None, help="BTE_WORKERS for the add-on runs (default: the add-on's)")
-    parser.add_argument("--method", help="BTE_METHOD of the add-on runs and the extract() check (default: the add-on's)")
+    parser.add_argument(
+        "--jitter",
+        type=float,
+        default=0.5,
+        help="relative spread of the delay, uniform (default 0.5: 100-300 ms at 200 ms)",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=None, help="BTE_WORKERS for the add-on runs (default: the add-on's)"
+    )
+    parser.add_argument(
+        "--method", help="BTE_METHOD of the add-on runs and the extract() check (default: the add-on's)"
+    )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"labelled sets (default {DEFAULT_DATA})")
     parser.add_argument("--no-ceiling", action="store_true", help="skip the delay-0 runs")
     parser.add_argument("--json", type=Path, help="also write the runs as JSON here")
@@ -395,15 +436,22 @@ def main(argv: list[str] | None = None) -> int:
     runs: list[Run] = []
     if not 0 <= args.jitter <= 1:
         raise SystemExit("--jitter must be within 0..1")
-    with PageServer(load_bodies(args.data, args.pages), jitter=args.jitter) as server, tempfile.TemporaryDirectory() as tmp:
+    with (
+        PageServer(load_bodies(args.data, args.pages), jitter=args.jitter) as server,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
         for delay in delays:
             for addon in (False, True):
                 runs.append(run_crawl(server, args, delay, addon, Path(tmp)))
-                print(f"  done: delay {delay:g} s, add-on {'on' if addon else 'off'}: "
-                      f"{runs[-1].pages_per_s:.0f} pages/s", file=sys.stderr)
+                print(
+                    f"  done: delay {delay:g} s, add-on {'on' if addon else 'off'}: {runs[-1].pages_per_s:.0f} pages/s",
+                    file=sys.stderr,
+                )
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"Crawl benchmark: {args.pages} pages from {args.data}, delay ±{args.jitter:.0%}, "
-          f"CONCURRENT_REQUESTS=64, {os.cpu_count()} CPUs, load average {load} at the end\n")
+    print(
+        f"Crawl benchmark: {args.pages} pages from {args.data}, delay ±{args.jitter:.0%}, "
+        f"CONCURRENT_REQUESTS=64, {os.cpu_count()} CPUs, load average {load} at the end\n"
+    )
     print(table(runs))
     results = targets(runs[0], runs[1])
     print()

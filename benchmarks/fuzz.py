@@ -51,12 +51,54 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 # Tokens that help a mutator reach the tokeniser's corners.
 DICTIONARY = (
-    b"<script>", b"</script>", b"<style>", b"</style", b"<!--", b"-->", b"--!>", b"<!-->", b"<![CDATA[", b"]]>",
-    b"<?xml ", b"?>", b"<!DOCTYPE html>", b"<title>", b"</title>", b"<meta charset=", b'<meta content="',
-    b"<a href=", b"</a>", b"<p>", b"</p>", b"<div ", b"</div>", b"<br/>", b"<table><tr><td>", b"<svg:svg>",
-    b"<o:p>", b"<noframes>", b"<frameset>", b"<textarea>", b"&amp;", b"&#x", b"&#0;", b"&nbsp;", b"\xef\xbb\xbf",
-    b"\xff\xfe", b"\xfe\xff", b"%PDF-", b"\x1f\x8b", b"charset=utf-16", b"\xc3", b"\xed\xa0\x80", b"\x00",
-    b"\xe0\xb8\x81", b"\xe6\x97\xa5", b"\xd8\xa7", b"\xf0\x9f\x8d\x9e", b"\xc4\xb0",
+    b"<script>",
+    b"</script>",
+    b"<style>",
+    b"</style",
+    b"<!--",
+    b"-->",
+    b"--!>",
+    b"<!-->",
+    b"<![CDATA[",
+    b"]]>",
+    b"<?xml ",
+    b"?>",
+    b"<!DOCTYPE html>",
+    b"<title>",
+    b"</title>",
+    b"<meta charset=",
+    b'<meta content="',
+    b"<a href=",
+    b"</a>",
+    b"<p>",
+    b"</p>",
+    b"<div ",
+    b"</div>",
+    b"<br/>",
+    b"<table><tr><td>",
+    b"<svg:svg>",
+    b"<o:p>",
+    b"<noframes>",
+    b"<frameset>",
+    b"<textarea>",
+    b"&amp;",
+    b"&#x",
+    b"&#0;",
+    b"&nbsp;",
+    b"\xef\xbb\xbf",
+    b"\xff\xfe",
+    b"\xfe\xff",
+    b"%PDF-",
+    b"\x1f\x8b",
+    b"charset=utf-16",
+    b"\xc3",
+    b"\xed\xa0\x80",
+    b"\x00",
+    b"\xe0\xb8\x81",
+    b"\xe6\x97\xa5",
+    b"\xd8\xa7",
+    b"\xf0\x9f\x8d\x9e",
+    b"\xc4\xb0",
 )
 
 _STATE: dict[str, Any] = {"execs": 0, "crash_dir": Path("fuzz-crashes"), "seen": set()}
@@ -130,8 +172,15 @@ def run_atheris(libfuzzer_args: list[str], corpus: list[Path], seeded: bool, wor
         _write_seeds(seeds)
     dictionary = workdir / "html.dict"
     dictionary.write_text("".join('"' + "".join(f"\\x{b:02x}" for b in token) + '"\n' for token in DICTIONARY))
-    argv = [sys.argv[0], f"-dict={dictionary}", "-print_final_stats=1", *libfuzzer_args,
-            str(work), str(seeds), *map(str, corpus)]
+    argv = [
+        sys.argv[0],
+        f"-dict={dictionary}",
+        "-print_final_stats=1",
+        *libfuzzer_args,
+        str(work),
+        str(seeds),
+        *map(str, corpus),
+    ]
     atheris.Setup(argv, test_one_input)
     atheris.Fuzz()
 
@@ -230,16 +279,34 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
 
     if args.engine == "mutate":
-        execs = run_mutate(_flag(flags, "max_total_time", 60), _flag(flags, "timeout", 10),
-                           int(_flag(flags, "seed", 0)), args.corpus, not args.no_seeds)
+        execs = run_mutate(
+            _flag(flags, "max_total_time", 60),
+            _flag(flags, "timeout", 10),
+            int(_flag(flags, "seed", 0)),
+            args.corpus,
+            not args.no_seeds,
+        )
         hangs: list[str] = []
     else:
         with tempfile.TemporaryDirectory(prefix="fuzz-") as scratch:
-            command = [sys.executable, str(Path(__file__).resolve()), f"--worker={scratch}",
-                       f"--crashes={args.crashes}", *(["--no-seeds"] if args.no_seeds else []),
-                       *(f"--corpus={c}" for c in args.corpus), f"-artifact_prefix={args.crashes.resolve()}/", *flags]
-            done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                  errors="replace", env={**os.environ, "PYTHONHASHSEED": "0"})
+            command = [
+                sys.executable,
+                str(Path(__file__).resolve()),
+                f"--worker={scratch}",
+                f"--crashes={args.crashes}",
+                *(["--no-seeds"] if args.no_seeds else []),
+                *(f"--corpus={c}" for c in args.corpus),
+                f"-artifact_prefix={args.crashes.resolve()}/",
+                *flags,
+            ]
+            done = subprocess.run(
+                command,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                errors="replace",
+                env={**os.environ, "PYTHONHASHSEED": "0"},
+            )
         output = done.stdout
         (args.crashes / "libfuzzer.log").write_text(output)
         counts = re.findall(r"stat::number_of_executed_units:\s*(\d+)", output) or re.findall(r"^#(\d+)", output, re.M)

@@ -156,8 +156,14 @@ def callgrind_instructions(html_path: Path, method: str, out_path: Path) -> int:
     """Total Ir of the driver on one page, read from the callgrind output."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1"}
     command = [
-        "valgrind", "--tool=callgrind", f"--callgrind-out-file={out_path}",
-        sys.executable, "-c", DRIVER, str(html_path), method,
+        "valgrind",
+        "--tool=callgrind",
+        f"--callgrind-out-file={out_path}",
+        sys.executable,
+        "-c",
+        DRIVER,
+        str(html_path),
+        method,
     ]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     if done.returncode != 0:

@@ -83,8 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     paths = page_paths(args.data)
     if not paths:
         raise SystemExit(f"no pages under {args.data}")
-    marks = {"after page 200": min(200, args.pages), "after 10%": max(1, args.pages // 10),
-             "at the end": args.pages}
+    marks = {"after page 200": min(200, args.pages), "after 10%": max(1, args.pages // 10), "at the end": args.pages}
     readings: dict[str, float] = {}
     errors = 0
     release_free_memory()

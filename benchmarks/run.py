@@ -171,10 +171,15 @@ def table(rows: list[Row], sets: list[str]) -> str:
         for name in sets:
             s = row.runs[name].summary()
             errors += s["errors"]
-            cells += [fmt(s["f1"]), fmt(s["precision"]), fmt(s["recall"]), str(s["empty"]),
-                      speed(s["pages_per_s"]), speed(s["mb_per_s"])]
-        cells += [fmt(row.mean_f1()), *map(speed, row.pooled_speed()),
-                  fmt(row.confidence_spearman(), 2), str(errors)]
+            cells += [
+                fmt(s["f1"]),
+                fmt(s["precision"]),
+                fmt(s["recall"]),
+                str(s["empty"]),
+                speed(s["pages_per_s"]),
+                speed(s["mb_per_s"]),
+            ]
+        cells += [fmt(row.mean_f1()), *map(speed, row.pooled_speed()), fmt(row.confidence_spearman(), 2), str(errors)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -186,14 +191,25 @@ def to_json(rows: list[Row], pages: dict[str, list[Page]], args: argparse.Namesp
         sets = {}
         for name, run in row.runs.items():
             per_page = [
-                {"page": p.name, "precision": s.precision, "recall": s.recall, "f1": s.f1,
-                 "empty": s.empty, "gold_empty": s.gold_empty, "confidence": c, "error": e}
+                {
+                    "page": p.name,
+                    "precision": s.precision,
+                    "recall": s.recall,
+                    "f1": s.f1,
+                    "empty": s.empty,
+                    "gold_empty": s.gold_empty,
+                    "confidence": c,
+                    "error": e,
+                }
                 for p, s, c, e in zip(pages[name], run.scores, run.confidences, run.errors)
             ]
             sets[name] = {**run.summary(), "per_page": per_page}
         out["rows"][row.name] = {
-            "kind": row.entry.kind, "version": row.entry.version, "mean_f1": row.mean_f1(),
-            "spearman_confidence_f1": row.confidence_spearman(), "sets": sets,
+            "kind": row.entry.kind,
+            "version": row.entry.version,
+            "mean_f1": row.mean_f1(),
+            "spearman_confidence_f1": row.confidence_spearman(),
+            "sets": sets,
         }
     return out
 
@@ -238,8 +254,11 @@ def main(argv: list[str] | None = None) -> int:
             extractor = entry.factory(name if loso else None)
             row.runs[name] = run_set(extractor, pages[name], args.repeat, args.warmup)
             s = row.runs[name].summary()
-            print(f"{row.name:<24} {name:<16} F1 {s['f1']:.3f}  {s['seconds']:7.1f} s  "
-                  f"errors {s['errors']}", file=sys.stderr, flush=True)
+            print(
+                f"{row.name:<24} {name:<16} F1 {s['f1']:.3f}  {s['seconds']:7.1f} s  errors {s['errors']}",
+                file=sys.stderr,
+                flush=True,
+            )
         rows.append(row)
     print(table(rows, sets))
     versions = ", ".join(f"{e.name} {e.version}" for e in entries if e.version)

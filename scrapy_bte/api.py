@@ -49,13 +49,16 @@ def _as_markup(html: HtmlInput, encoding: str | None, content_type: str | None, 
 
         # Serialising leaves the caller's tree untouched and feeds the same path as bytes.
         return etree.tostring(html, encoding="unicode", method="html")
-    raise ExtractionError(
-        f"extract() takes bytes, str or an lxml element, not {type(html).__name__}"
-    )
+    raise ExtractionError(f"extract() takes bytes, str or an lxml element, not {type(html).__name__}")
 
 
-def parse(html: HtmlInput, *, encoding: str | None = None, content_type: str | None = None,
-          max_bytes: int | None = DEFAULT_MAX_BYTES) -> Document:
+def parse(
+    html: HtmlInput,
+    *,
+    encoding: str | None = None,
+    content_type: str | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+) -> Document:
     """Decode and build the document model (for methods, features and reports)."""
     return build(_as_markup(html, encoding, content_type, max_bytes))
 
@@ -143,12 +146,16 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
             kept, probs = _auto.select(doc, span, learned, smooth=method == "auto", headline=title)
         elif method == "density":
             _check(options, ("form", "threshold", "min_chars"), extra=("comments",))
-            kept = _density.keep_mask(
-                doc,
-                form=options.get("form", "ratio"),
-                rule=options.get("threshold", "gaussian"),
-                min_chars=options.get("min_chars", 10),
-            ) if n else np.zeros(0, dtype=bool)
+            kept = (
+                _density.keep_mask(
+                    doc,
+                    form=options.get("form", "ratio"),
+                    rule=options.get("threshold", "gaussian"),
+                    min_chars=options.get("min_chars", 10),
+                )
+                if n
+                else np.zeros(0, dtype=bool)
+            )
         else:
             _check(options, tuple(_hybrid.DEFAULTS), extra=("comments",))
             kept = _hybrid.select(doc, span, **options)
@@ -191,8 +198,10 @@ def _check(options: dict[str, Any], allowed: tuple[str, ...], extra: tuple[str, 
     for key in sorted(options.keys() & _NUMERIC_OPTIONS.keys()):
         value, low = options[key], _NUMERIC_OPTIONS[key]
         number = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
-        if not number or not (isinstance(value, (int, np.integer)) or math.isfinite(value)) or (
-            low is not None and value < low
+        if (
+            not number
+            or not (isinstance(value, (int, np.integer)) or math.isfinite(value))
+            or (low is not None and value < low)
         ):
             bound = "a finite number" if low is None else f"a number >= {low}"
             raise ConfigError(f"option {key} must be {bound}, got {value!r}")

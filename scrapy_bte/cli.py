@@ -98,14 +98,28 @@ def build_parser() -> argparse.ArgumentParser:
         "1 extraction failed for an input, 2 usage error, 3 every output was empty.",
     )
     ex.add_argument("files", nargs="+", metavar="FILE", help="HTML file, or - for standard input")
-    ex.add_argument("--method", default=DEFAULT_METHOD, choices=METHODS, help=f"extraction method (default: {DEFAULT_METHOD})")
-    ex.add_argument("--format", default="text", choices=("text", "json"), help="plain text, or one JSON object per input")
+    ex.add_argument(
+        "--method", default=DEFAULT_METHOD, choices=METHODS, help=f"extraction method (default: {DEFAULT_METHOD})"
+    )
+    ex.add_argument(
+        "--format", default="text", choices=("text", "json"), help="plain text, or one JSON object per input"
+    )
     ex.add_argument("--encoding", default=None, help="decode input with this encoding instead of detecting it")
     ex.add_argument("--model", default=None, help="path to a model .npz for the model/auto methods")
-    ex.add_argument("--comments", default=None, choices=("keep", "drop"),
-                    help="keep or drop readers' comment sections (default: whole threads where the method keeps a comment; not for bte)")
+    ex.add_argument(
+        "--comments",
+        default=None,
+        choices=("keep", "drop"),
+        help="keep or drop readers' comment sections (default: whole threads where the method keeps a comment; not for bte)",
+    )
     ex.add_argument("--title", action="store_true", help="print the title before the text (text format)")
-    ex.add_argument("-o", "--option", action="append", metavar="KEY=VALUE", help="method option, e.g. -o threshold=mean (repeatable)")
+    ex.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="method option, e.g. -o threshold=mean (repeatable)",
+    )
     ex.set_defaults(func=_cmd_extract)
 
     if importlib.util.find_spec("scrapy_bte.training") is not None:

@@ -48,8 +48,8 @@ class ItemFiller:
         missing = self._missing_by_class.get(cls)
         if missing is None:
             declared = ItemAdapter.get_field_names_from_class(cls)
-            missing = () if declared is None else tuple(
-                name for name in self.config.wanted_fields() if name not in declared
+            missing = (
+                () if declared is None else tuple(name for name in self.config.wanted_fields() if name not in declared)
             )
             self._missing_by_class[cls] = missing
             if missing:

@@ -37,7 +37,9 @@ _T = TypeVar("_T")
 
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 # Types servers send when they do not know better: the body decides.
-GENERIC_TYPES = frozenset({"", "application/octet-stream", "binary/octet-stream", "text/plain", "application/unknown", "unknown/unknown"})
+GENERIC_TYPES = frozenset(
+    {"", "application/octet-stream", "binary/octet-stream", "text/plain", "application/unknown", "unknown/unknown"}
+)
 # forkserver where the platform has it (POSIX); spawn elsewhere (Windows).
 _START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 _SNIFF_BYTES = 1024

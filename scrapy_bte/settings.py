@@ -64,22 +64,79 @@ class SettingSpec:
 
 
 SETTINGS: tuple[SettingSpec, ...] = (
-    SettingSpec("BTE_ENABLED", True, "Master switch; `False` disables the add-on and every component (`NotConfigured`)."),
-    SettingSpec("BTE_METHOD", "auto", "Extraction method passed to `extract()`: one of `auto`, `hybrid`, `bte`, `density`, `model` (`hybrid` runs about 1.8 times as fast, with less accurate text)."),
-    SettingSpec("BTE_COMMENTS", None, "Readers' comment sections: `True` keeps them, `False` drops them, `None` keeps a thread whole when the method keeps any substantial comment of it, else leaves the method's choice. Not for `BTE_METHOD = 'bte'`."),
-    SettingSpec("BTE_MODEL_PATH", None, "Path of a block-classifier model file; `None` uses the model shipped with the package."),
-    SettingSpec("BTE_WORKERS", None, "Extraction worker processes; `0` extracts inline in the reactor thread (blocks it: debugging and tiny crawls only).", "`None` = CPUs − 1 (at least 1, at most `CONCURRENT_REQUESTS`)"),
-    SettingSpec("BTE_TIMEOUT", 10.0, "Seconds one page may take in a worker before it is killed and the page gets an `error` (not enforced when `BTE_WORKERS = 0`)."),
-    SettingSpec("BTE_MAX_PENDING", None, "Pages queued or running in the worker pool at most; past it, extraction waits for a free slot.", "`None` = `CONCURRENT_REQUESTS` + 4 × workers"),
-    SettingSpec("BTE_MAX_BYTES", 10 * 1024 * 1024, "Bodies larger than this many bytes are not extracted (`bte/skipped/too_large`).", "`10485760` (10 MiB)"),
-    SettingSpec("BTE_MIN_WORDS", 0, "Drop responses whose main text has fewer words (downloader middleware: `IgnoreRequest`, `bte/dropped/too_short`); `0` = off."),
+    SettingSpec(
+        "BTE_ENABLED", True, "Master switch; `False` disables the add-on and every component (`NotConfigured`)."
+    ),
+    SettingSpec(
+        "BTE_METHOD",
+        "auto",
+        "Extraction method passed to `extract()`: one of `auto`, `hybrid`, `bte`, `density`, `model` (`hybrid` runs about 1.8 times as fast, with less accurate text).",
+    ),
+    SettingSpec(
+        "BTE_COMMENTS",
+        None,
+        "Readers' comment sections: `True` keeps them, `False` drops them, `None` keeps a thread whole when the method keeps any substantial comment of it, else leaves the method's choice. Not for `BTE_METHOD = 'bte'`.",
+    ),
+    SettingSpec(
+        "BTE_MODEL_PATH", None, "Path of a block-classifier model file; `None` uses the model shipped with the package."
+    ),
+    SettingSpec(
+        "BTE_WORKERS",
+        None,
+        "Extraction worker processes; `0` extracts inline in the reactor thread (blocks it: debugging and tiny crawls only).",
+        "`None` = CPUs − 1 (at least 1, at most `CONCURRENT_REQUESTS`)",
+    ),
+    SettingSpec(
+        "BTE_TIMEOUT",
+        10.0,
+        "Seconds one page may take in a worker before it is killed and the page gets an `error` (not enforced when `BTE_WORKERS = 0`).",
+    ),
+    SettingSpec(
+        "BTE_MAX_PENDING",
+        None,
+        "Pages queued or running in the worker pool at most; past it, extraction waits for a free slot.",
+        "`None` = `CONCURRENT_REQUESTS` + 4 × workers",
+    ),
+    SettingSpec(
+        "BTE_MAX_BYTES",
+        10 * 1024 * 1024,
+        "Bodies larger than this many bytes are not extracted (`bte/skipped/too_large`).",
+        "`10485760` (10 MiB)",
+    ),
+    SettingSpec(
+        "BTE_MIN_WORDS",
+        0,
+        "Drop responses whose main text has fewer words (downloader middleware: `IgnoreRequest`, `bte/dropped/too_short`); `0` = off.",
+    ),
     SettingSpec("BTE_TEXT_FIELD", "text", "Item field that receives the main text."),
-    SettingSpec("BTE_SCORES_FIELD", "bte", "Item field that receives the score dict; `None` = no scores (ignored when `BTE_FLAT_SCORES` is on)."),
-    SettingSpec("BTE_FLAT_SCORES", False, "Write scores as top-level fields `bte_score`, `bte_density`, `bte_text_ratio`, `bte_confidence`, `bte_method`, `bte_title`, `bte_error` (for CSV)."),
-    SettingSpec("BTE_HTML_FIELD", None, "Item field holding raw HTML (str or bytes) to extract from in the item pipeline, instead of the response."),
-    SettingSpec("BTE_DROP_HTML_FIELD", False, "Remove `BTE_HTML_FIELD` from items after extraction so raw HTML is not exported."),
-    SettingSpec("BTE_OPTIONS", {}, "Extra keyword options passed to `extract(**options)` (a dict, or a JSON object string on the command line)."),
-    SettingSpec("BTE_GC_FREEZE", True, "When the spider opens, move the objects loaded so far (Scrapy, numpy, the model) to the garbage collector's permanent generation (`gc.freeze()`), so full collections during the crawl do not scan them: each would stall the reactor for tens of milliseconds."),
+    SettingSpec(
+        "BTE_SCORES_FIELD",
+        "bte",
+        "Item field that receives the score dict; `None` = no scores (ignored when `BTE_FLAT_SCORES` is on).",
+    ),
+    SettingSpec(
+        "BTE_FLAT_SCORES",
+        False,
+        "Write scores as top-level fields `bte_score`, `bte_density`, `bte_text_ratio`, `bte_confidence`, `bte_method`, `bte_title`, `bte_error` (for CSV).",
+    ),
+    SettingSpec(
+        "BTE_HTML_FIELD",
+        None,
+        "Item field holding raw HTML (str or bytes) to extract from in the item pipeline, instead of the response.",
+    ),
+    SettingSpec(
+        "BTE_DROP_HTML_FIELD", False, "Remove `BTE_HTML_FIELD` from items after extraction so raw HTML is not exported."
+    ),
+    SettingSpec(
+        "BTE_OPTIONS",
+        {},
+        "Extra keyword options passed to `extract(**options)` (a dict, or a JSON object string on the command line).",
+    ),
+    SettingSpec(
+        "BTE_GC_FREEZE",
+        True,
+        "When the spider opens, move the objects loaded so far (Scrapy, numpy, the model) to the garbage collector's permanent generation (`gc.freeze()`), so full collections during the crawl do not scan them: each would stall the reactor for tens of milliseconds.",
+    ),
 )
 
 SETTING_NAMES = frozenset(spec.name for spec in SETTINGS)
@@ -311,7 +368,9 @@ class BTEConfig:
 
 
 # Settings for which an explicit None is a valid value (not "use the default").
-_NONE_IS_VALID = frozenset({"BTE_COMMENTS", "BTE_MODEL_PATH", "BTE_HTML_FIELD", "BTE_SCORES_FIELD", "BTE_WORKERS", "BTE_MAX_PENDING"})
+_NONE_IS_VALID = frozenset(
+    {"BTE_COMMENTS", "BTE_MODEL_PATH", "BTE_HTML_FIELD", "BTE_SCORES_FIELD", "BTE_WORKERS", "BTE_MAX_PENDING"}
+)
 
 _CONFIGS: "weakref.WeakKeyDictionary[Crawler, BTEConfig]" = weakref.WeakKeyDictionary()
 

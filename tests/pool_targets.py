@@ -37,7 +37,9 @@ def slow_or_crash(
     text = body.decode(encoding or "utf-8")
     # The second paragraph tells the tests which worker ran the job.
     paragraphs = [text, f"pid={os.getpid()}"]
-    return Extraction(text=text, paragraphs=paragraphs, title=url, method=method or "echo", words=len(text.split())).to_dict()
+    return Extraction(
+        text=text, paragraphs=paragraphs, title=url, method=method or "echo", words=len(text.split())
+    ).to_dict()
 
 
 def returns_garbage(*args: Any) -> Any:

@@ -117,8 +117,11 @@ def test_by_default_every_method_keeps_all_or_none_of_the_comments(method: str) 
 
 
 def test_drop_never_empties_a_page_that_is_all_comments() -> None:
-    html = ("<html><body><div id='comments'><p>" + "A reader writes at some length about the article. " * 5
-            + "</p></div></body></html>")
+    html = (
+        "<html><body><div id='comments'><p>"
+        + "A reader writes at some length about the article. " * 5
+        + "</p></div></body></html>"
+    )
     assert "A reader writes" in extract(html, comments=False).text
 
 

@@ -95,7 +95,11 @@ def test_invalid_bytes_and_nul_never_crash():
 
 @pytest.mark.parametrize(
     "body",
-    [b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", b"\x1f\x8b\x08\x00\x00\x00\x00\x00"],
+    [
+        b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj",
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+        b"\x1f\x8b\x08\x00\x00\x00\x00\x00",
+    ],
 )
 def test_binary_bodies_raise_extraction_error(body):
     with pytest.raises(ExtractionError, match="binary"):
@@ -124,7 +128,9 @@ def test_pages_without_text_give_an_empty_result(html):
 
 def test_text_after_100k_nested_elements_is_found_and_libxml2_loses_it():
     depth = 100_000
-    html = "<html><body>" + "<div>" * depth + "<p>" + "deep sentence " * 30 + "</p>" + "</div>" * depth + "</body></html>"
+    html = (
+        "<html><body>" + "<div>" * depth + "<p>" + "deep sentence " * 30 + "</p>" + "</div>" * depth + "</body></html>"
+    )
     result = extract(html, method="bte")
     assert "deep sentence deep sentence" in result.text
     # A parser with a depth cap (libxml2: 256 levels) silently drops the text.
@@ -217,16 +223,25 @@ def test_titles_follow_the_documented_preference_order():
     assert choose_title(None, "Council approves budget | Daily Planet", "H1") == "Council approves budget"
     assert choose_title(None, None, "Only the h1") == "Only the h1"
     assert choose_title(None, None, None) is None
-    assert strip_site_name("Daily Planet - Council approves the new budget", "Daily Planet") == "Council approves the new budget"
+    assert (
+        strip_site_name("Daily Planet - Council approves the new budget", "Daily Planet")
+        == "Council approves the new budget"
+    )
     assert strip_site_name("No separator here") == "No separator here"
     assert extract(SAMPLE).title == "Harbour town rebuilds its sea wall with recycled stone"
     assert extract(page("<h1>Fallback heading</h1><p>text text</p>")).title == "Fallback heading"
 
 
 TITLE_FIXTURES = [
-    ("<meta property='og:title' content='Storm closes bridge'><title>Storm closes bridge | Gazette</title>", "Storm closes bridge"),
+    (
+        "<meta property='og:title' content='Storm closes bridge'><title>Storm closes bridge | Gazette</title>",
+        "Storm closes bridge",
+    ),
     ("<title>Gazette » Local » Bakery wins national award</title>", "Bakery wins national award"),
-    ("<title>Ferry fares rise again — The Island Times</title><meta property='og:site_name' content='The Island Times'>", "Ferry fares rise again"),
+    (
+        "<title>Ferry fares rise again — The Island Times</title><meta property='og:site_name' content='The Island Times'>",
+        "Ferry fares rise again",
+    ),
 ]
 
 

@@ -6,7 +6,13 @@ import numpy as np
 
 from scrapy_bte.api import parse
 from scrapy_bte.learned.features import (
-    CONTEXT_NAMES, FEATURE_NAMES, FEATURE_VERSION, N_FEATURES, WINDOW, block_features, context_features,
+    CONTEXT_NAMES,
+    FEATURE_NAMES,
+    FEATURE_VERSION,
+    N_FEATURES,
+    WINDOW,
+    block_features,
+    context_features,
 )
 
 PAGE = """<html><head><title>Harbour bridge approved</title></head><body>

@@ -6,7 +6,14 @@ import pytest
 
 from scrapy_bte.api import parse
 from scrapy_bte.errors import ConfigError
-from scrapy_bte.training.labels import container_text, gold_labels, marker_labels, page_labels, parse_markers, selector_labels
+from scrapy_bte.training.labels import (
+    container_text,
+    gold_labels,
+    marker_labels,
+    page_labels,
+    parse_markers,
+    selector_labels,
+)
 
 PAGE = """<html><body>
 <div class="nav"><a href="/">Home</a> <a href="/news">News</a></div>

@@ -37,7 +37,13 @@ def _toy(n: int = 600, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
     return X, y
 
 
-@pytest.mark.parametrize("estimator", [LogisticRegression(epochs=30, batch_size=32, learning_rate=0.01), MLPClassifier((8,), epochs=30, batch_size=32, learning_rate=0.01)])
+@pytest.mark.parametrize(
+    "estimator",
+    [
+        LogisticRegression(epochs=30, batch_size=32, learning_rate=0.01),
+        MLPClassifier((8,), epochs=30, batch_size=32, learning_rate=0.01),
+    ],
+)
 def test_learns_a_separable_problem(estimator: MLPClassifier) -> None:
     X, y = _toy()
     estimator.fit(X[:400], y[:400])
@@ -63,7 +69,11 @@ def _tiny_block_model(ngram: bool = False) -> BlockModel:
     s1 = LogisticRegression(epochs=2).fit(X, y)
     X2 = np.column_stack((X, rng.random((200, len(CONTEXT_NAMES))))).astype(np.float32)
     s2 = MLPClassifier((4,), epochs=2).fit(X2, y)
-    ng = NgramClassifier().fit(["share this story", "the council approved a bridge"], np.array([0, 1])) if ngram else None
+    ng = (
+        NgramClassifier().fit(["share this story", "the council approved a bridge"], np.array([0, 1]))
+        if ngram
+        else None
+    )
     return BlockModel(s1, s2, threshold=0.5, ngram=ng, metadata={"training_sets": ["toy"]})
 
 
@@ -182,11 +192,16 @@ def _write_set(folder: Path, n: int) -> None:
     """A tiny labelled set: article pages with a menu and a footer, gold = the article."""
     folder.mkdir()
     for i in range(n):
-        body = [f"<p>Paragraph {k} of story {i} tells how the river town rebuilt its old stone bridge "
-                f"after the spring flood of year {1990 + k}, and what the council decided.</p>" for k in range(4)]
-        html = ("<html><body><ul class='nav'><li><a href='/'>Home</a></li><li><a href='/n'>News</a></li></ul>"
-                "<!-- content start --><div class='post'>" + "".join(body) + "</div><!-- content end -->"
-                "<div class='footer'><a href='/a'>About</a> | <a href='/p'>Privacy</a></div></body></html>")
+        body = [
+            f"<p>Paragraph {k} of story {i} tells how the river town rebuilt its old stone bridge "
+            f"after the spring flood of year {1990 + k}, and what the council decided.</p>"
+            for k in range(4)
+        ]
+        html = (
+            "<html><body><ul class='nav'><li><a href='/'>Home</a></li><li><a href='/n'>News</a></li></ul>"
+            "<!-- content start --><div class='post'>" + "".join(body) + "</div><!-- content end -->"
+            "<div class='footer'><a href='/a'>About</a> | <a href='/p'>Privacy</a></div></body></html>"
+        )
         (folder / f"{i}.html").write_text(html, encoding="utf-8")
         (folder / f"{i}.txt").write_text("\n".join(b[3:-4] for b in body), encoding="utf-8")
 
@@ -212,10 +227,15 @@ def test_train_and_evaluate_commands(tmp_path: Path, labels: list[str], capsys: 
 PARAGRAPH = "The harbour board met on Tuesday to decide the future of the old pier and its lamps. " * 3
 ARTICLE_WITH_LINKS = (
     "<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav>"
-    "<article><h1>Pier</h1><div>" + PARAGRAPH + "</div><p>Links</p>"
+    "<article><h1>Pier</h1><div>"
+    + PARAGRAPH
+    + "</div><p>Links</p>"
     + "".join(f"<p><a href='/l{i}'>link</a></p>" for i in range(8))
-    + "<p>Images</p>" + "".join(f"<p><img src='/i{i}.png'></p>" for i in range(5))
-    + "<h2>After the links</h2><div>" + PARAGRAPH.replace("Tuesday", "Friday") + "</div></article>"
+    + "<p>Images</p>"
+    + "".join(f"<p><img src='/i{i}.png'></p>" for i in range(5))
+    + "<h2>After the links</h2><div>"
+    + PARAGRAPH.replace("Tuesday", "Friday")
+    + "</div></article>"
     "<aside><div>" + PARAGRAPH.replace("harbour", "sidebar") + "</div></aside></body></html>"
 )
 
@@ -232,7 +252,6 @@ def test_same_article_adds_long_link_free_blocks_of_the_kept_element_only() -> N
     assert not _same_article(doc, np.zeros(doc.n_blocks, dtype=bool)).any()
 
 
-
 class _Scripted(BlockModel):
     """A block model whose probabilities the test sets, to pin down what select does with them."""
 
@@ -241,15 +260,17 @@ class _Scripted(BlockModel):
         self.probabilities = probabilities
 
     def predict_document(self, doc, X):  # type: ignore[no-untyped-def]
-        return np.array([next((v for k, v in self.probabilities.items() if t.startswith(k)), 0.0)
-                         for t in doc.texts])
+        return np.array([next((v for k, v in self.probabilities.items() if t.startswith(k)), 0.0) for t in doc.texts])
 
 
 BLURB = "Our consultancy helps founders ship their first product and find customers in months, not years " * 5
 MENU_PAGE = (
     "<html><body><div class='top'><ul><li><a href='/about'>About " + BLURB + "</a></li><li><a href='/blog'>Blog</a>"
-    "</li></ul></div><div class='main'><div class='post'><p>" + PARAGRAPH + "</p><p>"
-    + PARAGRAPH.replace("Tuesday", "Friday") + "</p></div></div></body></html>"
+    "</li></ul></div><div class='main'><div class='post'><p>"
+    + PARAGRAPH
+    + "</p><p>"
+    + PARAGRAPH.replace("Tuesday", "Friday")
+    + "</p></div></div></body></html>"
 )
 
 
@@ -289,12 +310,15 @@ def test_auto_joins_the_headline_standing_before_the_kept_text() -> None:
     assert not keep[head]
 
 
-@pytest.mark.parametrize(("title", "joined"), [
-    ("HARBOUR board saves: the old pier!", True),  # case and punctuation aside
-    ("Harbour board saves the pier", False),  # the same words, not some of them
-    ("Pier", False),  # one-word titles name too much
-    (None, False),
-])
+@pytest.mark.parametrize(
+    ("title", "joined"),
+    [
+        ("HARBOUR board saves: the old pier!", True),  # case and punctuation aside
+        ("Harbour board saves the pier", False),  # the same words, not some of them
+        ("Pier", False),  # one-word titles name too much
+        (None, False),
+    ],
+)
 def test_headline_words_must_match_the_title(title: str | None, joined: bool) -> None:
     doc = parse(HEADLINE_PAGE)
     head = doc.texts.index("Harbour board saves the old pier")
@@ -304,7 +328,9 @@ def test_headline_words_must_match_the_title(title: str | None, joined: bool) ->
 
 def test_headline_reach_is_bounded() -> None:
     filler = "".join(f"<p>Item {i} of the list</p>" for i in range(12))
-    doc = parse("<html><body><h1>Harbour board saves the old pier</h1>" + filler + "<p>" + PARAGRAPH + "</p></body></html>")
+    doc = parse(
+        "<html><body><h1>Harbour board saves the old pier</h1>" + filler + "<p>" + PARAGRAPH + "</p></body></html>"
+    )
     keep = np.zeros(doc.n_blocks, dtype=bool)
     keep[-1] = True
     assert not _join_headline(doc, keep, "Harbour board saves the old pier")[0]

@@ -36,15 +36,64 @@ QUICK = settings(max_examples=150, deadline=None, suppress_health_check=[HealthC
 # Words that stress the tokeniser without being markup: entities, "<" not
 # followed by a letter, scripts with and without spaces, RTL, emoji.
 VOCAB = (
-    "ship", "lamp", "keeper", "storm", "I", "x", "café", "naïve", "ß", "İstanbul", "Ωmega", "日本語", "ไทย",
-    "שלום", "مرحبا", "🍞", "👨‍👩‍👧", "&amp;", "&lt;", "<", "a<3", "<-", "1<2", "—", "\u200f",
+    "ship",
+    "lamp",
+    "keeper",
+    "storm",
+    "I",
+    "x",
+    "café",
+    "naïve",
+    "ß",
+    "İstanbul",
+    "Ωmega",
+    "日本語",
+    "ไทย",
+    "שלום",
+    "مرحبا",
+    "🍞",
+    "👨‍👩‍👧",
+    "&amp;",
+    "&lt;",
+    "<",
+    "a<3",
+    "<-",
+    "1<2",
+    "—",
+    "\u200f",
 )
 SCRIPT_WORD = "jsonlyword"
 COMMENT_WORD = "commentonlyword"
-TAGS = ("div", "p", "span", "a", "b", "li", "ul", "table", "tr", "td", "h1", "section", "article", "em", "font", "pre",
-        "i", "small")
+TAGS = (
+    "div",
+    "p",
+    "span",
+    "a",
+    "b",
+    "li",
+    "ul",
+    "table",
+    "tr",
+    "td",
+    "h1",
+    "section",
+    "article",
+    "em",
+    "font",
+    "pre",
+    "i",
+    "small",
+)
 _TAG_NAME = re.compile(r"</?([a-zA-Z0-9]+)")
-ATTRS = ("", ' class="post body"', " id=main", " href='/x?a=1&amp;b=2'", ' data-x="a b c"', " hidden", ' style="color: red"')
+ATTRS = (
+    "",
+    ' class="post body"',
+    " id=main",
+    " href='/x?a=1&amp;b=2'",
+    ' data-x="a b c"',
+    " hidden",
+    ' style="color: red"',
+)
 
 
 @dataclass
@@ -86,7 +135,9 @@ leaf_st = st.one_of(
 )
 tree_st = st.recursive(
     leaf_st,
-    lambda kids: st.tuples(st.just("el"), st.sampled_from(TAGS), st.sampled_from(ATTRS), st.lists(kids, max_size=5), st.booleans()),
+    lambda kids: st.tuples(
+        st.just("el"), st.sampled_from(TAGS), st.sampled_from(ATTRS), st.lists(kids, max_size=5), st.booleans()
+    ),
     max_leaves=40,
 )
 page_st = st.lists(tree_st, max_size=6)
@@ -161,12 +212,14 @@ token_st = st.lists(st.sampled_from((1.0, 1.0, 1.0, -1.0, -1.0, -1.0, 0.3, 0.6, 
 
 
 @settings(max_examples=3000, deadline=None)
-@given(st.one_of(
-    token_st,
-    st.lists(st.just(-1.0), max_size=10),
-    st.lists(st.just(1.0), max_size=10),
-    st.lists(st.sampled_from((1.0, -1.0)), max_size=14),
-))
+@given(
+    st.one_of(
+        token_st,
+        st.lists(st.just(-1.0), max_size=10),
+        st.lists(st.just(1.0), max_size=10),
+        st.lists(st.sampled_from((1.0, -1.0)), max_size=14),
+    )
+)
 def test_max_span_equals_brute_force(values: list[float]) -> None:
     want = bte.brute_force(values)
     # The numpy reference and, where built, the C loop (scrapy_bte.methods._bte).
@@ -189,10 +242,44 @@ def test_run_length_encoding_keeps_the_optimum(values: list[float]) -> None:
 
 
 SOUP = (
-    "<p>", "</p>", "<div class='a'>", "</div>", "<a href=x>", "</a>", "<br>", "<script>", "</script>", "<style>",
-    "<!--", "-->", "--!>", "<!-->", "<![CDATA[", "]]>", "<title>", "</title>", "<table><tr><td>", "<", ">", "&amp;",
-    "&#0;", "&#xD800;", "&nbsp;", "\x00", "\ud800", "\udfff", "\u0130", "<meta charset=utf-16>", "<svg:svg>", "<o:p>",
-    " ", "\n", "word", "مرحبا", "日本語", "🍞",
+    "<p>",
+    "</p>",
+    "<div class='a'>",
+    "</div>",
+    "<a href=x>",
+    "</a>",
+    "<br>",
+    "<script>",
+    "</script>",
+    "<style>",
+    "<!--",
+    "-->",
+    "--!>",
+    "<!-->",
+    "<![CDATA[",
+    "]]>",
+    "<title>",
+    "</title>",
+    "<table><tr><td>",
+    "<",
+    ">",
+    "&amp;",
+    "&#0;",
+    "&#xD800;",
+    "&nbsp;",
+    "\x00",
+    "\ud800",
+    "\udfff",
+    "\u0130",
+    "<meta charset=utf-16>",
+    "<svg:svg>",
+    "<o:p>",
+    " ",
+    "\n",
+    "word",
+    "مرحبا",
+    "日本語",
+    "🍞",
 )
 soup_st = st.lists(st.one_of(st.sampled_from(SOUP), st.text(max_size=12)), max_size=60).map("".join)
 
@@ -209,14 +296,18 @@ def test_markup_soup_str_and_bytes(markup: str, method: str) -> None:
 
 
 @QUICK
-@given(st.binary(max_size=2000), st.sampled_from(tc.METHODS),
-       st.sampled_from((None, "text/html", "text/html; charset=utf-16", "text/html; charset=base64")))
+@given(
+    st.binary(max_size=2000),
+    st.sampled_from(tc.METHODS),
+    st.sampled_from((None, "text/html", "text/html; charset=utf-16", "text/html; charset=base64")),
+)
 def test_random_bytes(data: bytes, method: str, content_type: str | None) -> None:
     tc.run(data, method, content_type=content_type)
 
 
 def _log_ratio(t: float, m0: float, s0: float, m1: float, s1: float, p: float) -> float:
     """log(p N(t; m1, s1)) - log((1 - p) N(t; m0, s0))."""
+
     def log_normal(x: float, m: float, s: float) -> float:
         return -0.5 * ((x - m) / s) ** 2 - math.log(s)
 
@@ -225,12 +316,16 @@ def _log_ratio(t: float, m0: float, s0: float, m1: float, s1: float, p: float) -
 
 @settings(max_examples=2000, deadline=None)
 @given(
-    st.floats(-5, 5), st.floats(1e-3, 5),
-    st.floats(1e-2, 3), st.one_of(st.floats(1e-2, 3), st.just(None)), st.floats(1e-3, 1 - 1e-3),
+    st.floats(-5, 5),
+    st.floats(1e-3, 5),
+    st.floats(1e-2, 3),
+    st.one_of(st.floats(1e-2, 3), st.just(None)),
+    st.floats(1e-3, 1 - 1e-3),
     st.floats(-1e-6, 1e-6),
 )
-def test_equal_posterior_solves_the_equation(m0: float, gap: float, s0: float, s1: float | None, p: float,
-                                             jitter: float) -> None:
+def test_equal_posterior_solves_the_equation(
+    m0: float, gap: float, s0: float, s1: float | None, p: float, jitter: float
+) -> None:
     m1 = m0 + gap
     s1 = s0 * (1 + jitter) if s1 is None else s1  # equal and nearly equal variances too
     t = density.equal_posterior(m0, s0, m1, s1, p)

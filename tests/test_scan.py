@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 pytestmark = pytest.mark.skipif(
-    not document.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"), reason="scrapy_bte.core._scan is not built"
+    not document.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte.core._scan is not built",
 )
 
 ARRAYS = ("words", "chars", "tags", "bytes", "link_words", "seg_words", "seg_link_words", "seg_block")
@@ -77,7 +78,9 @@ def _markups() -> list[tuple[str, str]]:
             out.append((case.name, data if isinstance(data, str) else to_unicode(data)[0]))
         except ExtractionError:  # binary bodies never reach the document model
             continue
-    files = sorted((ROOT / "tests" / "fixtures").rglob("*.htm*")) + sorted((ROOT / "scrapy_bte" / "samples").glob("*.html"))
+    files = sorted((ROOT / "tests" / "fixtures").rglob("*.htm*")) + sorted(
+        (ROOT / "scrapy_bte" / "samples").glob("*.html")
+    )
     files += sorted((ROOT / "example_project").rglob("*.html"))[:40]
     out += [(str(p.relative_to(ROOT)), to_unicode(p.read_bytes())[0]) for p in files]
     return out
@@ -102,18 +105,109 @@ def test_same_document_on_large_generated_pages(size: int) -> None:
 # and declaration forms, unclosed script/style/title, "<" in text and in
 # attributes, entities, scripts without spaces, separators.
 PIECES = (
-    "<div>", "</div>", "<DIV class='a b'>", "<p>", "</P >", "<br/>", "<a href=x>", "</a>", "<A>", "<span>",
-    "<li>", "<td>", "<table>", "<h1>", "<section id=main>", "<nav>", "<article>", "<b>", "</B>", "<font size=2>",
-    "</i>", "<small>",
-    "<script>", "</script>", "<SCRIPT type=x>", "</scrİpt>", "<style>", "</style >", "<title>", "</title>",
-    "<noscript>", "</noscript>", "<svg>", "</svg>", "<templatE>", "<iframe src=x>", "</iframe>", "<select>",
-    "<!--", "-->", "--!>", "<!-->", "<!--->", "<!DOCTYPE html>", "<?xml ?>", "<![CDATA[", "]]>",
-    "<", ">", "</", "<<", "< p>", "<a<b>", "<div title='1 < 2'>", "<p\u3000class=x>", "<p\x1cx>", "<\u212aid>",
-    "<d\u0130v>", "</\u212a>", "&amp;", "&nbsp;", "&#5;", "&#8203;", "&lt;p&gt;",
-    '="', "='", '"', "'", "=", ' = "a>b" ', "= 'x<y'", '<img alt="x > y" src=z>', "<p data-j='{\"h\": \"<b>\"}'>",
-    " ", "\n", "\t", "\x0b", "\x1c", "\x85", "\u00a0", "\u2003", "\u3000",
-    "word", "Ship", "_", "|", "»", " | ", "·", "-", "42", "café", "İstanbul", "\u212a",
-    "日本語", "テキスト", "ไทยภาษา", "ພາສາລາວ", "ខ្មែរ", "မြန်မာ", "\U00020000\U0002fa1d", "한국어", "🍞",
+    "<div>",
+    "</div>",
+    "<DIV class='a b'>",
+    "<p>",
+    "</P >",
+    "<br/>",
+    "<a href=x>",
+    "</a>",
+    "<A>",
+    "<span>",
+    "<li>",
+    "<td>",
+    "<table>",
+    "<h1>",
+    "<section id=main>",
+    "<nav>",
+    "<article>",
+    "<b>",
+    "</B>",
+    "<font size=2>",
+    "</i>",
+    "<small>",
+    "<script>",
+    "</script>",
+    "<SCRIPT type=x>",
+    "</scrİpt>",
+    "<style>",
+    "</style >",
+    "<title>",
+    "</title>",
+    "<noscript>",
+    "</noscript>",
+    "<svg>",
+    "</svg>",
+    "<templatE>",
+    "<iframe src=x>",
+    "</iframe>",
+    "<select>",
+    "<!--",
+    "-->",
+    "--!>",
+    "<!-->",
+    "<!--->",
+    "<!DOCTYPE html>",
+    "<?xml ?>",
+    "<![CDATA[",
+    "]]>",
+    "<",
+    ">",
+    "</",
+    "<<",
+    "< p>",
+    "<a<b>",
+    "<div title='1 < 2'>",
+    "<p\u3000class=x>",
+    "<p\x1cx>",
+    "<\u212aid>",
+    "<d\u0130v>",
+    "</\u212a>",
+    "&amp;",
+    "&nbsp;",
+    "&#5;",
+    "&#8203;",
+    "&lt;p&gt;",
+    '="',
+    "='",
+    '"',
+    "'",
+    "=",
+    ' = "a>b" ',
+    "= 'x<y'",
+    '<img alt="x > y" src=z>',
+    '<p data-j=\'{"h": "<b>"}\'>',
+    " ",
+    "\n",
+    "\t",
+    "\x0b",
+    "\x1c",
+    "\x85",
+    "\u00a0",
+    "\u2003",
+    "\u3000",
+    "word",
+    "Ship",
+    "_",
+    "|",
+    "»",
+    " | ",
+    "·",
+    "-",
+    "42",
+    "café",
+    "İstanbul",
+    "\u212a",
+    "日本語",
+    "テキスト",
+    "ไทยภาษา",
+    "ພາສາລາວ",
+    "ខ្មែរ",
+    "မြန်မာ",
+    "\U00020000\U0002fa1d",
+    "한국어",
+    "🍞",
 )
 soup_st = st.lists(st.sampled_from(PIECES), max_size=120).map("".join)
 
@@ -196,8 +290,10 @@ from scrapy_bte.methods import density  # noqa: E402
 densities_st = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=0, max_size=400).map(np.array)
 
 
-@pytest.mark.skipif(not density.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-                    reason="scrapy_bte.methods._em is not built")
+@pytest.mark.skipif(
+    not density.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte.methods._em is not built",
+)
 @settings(max_examples=300, deadline=None)
 @given(densities_st)
 def test_em_in_c_matches_numpy(d: np.ndarray) -> None:
@@ -207,8 +303,10 @@ def test_em_in_c_matches_numpy(d: np.ndarray) -> None:
     assert abs(fast - ref) <= 1e-7
 
 
-@pytest.mark.skipif(not density.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-                    reason="scrapy_bte.methods._em is not built")
+@pytest.mark.skipif(
+    not density.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte.methods._em is not built",
+)
 def test_em_in_c_on_two_clusters() -> None:
     rng = np.random.default_rng(3)
     d = np.concatenate((rng.normal(0.2, 0.05, 300), rng.normal(0.8, 0.05, 100))).clip(0, 1)
@@ -224,14 +322,19 @@ from types import SimpleNamespace  # noqa: E402
 from scrapy_bte.learned import features  # noqa: E402
 
 block_texts_st = st.lists(
-    st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00"), min_size=1, max_size=40).map(str.strip)
-    .filter(bool) | st.sampled_from(["İstanbul.", "ΣΟΦΙΑΣ", "“Done.”", "a", ".", "»", "Ǆ ǅ ǆ", "𐐀𐐨 end!", "x,y;z"]),
-    min_size=1, max_size=20,
+    st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00"), min_size=1, max_size=40)
+    .map(str.strip)
+    .filter(bool)
+    | st.sampled_from(["İstanbul.", "ΣΟΦΙΑΣ", "“Done.”", "a", ".", "»", "Ǆ ǅ ǆ", "𐐀𐐨 end!", "x,y;z"]),
+    min_size=1,
+    max_size=20,
 )
 
 
-@pytest.mark.skipif(not features.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-                    reason="scrapy_bte.learned._textstats is not built")
+@pytest.mark.skipif(
+    not features.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte.learned._textstats is not built",
+)
 @settings(max_examples=300, deadline=None)
 @given(block_texts_st)
 def test_text_stats_in_c_match_numpy(texts: list[str]) -> None:
@@ -321,8 +424,9 @@ def test_same_features_on_edges(markup: str) -> None:
 
 # Probabilities with ties at the keep threshold and between runs, and word
 # counts that make runs and groups tie.
-probs_st = st.lists(st.sampled_from([0.0, 0.25, 0.4999999, 0.5, 0.75, 1.0]) | st.floats(0.0, 1.0), min_size=1,
-                    max_size=60)
+probs_st = st.lists(
+    st.sampled_from([0.0, 0.25, 0.4999999, 0.5, 0.75, 1.0]) | st.floats(0.0, 1.0), min_size=1, max_size=60
+)
 
 
 @needs_features
@@ -330,26 +434,34 @@ probs_st = st.lists(st.sampled_from([0.0, 0.25, 0.4999999, 0.5, 0.75, 1.0]) | st
 @given(probs_st, st.data())
 def test_same_context_features_on_random_probabilities(p: list[float], data) -> None:
     n = len(p)
-    words = data.draw(st.lists(st.sampled_from([0.0, 1.0, 2.0, 5.0, 12.0]) | st.floats(0.0, 500.0), min_size=n,
-                               max_size=n))
+    words = data.draw(
+        st.lists(st.sampled_from([0.0, 1.0, 2.0, 5.0, 12.0]) | st.floats(0.0, 500.0), min_size=n, max_size=n)
+    )
     ids = data.draw(st.lists(st.integers(0, 4) | st.integers(0, 10_000), min_size=n, max_size=n))
     doc = SimpleNamespace(words=np.array(words), container=np.array(ids, dtype=np.int64))
     check_context(np.array(p), doc)
 
 
 @needs_features
-@pytest.mark.parametrize("p,words", [
-    ([0.0], [3.0]), ([1.0], [0.0]), ([0.5], [1.0]),  # one block
-    ([0.0] * 7, [1.0] * 7), ([1.0] * 7, [2.0] * 7),  # nothing kept, everything kept
-    ([1, 0, 1, 0, 1], [4, 9, 4, 9, 4]),  # three runs of equal words: the first is the main run
-    ([0, 1, 1, 0, 0, 1, 1, 0], [5, 2, 3, 1, 1, 4, 1, 5]),  # two runs of 5 words, a two-block gap
-    ([0.2, 0.9, 0.9, 0.2], [0, 0, 0, 0]),  # a page without words
-])
+@pytest.mark.parametrize(
+    "p,words",
+    [
+        ([0.0], [3.0]),
+        ([1.0], [0.0]),
+        ([0.5], [1.0]),  # one block
+        ([0.0] * 7, [1.0] * 7),
+        ([1.0] * 7, [2.0] * 7),  # nothing kept, everything kept
+        ([1, 0, 1, 0, 1], [4, 9, 4, 9, 4]),  # three runs of equal words: the first is the main run
+        ([0, 1, 1, 0, 0, 1, 1, 0], [5, 2, 3, 1, 1, 4, 1, 5]),  # two runs of 5 words, a two-block gap
+        ([0.2, 0.9, 0.9, 0.2], [0, 0, 0, 0]),  # a page without words
+    ],
+)
 def test_same_context_features_on_edges(p: list[float], words: list[float]) -> None:
     n = len(p)
     for container in (np.zeros(n, dtype=np.int64), np.arange(n, dtype=np.int64) * 1000, np.arange(n)[::-1].copy()):
-        check_context(np.array(p, dtype=np.float64), SimpleNamespace(words=np.array(words, dtype=np.float64),
-                                                                      container=container))
+        check_context(
+            np.array(p, dtype=np.float64), SimpleNamespace(words=np.array(words, dtype=np.float64), container=container)
+        )
 
 
 @needs_features
@@ -357,10 +469,26 @@ def test_features_in_c_refuse_bad_arguments() -> None:
     """Mismatched or out-of-range inputs raise instead of reading out of bounds."""
     fc = features._fc
     n, f8, i8 = 3, np.zeros(3), np.zeros(3, dtype=np.int64)
-    good = dict(words=f8, chars=i8, nbytes=i8, tags=i8, link=f8, container=i8, depth=i8,
-                parents=np.array([-1, 0], dtype=np.int64), opener=i8, bits=i8, hybrid=np.zeros(n, dtype=np.uint8),
-                text=np.zeros((n, 6)), title=f8, first=0, last=2, n_features=features.N_FEATURES,
-                n_openers=len(features.OPENERS), n_bits=len(features.ANCESTORS) + len(features.MARKS))
+    good = dict(
+        words=f8,
+        chars=i8,
+        nbytes=i8,
+        tags=i8,
+        link=f8,
+        container=i8,
+        depth=i8,
+        parents=np.array([-1, 0], dtype=np.int64),
+        opener=i8,
+        bits=i8,
+        hybrid=np.zeros(n, dtype=np.uint8),
+        text=np.zeros((n, 6)),
+        title=f8,
+        first=0,
+        last=2,
+        n_features=features.N_FEATURES,
+        n_openers=len(features.OPENERS),
+        n_bits=len(features.ANCESTORS) + len(features.MARKS),
+    )
 
     def call(**change):
         return fc.block_features(*{**good, **change}.values())

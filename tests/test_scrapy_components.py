@@ -88,8 +88,17 @@ def test_values_from_the_command_line_are_parsed() -> None:
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [(None, None), ("", None), ("auto", None), (True, True), ("keep", True), ("true", True), (False, False),
-     ("drop", False), ("0", False)],
+    [
+        (None, None),
+        ("", None),
+        ("auto", None),
+        (True, True),
+        ("keep", True),
+        ("true", True),
+        (False, False),
+        ("drop", False),
+        ("0", False),
+    ],
 )
 def test_comments_setting_reaches_the_extract_options(value: Any, expected: bool | None) -> None:
     config = BTEConfig.from_settings(Settings({"BTE_COMMENTS": value}))
@@ -158,7 +167,11 @@ def test_managers_accept_the_components_without_deprecation_warnings() -> None:
     assert any(isinstance(mw, BTEDownloaderMiddleware) for mw in downloader.middlewares)
     assert any(isinstance(mw, BTESpiderMiddleware) for mw in spider.middlewares)
     assert any(isinstance(mw, BTEItemPipeline) for mw in pipelines.middlewares)
-    runtimes = {mw.runtime for mw in (*downloader.middlewares, *spider.middlewares, *pipelines.middlewares) if hasattr(mw, "runtime")}
+    runtimes = {
+        mw.runtime
+        for mw in (*downloader.middlewares, *spider.middlewares, *pipelines.middlewares)
+        if hasattr(mw, "runtime")
+    }
     assert len(runtimes) == 1  # one shared runtime (and pool) per crawler
 
 
@@ -278,7 +291,9 @@ def test_filler_reports_a_class_missing_fields_once(caplog: pytest.LogCaptureFix
 def test_pipeline_extracts_from_the_html_field_and_drops_it(make: Any) -> None:
     crawler = get_crawler(settings_dict={"BTE_WORKERS": 0, "BTE_HTML_FIELD": "html", "BTE_DROP_HTML_FIELD": True})
     pipeline = BTEItemPipeline.from_crawler(crawler)
-    nav = "<nav><a href='/'>Home</a> <a href='/news'>News</a> <a href='/sport'>Sport</a> <a href='/about'>About</a></nav>"
+    nav = (
+        "<nav><a href='/'>Home</a> <a href='/news'>News</a> <a href='/sport'>Sport</a> <a href='/about'>About</a></nav>"
+    )
     html = "<html><body>" + nav + "<p>" + "A real sentence of the article. " * 20 + "</p></body></html>"
     item = asyncio.run(pipeline.process_item(make(url="http://example.com/", html=html)))
     adapter = ItemAdapter(item)

@@ -284,8 +284,18 @@ def test_comments_setting_drops_comment_sections(crawl: Callable[..., CrawlResul
 @pytest.mark.parametrize(
     ("components", "mode", "settings", "pages"),
     [
-        ({"DOWNLOADER_MIDDLEWARES": {"scrapy_bte.BTEDownloaderMiddleware": 540}}, "meta", {}, ["/article1.html", "/doc.pdf"]),
-        ({"SPIDER_MIDDLEWARES": {"scrapy_bte.BTESpiderMiddleware": 950}}, "zero", {"BTE_WORKERS": 1}, ["/article1.html", "/doc.pdf"]),
+        (
+            {"DOWNLOADER_MIDDLEWARES": {"scrapy_bte.BTEDownloaderMiddleware": 540}},
+            "meta",
+            {},
+            ["/article1.html", "/doc.pdf"],
+        ),
+        (
+            {"SPIDER_MIDDLEWARES": {"scrapy_bte.BTESpiderMiddleware": 950}},
+            "zero",
+            {"BTE_WORKERS": 1},
+            ["/article1.html", "/doc.pdf"],
+        ),
         (
             {"ITEM_PIPELINES": {"scrapy_bte.pipelines.BTEItemPipeline": 100}},
             "html",

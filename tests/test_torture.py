@@ -108,9 +108,16 @@ def test_binary_bodies_named_in_the_error() -> None:
 @pytest.mark.parametrize(
     ("method", "options"),
     [
-        ("hybrid", {"gap": "x"}), ("hybrid", {"gap": -1}), ("hybrid", {"max_link": float("nan")}),
-        ("hybrid", {"min_chars": None}), ("hybrid", {"link_weight": "0.5"}), ("hybrid", {"threshold": 0.3}),
-        ("density", {"min_chars": True}), ("density", {"form": None}), ("bte", {"gap": 1}), ("nope", {}),
+        ("hybrid", {"gap": "x"}),
+        ("hybrid", {"gap": -1}),
+        ("hybrid", {"max_link": float("nan")}),
+        ("hybrid", {"min_chars": None}),
+        ("hybrid", {"link_weight": "0.5"}),
+        ("hybrid", {"threshold": 0.3}),
+        ("density", {"min_chars": True}),
+        ("density", {"form": None}),
+        ("bte", {"gap": 1}),
+        ("nope", {}),
     ],
 )
 def test_bad_options_raise_config_error(method: str, options: dict[str, Any]) -> None:

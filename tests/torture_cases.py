@@ -68,9 +68,13 @@ LT_SENTENCE = "The keepers noted that 3 < 5 and that the tide at x<y rose quickl
 #: Cp1252 text for the charset cases.
 LATIN_SENTENCE = "Der Bäcker Müller eröffnet sein Café am Marktplatz – „frisch“ und günstig."
 
-NAV = '<ul class="nav menu">' + "".join(
-    f'<li><a href="/{w.lower()}">{w}</a></li>' for w in ("Home", "News", "Archive", "Sport", "Weather", "Contact")
-) + "</ul>"
+NAV = (
+    '<ul class="nav menu">'
+    + "".join(
+        f'<li><a href="/{w.lower()}">{w}</a></li>' for w in ("Home", "News", "Archive", "Sport", "Weather", "Contact")
+    )
+    + "</ul>"
+)
 FOOTER = '<div class="footer"><a href="/imprint">Imprint</a> | <a href="/privacy">Privacy</a> | © Harbour Archive</div>'
 
 
@@ -85,10 +89,7 @@ def article(sentences: tuple[str, ...] = SENTENCES, title: str = "Keepers of the
 
 def page(body: str, head: str = '<meta charset="utf-8">', title: str = "Harbour archive") -> str:
     """A whole page: navigation, ``body``, footer."""
-    return (
-        f"<!DOCTYPE html><html><head>{head}<title>{title}</title></head>"
-        f"<body>{NAV}{body}{FOOTER}</body></html>"
-    )
+    return f"<!DOCTYPE html><html><head>{head}<title>{title}</title></head><body>{NAV}{body}{FOOTER}</body></html>"
 
 
 ARTICLE_PAGE = page(article())
@@ -121,7 +122,7 @@ def misnested_ends(count: int) -> str:
 
 def many_lt(count: int) -> str:
     """``<`` without ``>``: bare, before a letter, before a slash, before a space."""
-    return page("".join(("<a", "<", "< b", "</", "<<") [k % 5] for k in range(count)) + article())
+    return page("".join(("<a", "<", "< b", "</", "<<")[k % 5] for k in range(count)) + article())
 
 
 def long_lt_word(size: int) -> str:
@@ -142,7 +143,7 @@ def huge_attributes(size: int, count: int = 1) -> str:
     for k in range(count):
         parts.append(
             f'<img src="data:image/png;base64,{blob}" alt="lamp {k}">'
-            f"<div data-state='{{&quot;k&quot;: &quot;{blob[: size // 2]}&quot;}}' title=\"a > b\" class=\"x{k}\"></div>"
+            f'<div data-state=\'{{&quot;k&quot;: &quot;{blob[: size // 2]}&quot;}}\' title="a > b" class="x{k}"></div>'
         )
     return page("".join(parts) + article() + f'<div data-unclosed="{blob}')
 
@@ -150,7 +151,7 @@ def huge_attributes(size: int, count: int = 1) -> str:
 def quoted_angles(size: int) -> str:
     """Quoted attribute values holding "<" and ">", unclosed and stray quotes, runs of "=":
     the shapes that could make a quote-aware tag scan backtrack."""
-    units = ('<a x="', "<b y='", '<p t="a<b>c" u=\'<i>\'>w ', "<a x= \"<b y= '<c z=", "<a ====\"", '<a x="<<<<" <')
+    units = ('<a x="', "<b y='", "<p t=\"a<b>c\" u='<i>'>w ", "<a x= \"<b y= '<c z=", '<a ===="', '<a x="<<<<" <')
     body = "".join(units[k % len(units)] for k in range(size // 12))
     # Close what is left open so the article after the noise is markup again.
     body += '"' * (body.count('"') % 2) + "'" * (body.count("'") % 2) + ">"
@@ -164,7 +165,15 @@ def long_meta(size: int) -> str:
 
 def many_comments(count: int) -> str:
     """``count`` comments around the paragraphs, some in the forms a browser closes early."""
-    forms = ("<!-- note -->", "<!---->", "<!-->", "<!--->", "<!-- x --!>", "<!-- a -- b -->", "<!--[if IE]>x<![endif]-->")
+    forms = (
+        "<!-- note -->",
+        "<!---->",
+        "<!-->",
+        "<!--->",
+        "<!-- x --!>",
+        "<!-- a -- b -->",
+        "<!--[if IE]>x<![endif]-->",
+    )
     noise = "".join(forms[k % len(forms)] for k in range(count))
     return page(noise + article() + noise)
 
@@ -253,7 +262,9 @@ def mixed_encodings() -> bytes:
 
 def invalid_utf8() -> bytes:
     """Overlong forms, encoded surrogates, stray continuation and truncated sequences."""
-    bad = b"\xc0\xaf \xe0\x80\xaf \xed\xa0\x80 \xed\xbf\xbf \x80\x81 \xf8\x88\x80\x80\x80 \xf4\x90\x80\x80 \xff\xfe \xc3"
+    bad = (
+        b"\xc0\xaf \xe0\x80\xaf \xed\xa0\x80 \xed\xbf\xbf \x80\x81 \xf8\x88\x80\x80\x80 \xf4\x90\x80\x80 \xff\xfe \xc3"
+    )
     body = page(article(), head='<meta charset="utf-8">').encode("utf-8")
     cut = body.index(b"<article>")
     return body[:cut] + b"<p>" + bad + b"</p>" + body[cut:] + b"\xe2\x82"
@@ -279,7 +290,9 @@ def pdf() -> bytes:
 def png() -> bytes:
     ihdr = struct.pack(">IIBBBBB", 16, 16, 8, 6, 0, 0, 0)
     chunk = b"IHDR" + ihdr
-    return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", len(ihdr)) + chunk + struct.pack(">I", zlib.crc32(chunk)) + bytes(4096)
+    return (
+        b"\x89PNG\r\n\x1a\n" + struct.pack(">I", len(ihdr)) + chunk + struct.pack(">I", zlib.crc32(chunk)) + bytes(4096)
+    )
 
 
 def gzipped() -> bytes:
@@ -332,7 +345,11 @@ def small_cases() -> list[Case]:
         Case("lone_question", _const("<?")),
         Case("title_only", _const("<title>Only a title</title>")),
         Case("unclosed_title", _const("<title>Never closed " + article())),
-        Case("doctype_junk", _const("<!DOCTYPE html SYSTEM 'x'><?php echo 1 ?><!bogus><!>< /p></ ></>" + article()), SENTENCES),
+        Case(
+            "doctype_junk",
+            _const("<!DOCTYPE html SYSTEM 'x'><?php echo 1 ?><!bogus><!>< /p></ ></>" + article()),
+            SENTENCES,
+        ),
         Case("article_page", _const(ARTICLE_PAGE), SENTENCES),
         Case("frameset_noframes", _file("frameset.html"), SENTENCES),
         Case("xhtml_namespaces", _file("xhtml_namespaces.xhtml"), SENTENCES),
@@ -343,7 +360,11 @@ def small_cases() -> list[Case]:
         Case("rtl_arabic", _file("rtl_arabic.html"), ARABIC_SENTENCES),
         Case("rtl_hebrew", _file("rtl_hebrew.html"), HEBREW_SENTENCES),
         Case("emoji", _file("emoji.html"), EMOJI_SENTENCES),
-        Case("cdata", _const(page("<![CDATA[ if (a < b && b > c) { x = ']]' } ]]>" + article() + "<![CDATA[ unclosed")), SENTENCES),
+        Case(
+            "cdata",
+            _const(page("<![CDATA[ if (a < b && b > c) { x = ']]' } ]]>" + article() + "<![CDATA[ unclosed")),
+            SENTENCES,
+        ),
         Case("lt_in_text", lt_text, (LT_SENTENCE,) + SENTENCES),
         Case("control_chars", control_chars, SENTENCES[1:]),
         Case("many_comments", lambda: many_comments(200), SENTENCES),
@@ -360,13 +381,23 @@ def small_cases() -> list[Case]:
         Case("nested_unclosed", lambda: nested(1000, "section", close=False), SENTENCES),
         # Bytes with wrong, bogus or no charset.
         Case("meta_utf8_bytes_cp1252", lambda: _latin_page('<meta charset="utf-8">'), SENTENCES),
-        Case("meta_cp1252_declared", lambda: _latin_page('<meta charset="windows-1252">'), (LATIN_SENTENCE,) + SENTENCES),
+        Case(
+            "meta_cp1252_declared", lambda: _latin_page('<meta charset="windows-1252">'), (LATIN_SENTENCE,) + SENTENCES
+        ),
         Case("undeclared_cp1252", lambda: _latin_page(""), (LATIN_SENTENCE,) + SENTENCES),
-        Case("header_bogus_charset", lambda: _latin_page(""), (LATIN_SENTENCE,) + SENTENCES,
-             {"content_type": "text/html; charset=bogus"}),
+        Case(
+            "header_bogus_charset",
+            lambda: _latin_page(""),
+            (LATIN_SENTENCE,) + SENTENCES,
+            {"content_type": "text/html; charset=bogus"},
+        ),
         Case("header_empty_charset", lambda: _latin_page(""), SENTENCES, {"content_type": "text/html; charset="}),
         Case("argument_bogus_encoding", lambda: _latin_page(""), (), {"encoding": "bogus"}, outcome="error"),
-        Case("bom_beats_meta", lambda: b"\xef\xbb\xbf" + page(article(EMOJI_SENTENCES), head='<meta charset="iso-8859-1">').encode(), EMOJI_SENTENCES),
+        Case(
+            "bom_beats_meta",
+            lambda: b"\xef\xbb\xbf" + page(article(EMOJI_SENTENCES), head='<meta charset="iso-8859-1">').encode(),
+            EMOJI_SENTENCES,
+        ),
         Case("mixed_encodings", mixed_encodings, SENTENCES),
         Case("invalid_utf8", invalid_utf8, SENTENCES),
         Case("utf16le_bom", lambda: utf16("le", True), SENTENCES),
@@ -377,7 +408,9 @@ def small_cases() -> list[Case]:
         Case("utf16_invalid", invalid_utf16, SENTENCES),
         Case("utf32_bom", lambda: b"\xff\xfe\x00\x00" + ARTICLE_PAGE.encode("utf-32-le"), SENTENCES),
         Case("utf16_declared_in_meta", lambda: page(article(), head='<meta charset="utf-16">').encode(), SENTENCES),
-        Case("str_with_lone_surrogates", _const(page("<p>\ud800 broken \udfff pair \udbff</p>" + article())), SENTENCES),
+        Case(
+            "str_with_lone_surrogates", _const(page("<p>\ud800 broken \udfff pair \udbff</p>" + article())), SENTENCES
+        ),
         # Binary bodies labelled text/html.
         Case("pdf", pdf, (), {"content_type": "text/html"}, outcome="error"),
         Case("png", png, (), {"content_type": "text/html; charset=utf-8"}, outcome="error"),
@@ -385,17 +418,61 @@ def small_cases() -> list[Case]:
         Case("zip", lambda: b"PK\x03\x04" + random_bytes(2048), (), {}, outcome="error"),
         Case("random_bytes", random_bytes, (), {"content_type": "text/html"}, outcome="any"),
     ]
-    for charset in ("base64", "rot13", "zlib", "hex", "uu", "quopri", "idna", "punycode", "undefined",
-                    "unicode_escape", "raw_unicode_escape", "utf-7", "x-user-defined", "replacement"):
+    for charset in (
+        "base64",
+        "rot13",
+        "zlib",
+        "hex",
+        "uu",
+        "quopri",
+        "idna",
+        "punycode",
+        "undefined",
+        "unicode_escape",
+        "raw_unicode_escape",
+        "utf-7",
+        "x-user-defined",
+        "replacement",
+    ):
         body = lambda cs=charset: page(article(), head=f'<meta charset="{cs}">').encode()
         cases.append(Case(f"meta_charset_{charset}", body, SENTENCES))
-        cases.append(Case(f"header_charset_{charset}", body, SENTENCES, {"content_type": f"text/html; charset={charset}"}))
-    for opener in ("<script>", "<script type='text/javascript'>", "<style>", "<SCRIPT>", "<textarea>", "<noscript>", "<svg>", "<iframe>", "<title>"):
-        cases.append(Case(f"unclosed_{opener.strip('<>').split()[0].lower()}_before_{len(cases)}", lambda o=opener: unclosed_before(o), SENTENCES))
-        cases.append(Case(f"unclosed_{opener.strip('<>').split()[0].lower()}_at_end_{len(cases)}", lambda o=opener: unclosed_at_end(o), SENTENCES))
+        cases.append(
+            Case(f"header_charset_{charset}", body, SENTENCES, {"content_type": f"text/html; charset={charset}"})
+        )
+    for opener in (
+        "<script>",
+        "<script type='text/javascript'>",
+        "<style>",
+        "<SCRIPT>",
+        "<textarea>",
+        "<noscript>",
+        "<svg>",
+        "<iframe>",
+        "<title>",
+    ):
+        cases.append(
+            Case(
+                f"unclosed_{opener.strip('<>').split()[0].lower()}_before_{len(cases)}",
+                lambda o=opener: unclosed_before(o),
+                SENTENCES,
+            )
+        )
+        cases.append(
+            Case(
+                f"unclosed_{opener.strip('<>').split()[0].lower()}_at_end_{len(cases)}",
+                lambda o=opener: unclosed_at_end(o),
+                SENTENCES,
+            )
+        )
     for name, text in truncations().items():
         cases.append(Case(f"truncated_{name}", _const(text), SENTENCES[:1] if "title" not in name else ()))
-        cases.append(Case(f"truncated_utf8_{name}", _const(text.encode("utf-8")[:-1] + "é".encode()[:1]), SENTENCES[:1] if "title" not in name else ()))
+        cases.append(
+            Case(
+                f"truncated_utf8_{name}",
+                _const(text.encode("utf-8")[:-1] + "é".encode()[:1]),
+                SENTENCES[:1] if "title" not in name else (),
+            )
+        )
     for path in sorted(REGRESSION_DIR.glob("*.bin")):
         _, html, options = decode_fuzz_input(path.read_bytes())
         cases.append(Case(f"regression_{path.stem}", _const(html), options=options, outcome="any"))
@@ -495,7 +572,10 @@ def seed_inputs() -> Iterator[tuple[str, bytes]]:
         if len(raw) <= 64_000:
             yield case.name, raw
     for name, text in (
-        ("nested", nested(50)), ("unclosed", unclosed(60)), ("deep_tables", deep_tables(20)),
-        ("huge_attributes", huge_attributes(300)), ("minified", minified(6000)),
+        ("nested", nested(50)),
+        ("unclosed", unclosed(60)),
+        ("deep_tables", deep_tables(20)),
+        ("huge_attributes", huge_attributes(300)),
+        ("minified", minified(6000)),
     ):
         yield name, text.encode("utf-8")

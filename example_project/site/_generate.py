@@ -42,9 +42,15 @@ EXTERNAL = "https://meridianpost.example"
 
 #: section key -> (article layout, language of its index pages)
 SECTIONS: dict[str, tuple[str, str]] = {
-    "world": ("modern", "en"), "science": ("modern", "en"), "business": ("modern", "en"),
-    "local": ("legacy", "en"), "culture": ("soup", "en"), "sport": ("soup", "en"),
-    "deutsch": ("modern", "de"), "tiengviet": ("legacy", "vi"), "zhongwen": ("legacy", "zh"),
+    "world": ("modern", "en"),
+    "science": ("modern", "en"),
+    "business": ("modern", "en"),
+    "local": ("legacy", "en"),
+    "culture": ("soup", "en"),
+    "sport": ("soup", "en"),
+    "deutsch": ("modern", "de"),
+    "tiengviet": ("legacy", "vi"),
+    "zhongwen": ("legacy", "zh"),
     "asia": ("soup", "en"),
 }
 PER_PAGE_SECTION = 2
@@ -116,10 +122,17 @@ def parse_source(path: Path) -> Article:
         after, caption, alt = (part.strip() for part in meta["figure"].split("|"))
         figure = (int(after), caption, alt)
     article = Article(
-        slug=path.stem, headline=meta["headline"], standfirst=meta["standfirst"], section=meta["section"],
-        lang=meta["lang"], author=meta["author"], date=datetime.fromisoformat(meta["date"]),
-        encoding=meta.get("encoding", "utf-8"), figure=figure,
-        tags=tuple(t.strip() for t in meta.get("tags", "").split(",") if t.strip()), blocks=tuple(blocks),
+        slug=path.stem,
+        headline=meta["headline"],
+        standfirst=meta["standfirst"],
+        section=meta["section"],
+        lang=meta["lang"],
+        author=meta["author"],
+        date=datetime.fromisoformat(meta["date"]),
+        encoding=meta.get("encoding", "utf-8"),
+        figure=figure,
+        tags=tuple(t.strip() for t in meta.get("tags", "").split(",") if t.strip()),
+        blocks=tuple(blocks),
     )
     # Main text must be representable in the page's encoding (boilerplate may fall back to &#NNN;).
     article.gold().encode(article.encoding)
@@ -135,8 +148,14 @@ def esc(text: str) -> str:
 def fmt_date(dt: datetime, lang: str) -> str:
     ui = UI[lang]
     return ui["date"].format(
-        d=dt.day, m=dt.month, y=dt.year, H=dt.hour, M=dt.minute, be=dt.year + 543,
-        month=ui.get("months", [""] * 12)[dt.month - 1], weekday=ui.get("weekdays", [""] * 7)[dt.weekday()],
+        d=dt.day,
+        m=dt.month,
+        y=dt.year,
+        H=dt.hour,
+        M=dt.minute,
+        be=dt.year + 543,
+        month=ui.get("months", [""] * 12)[dt.month - 1],
+        weekday=ui.get("weekdays", [""] * 7)[dt.weekday()],
     )
 
 
@@ -158,7 +177,7 @@ class Site:
         """Render inline markup to HTML; article slugs become relative links."""
         out, pos = [], 0
         for m in _INLINE.finditer(source):
-            out.append(esc(source[pos:m.start()]))
+            out.append(esc(source[pos : m.start()]))
             if m["strong"]:
                 out.append(f"<strong>{esc(m['strong'])}</strong>")
             elif m["em"]:
@@ -184,14 +203,18 @@ class Site:
         links = [(UI[lang]["home"], f"{prefix}index.html")]
         links += [(names[key], self.section_href(key, prefix)) for key in SECTION_KEYS]
         links.append((names["latest"], self.section_href("latest", prefix)))
-        links += [(label, f"{EXTERNAL}/{part}/") for label, part in
-                  zip(UI[lang]["extras"], ("weather", "video", "podcasts", "puzzles"), strict=True)]
+        links += [
+            (label, f"{EXTERNAL}/{part}/")
+            for label, part in zip(UI[lang]["extras"], ("weather", "video", "podcasts", "puzzles"), strict=True)
+        ]
         return links
 
     @staticmethod
     def footer(lang: str) -> list[list[tuple[str, str]]]:
-        return [[(label, f"{EXTERNAL}/info/{c}-{i}") for i, label in enumerate(col)]
-                for c, col in enumerate(UI[lang]["footer"])]
+        return [
+            [(label, f"{EXTERNAL}/info/{c}-{i}") for i, label in enumerate(col)]
+            for c, col in enumerate(UI[lang]["footer"])
+        ]
 
     def related(self, a: Article) -> list[Article]:
         """Up to four other articles of the same section, then of the same language."""
@@ -215,40 +238,63 @@ class Site:
         n = min(3 + a.seed % 3, len(pool))
         start = a.seed % len(pool)
         picked = [pool[(start + k) % len(pool)] for k in range(n)]
-        return [(name, UI[a.lang]["ago"].format(n=1 + (a.seed >> k) % 11), text)
-                for k, (name, text) in enumerate(picked)]
+        return [
+            (name, UI[a.lang]["ago"].format(n=1 + (a.seed >> k) % 11), text) for k, (name, text) in enumerate(picked)
+        ]
 
     @staticmethod
     def ad(slot: str, lang: str, size: str = "300x250") -> str:
         width, height = size.split("x")
-        return (f'<div class="ad-slot ad-{slot}" data-slot="{slot}"><span class="ad-label">{esc(UI[lang]["ad"])}</span>'
-                f'<iframe src="https://ads.meridianpost.example/serve?slot={slot}&amp;size={size}" width="{width}" '
-                f'height="{height}" frameborder="0" scrolling="no" title="{esc(UI[lang]["ad"])}"></iframe>'
-                f'<script>window.mpAds=window.mpAds||[];mpAds.push({{slot:"{slot}",size:[{width},{height}]}});</script></div>')
+        return (
+            f'<div class="ad-slot ad-{slot}" data-slot="{slot}"><span class="ad-label">{esc(UI[lang]["ad"])}</span>'
+            f'<iframe src="https://ads.meridianpost.example/serve?slot={slot}&amp;size={size}" width="{width}" '
+            f'height="{height}" frameborder="0" scrolling="no" title="{esc(UI[lang]["ad"])}"></iframe>'
+            f'<script>window.mpAds=window.mpAds||[];mpAds.push({{slot:"{slot}",size:[{width},{height}]}});</script></div>'
+        )
 
     @staticmethod
     def head_scripts(a: Article | None, title: str, url: str) -> str:
         """Tracking and structured-data scripts every page of the group carries."""
         ld = {"@context": "https://schema.org", "@type": "WebPage", "name": title, "url": url}
         if a is not None:
-            ld = {"@context": "https://schema.org", "@type": "NewsArticle", "headline": a.headline,
-                  "datePublished": a.date.isoformat(), "author": {"@type": "Person", "name": a.author},
-                  "inLanguage": a.lang, "mainEntityOfPage": url, "publisher": {"@type": "Organization", "name": a.brand}}
+            ld = {
+                "@context": "https://schema.org",
+                "@type": "NewsArticle",
+                "headline": a.headline,
+                "datePublished": a.date.isoformat(),
+                "author": {"@type": "Person", "name": a.author},
+                "inLanguage": a.lang,
+                "mainEntityOfPage": url,
+                "publisher": {"@type": "Organization", "name": a.brand},
+            }
         return (
             f'<script type="application/ld+json">{json_script(ld)}</script>\n'
-            '<script>window.dataLayer=window.dataLayer||[];function track(){dataLayer.push(arguments);}'
+            "<script>window.dataLayer=window.dataLayer||[];function track(){dataLayer.push(arguments);}"
             "track('js',new Date());track('config','MP-DEMO-0001',{anonymize_ip:true});</script>\n"
             '<script async src="https://ads.meridianpost.example/loader.js"></script>\n'
         )
 
     # -- modern layout (also used by every index page) ---------------------------------------
-    def modern_page(self, lang: str, title: str, brand: str, main: str, prefix: str, *,
-                    article: Article | None = None, head_extra: str = "", url: str = "") -> str:
+    def modern_page(
+        self,
+        lang: str,
+        title: str,
+        brand: str,
+        main: str,
+        prefix: str,
+        *,
+        article: Article | None = None,
+        head_extra: str = "",
+        url: str = "",
+    ) -> str:
         ui = UI[lang]
         nav = "".join(f'<li><a href="{esc(h)}">{esc(t)}</a></li>' for t, h in self.nav(lang, prefix))
         cols = "".join(
-            "<div class=\"footer-col\"><ul>" + "".join(f'<li><a href="{esc(h)}">{esc(t)}</a></li>' for t, h in col)
-            + "</ul></div>" for col in self.footer(lang))
+            '<div class="footer-col"><ul>'
+            + "".join(f'<li><a href="{esc(h)}">{esc(t)}</a></li>' for t, h in col)
+            + "</ul></div>"
+            for col in self.footer(lang)
+        )
         og_type = "article" if article else "website"
         og_title = article.headline if article else title
         description = article.standfirst if article else brand
@@ -305,18 +351,27 @@ class Site:
         related = self.related(a)
         for i, block in enumerate(a.blocks, 1):
             inner = self.inline(block.source, p)
-            body.append({"p": f"<p>{inner}</p>", "h": f"<h2>{inner}</h2>",
-                         "q": f"<blockquote><p>{inner}</p></blockquote>"}[block.kind])
+            body.append(
+                {"p": f"<p>{inner}</p>", "h": f"<h2>{inner}</h2>", "q": f"<blockquote><p>{inner}</p></blockquote>"}[
+                    block.kind
+                ]
+            )
             if i == 2 and related:
-                body.append(f'<p class="read-more"><strong>{esc(ui["read_more"])}:</strong> '
-                            f'<a href="{related[0].slug}.html">{esc(related[0].headline)}</a></p>')
+                body.append(
+                    f'<p class="read-more"><strong>{esc(ui["read_more"])}:</strong> '
+                    f'<a href="{related[0].slug}.html">{esc(related[0].headline)}</a></p>'
+                )
             if a.figure and i == a.figure[0]:
-                body.append(f'<figure class="story-image"><img src="{p}static/photo.svg" alt="{esc(a.figure[2])}" '
-                            f'width="800" height="450" loading="lazy"><figcaption>{esc(a.figure[1])}</figcaption></figure>')
+                body.append(
+                    f'<figure class="story-image"><img src="{p}static/photo.svg" alt="{esc(a.figure[2])}" '
+                    f'width="800" height="450" loading="lazy"><figcaption>{esc(a.figure[1])}</figcaption></figure>'
+                )
             if i == len(a.blocks) // 2 + 1:
                 body.append(self.ad("inline", a.lang))
-        share = "".join(f'<li><a href="https://share.example/{net.lower()}?u={a.slug}">{net}</a></li>'
-                        for net in ("Facebook", "X", "WhatsApp", "Email"))
+        share = "".join(
+            f'<li><a href="https://share.example/{net.lower()}?u={a.slug}">{net}</a></li>'
+            for net in ("Facebook", "X", "WhatsApp", "Email")
+        )
         tags = ", ".join(f'<a href="{EXTERNAL}/topic/{esc(t.lower().replace(" ", "-"))}">{esc(t)}</a>' for t in a.tags)
         main = f"""<main class="layout" id="main">
 <nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="{p}index.html">{esc(ui["home"])}</a></li><li><a href="{self.section_href(a.section, p)}">{esc(section)}</a></li></ol></nav>
@@ -352,23 +407,34 @@ class Site:
         parts = []
         for i, block in enumerate(a.blocks, 1):
             inner = self.inline(block.source, p)
-            parts.append({"p": inner, "h": f"<b>{inner}</b>", "q": f"<blockquote><i>{inner}</i></blockquote>"}[block.kind])
+            parts.append(
+                {"p": inner, "h": f"<b>{inner}</b>", "q": f"<blockquote><i>{inner}</i></blockquote>"}[block.kind]
+            )
             if a.figure and i == a.figure[0]:
-                parts.append(f'<table align="right" width="260" cellpadding="4" class="photo"><tr><td>'
-                             f'<img src="{p}static/photo.svg" width="250" height="160" alt="{esc(a.figure[2])}" border="0"><br>'
-                             f'<font size="1" color="#666666">{esc(a.figure[1])}</font></td></tr></table>')
+                parts.append(
+                    f'<table align="right" width="260" cellpadding="4" class="photo"><tr><td>'
+                    f'<img src="{p}static/photo.svg" width="250" height="160" alt="{esc(a.figure[2])}" border="0"><br>'
+                    f'<font size="1" color="#666666">{esc(a.figure[1])}</font></td></tr></table>'
+                )
             if i == len(a.blocks) // 2:
-                parts.append(f'<table width="100%"><tr><td align="center">{self.ad("inline", a.lang, "468x60")}</td></tr></table>')
+                parts.append(
+                    f'<table width="100%"><tr><td align="center">{self.ad("inline", a.lang, "468x60")}</td></tr></table>'
+                )
         text = "\n<br><br>\n".join(parts)
-        most = "".join(f'<tr><td class="mr"><font size="1">{i}.</font> <a href="{b.slug}.html">{esc(b.headline)}</a></td></tr>'
-                       for i, b in enumerate(self.most_read(a), 1))
-        related = "".join(f'<tr><td>&raquo; <a href="{b.slug}.html">{esc(b.headline)}</a> '
-                          f'<font size="1" color="#999999">({esc(fmt_date(b.date, b.lang))})</font></td></tr>'
-                          for b in self.related(a))
+        most = "".join(
+            f'<tr><td class="mr"><font size="1">{i}.</font> <a href="{b.slug}.html">{esc(b.headline)}</a></td></tr>'
+            for i, b in enumerate(self.most_read(a), 1)
+        )
+        related = "".join(
+            f'<tr><td>&raquo; <a href="{b.slug}.html">{esc(b.headline)}</a> '
+            f'<font size="1" color="#999999">({esc(fmt_date(b.date, b.lang))})</font></td></tr>'
+            for b in self.related(a)
+        )
         comments = "".join(
             f'<tr><td class="cmt"><b>{esc(n)}</b> <font size="1" color="#999999">{esc(t)}</font><br>{esc(c)}<br>'
             f'<font size="1"><a href="#reply">{esc(ui["reply"])}</a> - <a href="#report">{esc(ui["report"])}</a></font></td></tr>'
-            for n, t, c in self.comments(a))
+            for n, t, c in self.comments(a)
+        )
         footer = " | ".join(f'<a href="{esc(h)}">{esc(t)}</a>' for col in self.footer(a.lang) for t, h in col)
         return f"""<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" "http://www.w3.org/TR/html4/loose.dtd">
 <html>
@@ -428,27 +494,51 @@ class Site:
     # -- div soup layout -----------------------------------------------------------------------
     def soup_article(self, a: Article) -> str:
         ui, p = UI[a.lang], "../"
-        nav = "".join(f'<div class="mn-i"><a class="mn-l" href="{esc(h)}">{esc(t)}</a></div>' for t, h in self.nav(a.lang, p))
+        nav = "".join(
+            f'<div class="mn-i"><a class="mn-l" href="{esc(h)}">{esc(t)}</a></div>' for t, h in self.nav(a.lang, p)
+        )
         parts = []
         for i, block in enumerate(a.blocks, 1):
             inner = self.inline(block.source, p)
-            parts.append({"p": f'<div class="Tx_p">{inner}</div>', "h": f'<div class="Tx_h"><strong>{inner}</strong></div>',
-                          "q": f'<div class="Tx_q"><span class="qm">“</span>{inner}</div>'}[block.kind])
+            parts.append(
+                {
+                    "p": f'<div class="Tx_p">{inner}</div>',
+                    "h": f'<div class="Tx_h"><strong>{inner}</strong></div>',
+                    "q": f'<div class="Tx_q"><span class="qm">“</span>{inner}</div>',
+                }[block.kind]
+            )
             if a.figure and i == a.figure[0]:
-                parts.append(f'<div class="Md_w"><div class="Md_i"><img src="{p}static/photo.svg" alt="{esc(a.figure[2])}"></div>'
-                             f'<div class="Md_c">{esc(a.figure[1])}</div></div>')
+                parts.append(
+                    f'<div class="Md_w"><div class="Md_i"><img src="{p}static/photo.svg" alt="{esc(a.figure[2])}"></div>'
+                    f'<div class="Md_c">{esc(a.figure[1])}</div></div>'
+                )
             if i == len(a.blocks) // 2:
                 parts.append(self.ad("mid", a.lang))
-        state = {"page": {"type": "article", "slug": a.slug, "headline": a.headline, "lang": a.lang,
-                          "standfirst": a.standfirst, "body": [b.plain for b in a.blocks]}, "user": None, "flags": {"paywall": False}}
+        state = {
+            "page": {
+                "type": "article",
+                "slug": a.slug,
+                "headline": a.headline,
+                "lang": a.lang,
+                "standfirst": a.standfirst,
+                "body": [b.plain for b in a.blocks],
+            },
+            "user": None,
+            "flags": {"paywall": False},
+        }
         comments = "".join(
             f'<div class="Cm_i"><div class="Cm_u"><span class="Cm_n">{esc(n)}</span><span class="Cm_t">{esc(t)}</span></div>'
             f'<div class="Cm_b">{esc(c)}</div><div class="Cm_a"><span>{esc(ui["reply"])}</span><span>{esc(ui["report"])}</span></div></div>'
-            for n, t, c in self.comments(a))
-        footer = "".join('<div class="Ft_c">' + "".join(f'<a class="Ft_l" href="{esc(h)}">{esc(t)}</a>' for t, h in col) + "</div>"
-                         for col in self.footer(a.lang))
-        most = "".join(f'<div class="Mr_i"><span class="Mr_n">{i}</span><a href="{b.slug}.html">{esc(b.headline)}</a></div>'
-                       for i, b in enumerate(self.most_read(a), 1))
+            for n, t, c in self.comments(a)
+        )
+        footer = "".join(
+            '<div class="Ft_c">' + "".join(f'<a class="Ft_l" href="{esc(h)}">{esc(t)}</a>' for t, h in col) + "</div>"
+            for col in self.footer(a.lang)
+        )
+        most = "".join(
+            f'<div class="Mr_i"><span class="Mr_n">{i}</span><a href="{b.slug}.html">{esc(b.headline)}</a></div>'
+            for i, b in enumerate(self.most_read(a), 1)
+        )
         return f"""<!doctype html><html lang="{HTML_LANG[a.lang]}"><head><meta charset="{a.encoding}"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>{esc(a.headline)} | {esc(a.brand)}</title><meta property="og:title" content="{esc(a.headline)}"><meta property="og:type" content="article"><meta property="og:description" content="{esc(a.standfirst)}">
 <link rel="preload" href="{p}static/weekend.css" as="style"><link rel="stylesheet" href="{p}static/weekend.css">
@@ -476,26 +566,37 @@ class Site:
     # -- pieces shared by layouts -------------------------------------------------------------
     def newsletter(self, lang: str, tag: str) -> str:
         ui = UI[lang]
-        return (f'<{tag} class="newsletter"><h2>{esc(ui["newsletter_title"])}</h2><p>{esc(ui["newsletter_text"])}</p>'
-                f'<form action="{EXTERNAL}/newsletter" method="post"><input type="email" name="email" placeholder="{esc(ui["email"])}">'
-                f'<button type="submit">{esc(ui["signup"])}</button></form><small>{esc(ui["newsletter_note"])}</small></{tag}>')
+        return (
+            f'<{tag} class="newsletter"><h2>{esc(ui["newsletter_title"])}</h2><p>{esc(ui["newsletter_text"])}</p>'
+            f'<form action="{EXTERNAL}/newsletter" method="post"><input type="email" name="email" placeholder="{esc(ui["email"])}">'
+            f'<button type="submit">{esc(ui["signup"])}</button></form><small>{esc(ui["newsletter_note"])}</small></{tag}>'
+        )
 
     def comment_block(self, a: Article, tag: str) -> str:
         ui = UI[a.lang]
         items = "".join(
             f'<li class="comment"><p class="comment-meta"><strong>{esc(n)}</strong> <span>{esc(t)}</span></p><p>{esc(c)}</p>'
             f'<p class="comment-actions"><a href="#reply">{esc(ui["reply"])}</a> <a href="#report">{esc(ui["report"])}</a></p></li>'
-            for n, t, c in self.comments(a))
-        return (f'<{tag} class="comments" id="comments"><h2>{esc(ui["comments"].format(n=len(self.comments(a))))}</h2>'
-                f'<ol>{items}</ol><p class="join">{esc(ui["join"])}</p></{tag}>')
+            for n, t, c in self.comments(a)
+        )
+        return (
+            f'<{tag} class="comments" id="comments"><h2>{esc(ui["comments"].format(n=len(self.comments(a))))}</h2>'
+            f'<ol>{items}</ol><p class="join">{esc(ui["join"])}</p></{tag}>'
+        )
 
     @staticmethod
     def teasers(articles: list[Article], base: str, *, with_text: bool = True) -> str:
         """``<li>`` links to articles; ``base`` is the path from the page to ``articles/``."""
         rows = []
         for b in articles:
-            text = f'<p class="standfirst">{esc(b.standfirst)}</p><time datetime="{b.date.isoformat()}">{esc(fmt_date(b.date, b.lang))}</time>' if with_text else ""
-            rows.append(f'<li class="teaser" lang="{b.lang}"><a href="{base}{b.slug}.html">{esc(b.headline)}</a>{text}</li>')
+            text = (
+                f'<p class="standfirst">{esc(b.standfirst)}</p><time datetime="{b.date.isoformat()}">{esc(fmt_date(b.date, b.lang))}</time>'
+                if with_text
+                else ""
+            )
+            rows.append(
+                f'<li class="teaser" lang="{b.lang}"><a href="{base}{b.slug}.html">{esc(b.headline)}</a>{text}</li>'
+            )
         return "\n".join(rows)
 
     @staticmethod
@@ -507,19 +608,26 @@ class Site:
         """Paginated list pages of one section (or ``latest``): file name -> HTML."""
         ui = UI[lang]
         name = ui["sections"][key]
-        pages = [articles[i:i + per_page] for i in range(0, len(articles), per_page)]
+        pages = [articles[i : i + per_page] for i in range(0, len(articles), per_page)]
         out = {}
         for n, chunk in enumerate(pages, 1):
             links = []
             head = ""
             if n > 1:
-                links.append(f'<a rel="prev" href="{Path(self.section_href(key, "", n - 1)).name}">&laquo; {esc(ui["prev"])}</a>')
+                links.append(
+                    f'<a rel="prev" href="{Path(self.section_href(key, "", n - 1)).name}">&laquo; {esc(ui["prev"])}</a>'
+                )
                 head += f'<link rel="prev" href="{Path(self.section_href(key, "", n - 1)).name}">\n'
             for m in range(1, len(pages) + 1):
-                links.append(f'<span class="current">{m}</span>' if m == n else
-                             f'<a href="{Path(self.section_href(key, "", m)).name}">{m}</a>')
+                links.append(
+                    f'<span class="current">{m}</span>'
+                    if m == n
+                    else f'<a href="{Path(self.section_href(key, "", m)).name}">{m}</a>'
+                )
             if n < len(pages):
-                links.append(f'<a rel="next" href="{Path(self.section_href(key, "", n + 1)).name}">{esc(ui["next"])} &raquo;</a>')
+                links.append(
+                    f'<a rel="next" href="{Path(self.section_href(key, "", n + 1)).name}">{esc(ui["next"])} &raquo;</a>'
+                )
                 head += f'<link rel="next" href="{Path(self.section_href(key, "", n + 1)).name}">\n'
             main = f"""<main class="section-index" id="main">
 <h1 class="section-title">{esc(name)}</h1>
@@ -531,8 +639,15 @@ class Site:
 </main>"""
             fname = Path(self.section_href(key, "", n)).name
             brand = BRANDS[(SECTIONS.get(key, ("modern",))[0], lang)]
-            out[fname] = self.modern_page(lang, f"{name} ({n}/{len(pages)})" if n > 1 else name, brand, main, "../",
-                                          head_extra=head, url=f"{EXTERNAL}/sections/{fname}")
+            out[fname] = self.modern_page(
+                lang,
+                f"{name} ({n}/{len(pages)})" if n > 1 else name,
+                brand,
+                main,
+                "../",
+                head_extra=head,
+                url=f"{EXTERNAL}/sections/{fname}",
+            )
         return out
 
     def home(self) -> str:
@@ -541,9 +656,11 @@ class Site:
         for key in SECTION_KEYS:
             arts = self.by_section[key]
             name = ui["sections"][key]
-            blocks.append(f'<section class="section-block"><h2><a href="{self.section_href(key, "")}">{esc(name)}</a></h2><ul>\n'
-                          f'{self.teasers(arts[:2], "articles/", with_text=False)}\n</ul>'
-                          f'<a class="more" href="{self.section_href(key, "")}">{esc(ui["more_in"].format(section=name))} &rarr;</a></section>')
+            blocks.append(
+                f'<section class="section-block"><h2><a href="{self.section_href(key, "")}">{esc(name)}</a></h2><ul>\n'
+                f"{self.teasers(arts[:2], 'articles/', with_text=False)}\n</ul>"
+                f'<a class="more" href="{self.section_href(key, "")}">{esc(ui["more_in"].format(section=name))} &rarr;</a></section>'
+            )
         main = f"""<main class="home" id="main">
 <h1 class="visually-hidden">The Meridian Post</h1>
 <section class="top-stories"><h2>{esc(ui["top"])}</h2><ul class="teaser-list">
@@ -567,20 +684,39 @@ class Site:
             (root / "articles" / f"{a.slug}.html").write_bytes(data)
             (root / "gold" / f"{a.slug}.txt").write_text(a.gold(), encoding="utf-8")
             ui = UI[a.lang]
-            manifest.append({"page": f"articles/{a.slug}.html", "gold": f"gold/{a.slug}.txt", "headline": a.headline,
-                             "lang": a.lang, "encoding": a.encoding, "layout": a.layout, "section": a.section,
-                             "boilerplate": {"cookie_banner": ui["cookie"], "footer": ui["copyright"],
-                                             "newsletter": ui["newsletter_text"]}})
+            manifest.append(
+                {
+                    "page": f"articles/{a.slug}.html",
+                    "gold": f"gold/{a.slug}.txt",
+                    "headline": a.headline,
+                    "lang": a.lang,
+                    "encoding": a.encoding,
+                    "layout": a.layout,
+                    "section": a.section,
+                    "boilerplate": {
+                        "cookie_banner": ui["cookie"],
+                        "footer": ui["copyright"],
+                        "newsletter": ui["newsletter_text"],
+                    },
+                }
+            )
         pages = {"index.html": self.home()}
         for key in SECTION_KEYS:
-            pages.update({f"sections/{k}": v for k, v in
-                          self.index_pages(key, SECTIONS[key][1], self.by_section[key], PER_PAGE_SECTION).items()})
-        pages.update({f"sections/{k}": v for k, v in
-                      self.index_pages("latest", "en", self.articles, PER_PAGE_LATEST).items()})
+            pages.update(
+                {
+                    f"sections/{k}": v
+                    for k, v in self.index_pages(key, SECTIONS[key][1], self.by_section[key], PER_PAGE_SECTION).items()
+                }
+            )
+        pages.update(
+            {f"sections/{k}": v for k, v in self.index_pages("latest", "en", self.articles, PER_PAGE_LATEST).items()}
+        )
         for name, text in pages.items():
             (root / name).write_text(text, encoding="utf-8")
-        (root / "manifest.json").write_text(json.dumps({"home": "index.html", "articles": manifest},
-                                                       ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        (root / "manifest.json").write_text(
+            json.dumps({"home": "index.html", "articles": manifest}, ensure_ascii=False, indent=1) + "\n",
+            encoding="utf-8",
+        )
 
 
 def main(argv: list[str] | None = None) -> None:

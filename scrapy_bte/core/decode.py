@@ -154,7 +154,7 @@ def to_unicode(
         raise ExtractionError("binary body: not an HTML document")
     bom_encoding, bom = read_bom(html)
     if bom_encoding is not None and bom is not None:
-        used, html = bom_encoding, html[len(bom):]
+        used, html = bom_encoding, html[len(bom) :]
     else:
         used = _choose_encoding(html, encoding, content_type)
     text = _decode(html, used)

@@ -45,16 +45,33 @@ except ImportError:  # pragma: no cover - built wherever a C compiler is
 # fallback text cut BTE spans in two on pages whose article starts under a
 # player, and marquee text is running text CleanEval keeps.
 _DROP = frozenset(
-    {"script", "style", "title", "template", "svg", "math", "noscript", "select", "button",
-     "textarea", "iframe"}
+    {"script", "style", "title", "template", "svg", "math", "noscript", "select", "button", "textarea", "iframe"}
 )
 _OPEN_RE = re.compile(r"<(?:!|\?|(" + "|".join(sorted(_DROP)) + r")(?=[\s/>]))")
 _COMMENT_END_RE = re.compile(r"--!?>")
 _SCRIPTLIKE = frozenset({"script", "style"})
 # Where an unclosed script or style ends: the next end tag, or a start tag
 # that only markup would contain.
-_RESUME = ("div", "p", "table", "article", "section", "main", "body", "h1", "h2", "h3", "h4", "h5", "h6",
-           "ul", "ol", "header", "footer", "nav")
+_RESUME = (
+    "div",
+    "p",
+    "table",
+    "article",
+    "section",
+    "main",
+    "body",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ul",
+    "ol",
+    "header",
+    "footer",
+    "nav",
+)
 _ANY_END_RE = re.compile(r"</[a-z]|<(?:" + "|".join(_RESUME) + r")[\s>]")
 # Attributes must start with a space or "/" so the name and attribute parts
 # never compete for the same characters: a long "<word" without ">" then
@@ -354,7 +371,18 @@ def _empty_document(title: str | None, meta: dict[str, str], source_chars: int) 
     f = np.zeros(0, dtype=np.float64)
     i = np.zeros(0, dtype=np.int64)
     return Document(
-        texts=[], words=f, chars=i, tags=i, bytes=i, link_words=f, opener=[], seg_words=f, seg_link_words=f, seg_block=i, title_tag=title, meta=meta,
+        texts=[],
+        words=f,
+        chars=i,
+        tags=i,
+        bytes=i,
+        link_words=f,
+        opener=[],
+        seg_words=f,
+        seg_link_words=f,
+        seg_block=i,
+        title_tag=title,
+        meta=meta,
         source_chars=source_chars,
     )
 
@@ -559,14 +587,14 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
         closed = np.zeros(n_tags, dtype=bool)
         closed[link_at[:-1]] = link_tag[link_at[1:]] < 0
         last = np.maximum(last_a, 0)
-        in_link[1:] = (last_a >= 0) & (link_tag[last] > 0) & (closed[last] | (seg_rawblock[1:] == seg_rawblock[last + 1]))
+        in_link[1:] = (
+            (last_a >= 0) & (link_tag[last] > 0) & (closed[last] | (seg_rawblock[1:] == seg_rawblock[last + 1]))
+        )
 
     raw_words = np.bincount(seg_rawblock, seg_words, n_raw)
     raw_link = np.bincount(seg_rawblock, seg_words * in_link, n_raw)
     raw_tags = np.bincount(tag_rawblock, minlength=n_raw) if n_tags else np.zeros(n_raw, np.int64)
-    raw_bytes = np.bincount(seg_rawblock, seg_len, n_raw) + (
-        np.bincount(tag_rawblock, tag_len, n_raw) if n_tags else 0
-    )
+    raw_bytes = np.bincount(seg_rawblock, seg_len, n_raw) + (np.bincount(tag_rawblock, tag_len, n_raw) if n_tags else 0)
 
     block_tag_idx = np.flatnonzero(is_block)
 
@@ -633,8 +661,17 @@ def attributes(raw: str) -> dict[str, str]:
 
 if _c is not None:
     _c.configure(
-        sorted(_DROP), _RESUME, scripts.CJK_RANGES, scripts.SEA_RANGES, scripts.CJK_WEIGHT,
-        scripts.SEA_WEIGHT, SEPARATOR_CHARS, _TAG_FLAGS, _VOID_BLOCKS, _AUTOCLOSE, _CLOSE_SEARCH,
+        sorted(_DROP),
+        _RESUME,
+        scripts.CJK_RANGES,
+        scripts.SEA_RANGES,
+        scripts.CJK_WEIGHT,
+        scripts.SEA_WEIGHT,
+        SEPARATOR_CHARS,
+        _TAG_FLAGS,
+        _VOID_BLOCKS,
+        _AUTOCLOSE,
+        _CLOSE_SEARCH,
     )
 
 #: True when the C passes are in use.

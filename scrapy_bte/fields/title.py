@@ -30,7 +30,9 @@ def strip_site_name(title: str, site_name: str | None = None) -> str:
     return max(parts, key=len)
 
 
-def choose_title(og_title: str | None, title_tag: str | None, h1: str | None, site_name: str | None = None) -> str | None:
+def choose_title(
+    og_title: str | None, title_tag: str | None, h1: str | None, site_name: str | None = None
+) -> str | None:
     for candidate in (og_title,):
         if candidate:
             return candidate

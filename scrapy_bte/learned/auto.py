@@ -31,8 +31,9 @@ LINK_LIST_SHARE = 0.95
 HEADLINE_REACH = 10
 
 
-def select(doc: Any, span: Any, model: BlockModel, *, smooth: bool = False,
-           headline: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+def select(
+    doc: Any, span: Any, model: BlockModel, *, smooth: bool = False, headline: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Keep mask and content probabilities of a document's blocks.
 
     ``smooth`` (the ``auto`` method) averages each probability with its

@@ -26,9 +26,19 @@ from ..errors import ModelError
 class MLPClassifier:
     """Binary classifier: ``hidden=()`` is logistic regression, ``(32, 16)`` two ReLU layers."""
 
-    def __init__(self, hidden: Sequence[int] = (32, 16), *, epochs: int = 40, batch_size: int = 512,
-                 learning_rate: float = 2e-3, l2: float = 1e-5, class_weight: str | None = "balanced",
-                 validation: float = 0.1, patience: int = 5, seed: int = 0) -> None:
+    def __init__(
+        self,
+        hidden: Sequence[int] = (32, 16),
+        *,
+        epochs: int = 40,
+        batch_size: int = 512,
+        learning_rate: float = 2e-3,
+        l2: float = 1e-5,
+        class_weight: str | None = "balanced",
+        validation: float = 0.1,
+        patience: int = 5,
+        seed: int = 0,
+    ) -> None:
         self.hidden = tuple(int(h) for h in hidden)
         self.epochs = epochs
         self.batch_size = batch_size
@@ -46,9 +56,17 @@ class MLPClassifier:
 
     # -- hyper-parameters -------------------------------------------------
     def get_params(self) -> dict[str, Any]:
-        return {"hidden": list(self.hidden), "epochs": self.epochs, "batch_size": self.batch_size,
-                "learning_rate": self.learning_rate, "l2": self.l2, "class_weight": self.class_weight,
-                "validation": self.validation, "patience": self.patience, "seed": self.seed}
+        return {
+            "hidden": list(self.hidden),
+            "epochs": self.epochs,
+            "batch_size": self.batch_size,
+            "learning_rate": self.learning_rate,
+            "l2": self.l2,
+            "class_weight": self.class_weight,
+            "validation": self.validation,
+            "patience": self.patience,
+            "seed": self.seed,
+        }
 
     # -- inference ---------------------------------------------------------
     def _check_fitted(self) -> None:
@@ -75,8 +93,14 @@ class MLPClassifier:
         return (self.predict_proba(X)[:, 1] >= threshold).astype(np.int64)
 
     # -- training ------------------------------------------------------------
-    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None,
-            groups: np.ndarray | None = None, progress: Any = None) -> "MLPClassifier":
+    def fit(
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        sample_weight: np.ndarray | None = None,
+        groups: np.ndarray | None = None,
+        progress: Any = None,
+    ) -> "MLPClassifier":
         """Train on rows ``X`` with 0/1 labels ``y``.
 
         ``sample_weight`` scales each row's loss; ``groups`` (e.g. page ids)
@@ -107,8 +131,10 @@ class MLPClassifier:
 
         sizes = [d, *self.hidden, 1]
         # He initialisation for ReLU layers; a lone linear layer (logistic regression) starts at zero.
-        self.weights_ = [(rng.standard_normal((a, b)) * math.sqrt(2.0 / a) * (1.0 if self.hidden else 0.0))
-                         .astype(np.float32) for a, b in zip(sizes[:-1], sizes[1:])]
+        self.weights_ = [
+            (rng.standard_normal((a, b)) * math.sqrt(2.0 / a) * (1.0 if self.hidden else 0.0)).astype(np.float32)
+            for a, b in zip(sizes[:-1], sizes[1:])
+        ]
         self.biases_ = [np.zeros(b, dtype=np.float32) for b in sizes[1:]]
         params = self.weights_ + self.biases_
         m = [np.zeros_like(p) for p in params]

@@ -77,8 +77,31 @@ WIDE = 6
 #: Block groups whose totals are features: blocks with the same container, parent, grandparent.
 GROUP_LEVELS = ("container", "parent", "grandparent")
 
-OPENERS = ("", "p", "li", "br", "h1", "h2", "h3", "h4-6", "div", "/div", "td", "/td", "tr", "dd-dt",
-           "blockquote", "pre", "section", "article", "table", "ul-ol", "/p", "/li", "other")
+OPENERS = (
+    "",
+    "p",
+    "li",
+    "br",
+    "h1",
+    "h2",
+    "h3",
+    "h4-6",
+    "div",
+    "/div",
+    "td",
+    "/td",
+    "tr",
+    "dd-dt",
+    "blockquote",
+    "pre",
+    "section",
+    "article",
+    "table",
+    "ul-ol",
+    "/p",
+    "/li",
+    "other",
+)
 _OPENER_INDEX: dict[str, int] = {}
 for _i, _name in enumerate(OPENERS):
     for _tag in _name.split("-") if _name in ("dd-dt", "ul-ol") else [_name]:
@@ -87,18 +110,52 @@ for _tag in ("h4", "h5", "h6"):
     _OPENER_INDEX[_tag] = OPENERS.index("h4-6")
 _OTHER_OPENER = OPENERS.index("other")
 
-ANCESTORS = ("article", "main", "section", "aside", "nav", "header", "footer", "form", "table", "ul", "ol",
-             "dl", "blockquote", "figure", "center", "menu", "fieldset", "td")
+ANCESTORS = (
+    "article",
+    "main",
+    "section",
+    "aside",
+    "nav",
+    "header",
+    "footer",
+    "form",
+    "table",
+    "ul",
+    "ol",
+    "dl",
+    "blockquote",
+    "figure",
+    "center",
+    "menu",
+    "fieldset",
+    "td",
+)
 #: Standard (W3C ARIA, HTML, schema.org) attribute signals on the ancestor path: not
 #: site-specific words, so they carry across sites and languages.
-MARKS = ("role=main", "role=navigation", "role=complementary", "role=contentinfo", "role=banner",
-         "itemprop=articleBody", "hidden")
+MARKS = (
+    "role=main",
+    "role=navigation",
+    "role=complementary",
+    "role=contentinfo",
+    "role=banner",
+    "itemprop=articleBody",
+    "hidden",
+)
 _MARK_BIT = {name: 1 << (len(ANCESTORS) + i) for i, name in enumerate(MARKS)}
-_ROLE_BITS = {"main": "role=main", "article": "role=main", "navigation": "role=navigation", "menu": "role=navigation",
-              "menubar": "role=navigation", "complementary": "role=complementary", "contentinfo": "role=contentinfo",
-              "banner": "role=banner"}
-_MARK_RE = re.compile(r"""(?:^|\s)(role|itemprop|hidden|aria-hidden|style)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""",
-                      re.IGNORECASE)
+_ROLE_BITS = {
+    "main": "role=main",
+    "article": "role=main",
+    "navigation": "role=navigation",
+    "menu": "role=navigation",
+    "menubar": "role=navigation",
+    "complementary": "role=complementary",
+    "contentinfo": "role=contentinfo",
+    "banner": "role=banner",
+}
+_MARK_RE = re.compile(
+    r"""(?:^|\s)(role|itemprop|hidden|aria-hidden|style)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""",
+    re.IGNORECASE,
+)
 _mark_cache: dict[str, int] = {}
 # Attributes that can carry a mark at all: the cheap test before _MARK_RE.
 _MARK_WORDS = ("role", "itemprop", "hidden", "style")
@@ -118,8 +175,9 @@ _CP_CLASS[[ord(c) for c in ".!?\u3002\uff01\uff1f\u0964\u061f\u037e\u2026"]] |= 
 _CP_CLASS[[ord(c) for c in ",\u3001\u060c\uff0c;"]] |= _COMMA | _PUNCT
 _UPPER, _SPACE = 16, 32
 # Which of the 64 codes carry each counted class: digit, punct, comma, end, upper, space.
-_CODE_BITS = np.array([[(c & bit) > 0 for bit in (_DIGIT, _PUNCT, _COMMA, _END, _UPPER, _SPACE)] for c in range(64)],
-                      dtype=np.int64)
+_CODE_BITS = np.array(
+    [[(c & bit) > 0 for bit in (_DIGIT, _PUNCT, _COMMA, _END, _UPPER, _SPACE)] for c in range(64)], dtype=np.int64
+)
 _CLOSERS = np.zeros(0x10000, dtype=bool)
 _CLOSERS[[0x22, 0x27, 0x29, 0xBB, 0x201D, 0x2019]] = True
 _CP_CLASS_BYTES = _CP_CLASS.tobytes()
@@ -133,24 +191,45 @@ def _names() -> list[str]:
     for off in [o for o in range(-WINDOW, WINDOW + 1) if o]:
         names += [f"density@{off:+d}", f"log_chars@{off:+d}", f"link_density@{off:+d}", f"outside@{off:+d}"]
     names += ["wide_density", "wide_link_density", "wide_log_chars", "wide_short_share"]
-    names += ["density_rel", "log_chars_rel", "position", "char_position", "log_blocks", "log_page_words",
-              "link_share_page"]
+    names += [
+        "density_rel",
+        "log_chars_rel",
+        "position",
+        "char_position",
+        "log_blocks",
+        "log_page_words",
+        "link_share_page",
+    ]
     names += ["in_bte", "bte_distance", "bte_before", "bte_after", "bte_share", "in_hybrid", "hybrid_distance"]
     names += [f"opener={o or 'none'}" for o in OPENERS]
     names += [f"in_{a}" for a in ANCESTORS]
     names += [f"in_{m}" for m in MARKS]
     names += ["depth", "depth_rel", "same_container_prev", "same_container_next"]
     for level in GROUP_LEVELS:
-        names += [f"{level}_log_words", f"{level}_word_share", f"{level}_link_density", f"{level}_density",
-                  f"{level}_log_blocks", f"{level}_is_largest"]
-    names += ["digit_share", "upper_share", "punct_share", "commas_per_word", "stops_per_word", "ends_sentence",
-              "title_overlap"]
+        names += [
+            f"{level}_log_words",
+            f"{level}_word_share",
+            f"{level}_link_density",
+            f"{level}_density",
+            f"{level}_log_blocks",
+            f"{level}_is_largest",
+        ]
+    names += [
+        "digit_share",
+        "upper_share",
+        "punct_share",
+        "commas_per_word",
+        "stops_per_word",
+        "ends_sentence",
+        "title_overlap",
+    ]
     return names
 
 
 #: Ordered feature names: column ``i`` of :func:`block_features` is ``FEATURE_NAMES[i]``.
 FEATURE_NAMES: tuple[str, ...] = tuple(_names())
 N_FEATURES = len(FEATURE_NAMES)
+
 
 def _mark_bits(raw: str) -> int:
     """:data:`MARKS` bits of one element's raw attributes (cached: templates repeat them)."""
@@ -167,8 +246,15 @@ def _mark_bits(raw: str) -> int:
             elif key == "itemprop":
                 if "articlebody" in value or value == "text" or "reviewbody" in value:
                     bits |= _MARK_BIT["itemprop=articleBody"]
-            elif key == "hidden" or (key == "aria-hidden" and value == "true") or (
-                    key == "style" and "display" in value and "none" in value.replace(" ", "").split("display:", 1)[-1][:5]):
+            elif (
+                key == "hidden"
+                or (key == "aria-hidden" and value == "true")
+                or (
+                    key == "style"
+                    and "display" in value
+                    and "none" in value.replace(" ", "").split("display:", 1)[-1][:5]
+                )
+            ):
                 bits |= _MARK_BIT["hidden"]
         if len(_mark_cache) >= 50_000:
             _mark_cache.clear()
@@ -307,9 +393,14 @@ def _group_features(doc: Document, words: np.ndarray, chars: np.ndarray, nbytes:
         g_bytes = np.bincount(inv, nbytes, k)
         g_blocks = np.bincount(inv, minlength=k).astype(np.float64)
         largest = (np.arange(k) == int(np.argmax(g_words))).astype(np.float64)
-        cols += [np.log1p(g_words)[inv], (g_words / total_words)[inv],
-                 (g_link / np.maximum(g_words, 1.0))[inv], (g_chars / np.maximum(g_bytes, 1.0))[inv],
-                 np.log1p(g_blocks)[inv], largest[inv]]
+        cols += [
+            np.log1p(g_words)[inv],
+            (g_words / total_words)[inv],
+            (g_link / np.maximum(g_words, 1.0))[inv],
+            (g_chars / np.maximum(g_bytes, 1.0))[inv],
+            np.log1p(g_blocks)[inv],
+            largest[inv],
+        ]
     return cols
 
 
@@ -338,8 +429,9 @@ def _title_overlap(doc: Document, words: np.ndarray, span: Span | None) -> np.nd
     return out
 
 
-def block_features(doc: Document, span: Span | None = None, *, use_span: bool = True,
-                   accelerated: bool | None = None) -> np.ndarray:
+def block_features(
+    doc: Document, span: Span | None = None, *, use_span: bool = True, accelerated: bool | None = None
+) -> np.ndarray:
     """Feature matrix ``(n_blocks, N_FEATURES)`` as float32 (see the module docstring).
 
     The columns are filled in C by ``scrapy_bte.learned._features`` when built
@@ -363,7 +455,12 @@ def block_features(doc: Document, span: Span | None = None, *, use_span: bool = 
     link = np.divide(doc.link_words, words, out=np.zeros(n), where=words > 0)
     log_chars = np.log1p(chars)
     cols: list[np.ndarray] = [
-        np.log1p(words), log_chars, np.log1p(nbytes), density, tags / np.maximum(words, 1.0), link,
+        np.log1p(words),
+        log_chars,
+        np.log1p(nbytes),
+        density,
+        tags / np.maximum(words, 1.0),
+        link,
         chars / np.maximum(words, 1.0) / 10.0,
     ]
     # Neighbours: slices of one padded matrix (density, log chars, link density, outside flag).
@@ -377,17 +474,28 @@ def block_features(doc: Document, span: Span | None = None, *, use_span: bool = 
     weighted_density = float((density * chars).sum()) / total_chars
     idx = np.arange(n, dtype=np.float64)
     cum = np.cumsum(chars) - chars / 2
-    cols += [density - weighted_density, log_chars - float(np.median(log_chars)), idx / max(n - 1, 1),
-             cum / total_chars, np.full(n, np.log1p(n)), np.full(n, np.log1p(float(words.sum()))),
-             np.full(n, float(doc.link_words.sum()) / max(float(words.sum()), 1.0))]
+    cols += [
+        density - weighted_density,
+        log_chars - float(np.median(log_chars)),
+        idx / max(n - 1, 1),
+        cum / total_chars,
+        np.full(n, np.log1p(n)),
+        np.full(n, np.log1p(float(words.sum()))),
+        np.full(n, float(doc.link_words.sum()) / max(float(words.sum()), 1.0)),
+    ]
 
     if span is not None:
         first, last = span.first_block, span.last_block
         in_bte = ((idx >= first) & (idx <= last)).astype(np.float64)
         dist = np.where(idx < first, first - idx, np.where(idx > last, idx - last, 0.0))
         share = float(words[first : last + 1].sum()) / max(float(words.sum()), 1.0)
-        cols += [in_bte, np.log1p(dist), (idx < first).astype(np.float64), (idx > last).astype(np.float64),
-                 np.full(n, share)]
+        cols += [
+            in_bte,
+            np.log1p(dist),
+            (idx < first).astype(np.float64),
+            (idx > last).astype(np.float64),
+            np.full(n, share),
+        ]
     else:
         cols += [np.zeros(n)] * 5
     # The hybrid method's verdict (it already applies the page's density threshold).
@@ -417,8 +525,11 @@ def block_features(doc: Document, span: Span | None = None, *, use_span: bool = 
     text = _text_stats(doc, words)
     title = _title_overlap(doc, words, span)
     # One copy into a (features, blocks) array: cheaper than stacking ~100 columns.
-    rows = [c for part in cols + [openers, anc] + tag_cols + group_cols + [text, title]
-            for c in (part.T if part.ndim == 2 else (part,))]
+    rows = [
+        c
+        for part in cols + [openers, anc] + tag_cols + group_cols + [text, title]
+        for c in (part.T if part.ndim == 2 else (part,))
+    ]
     return np.array(rows, dtype=np.float32).T
 
 
@@ -434,18 +545,48 @@ def _block_features_c(doc: Document, span: Span | None) -> np.ndarray:
     title = np.ascontiguousarray(_title_overlap(doc, words, span), dtype=np.float64)
     first, last = (span.first_block, span.last_block) if span is not None else (-1, -1)
     raw = _fc.block_features(
-        words, np.ascontiguousarray(doc.chars, dtype=np.int64), np.ascontiguousarray(doc.bytes, dtype=np.int64),
-        np.ascontiguousarray(doc.tags, dtype=np.int64), np.ascontiguousarray(doc.link_words, dtype=np.float64),
-        container, np.ascontiguousarray(doc.depth, dtype=np.int64), parent_array(doc), opener_idx, anc, hybrid, text,
-        title, first, last, N_FEATURES, len(OPENERS), len(ANCESTORS) + len(MARKS))
+        words,
+        np.ascontiguousarray(doc.chars, dtype=np.int64),
+        np.ascontiguousarray(doc.bytes, dtype=np.int64),
+        np.ascontiguousarray(doc.tags, dtype=np.int64),
+        np.ascontiguousarray(doc.link_words, dtype=np.float64),
+        container,
+        np.ascontiguousarray(doc.depth, dtype=np.int64),
+        parent_array(doc),
+        opener_idx,
+        anc,
+        hybrid,
+        text,
+        title,
+        first,
+        last,
+        N_FEATURES,
+        len(OPENERS),
+        len(ANCESTORS) + len(MARKS),
+    )
     return np.frombuffer(raw, dtype=np.float32).reshape(N_FEATURES, n).T  # the reference's layout
 
 
 #: Names of :func:`context_features` columns (inputs of the second stage).
 CONTEXT_NAMES: tuple[str, ...] = (
-    "p", "p_mean@1", "p_mean@3", "p_mean@8", "p@-1", "p@+1", "p_max_after", "p_max_before",
-    "p_container_mean", "p_container_word_mean", "p_page_max", "p_rel_max", "p_page_kept_share",
-    "p_page_kept_word_share", "run_word_share", "in_main_run", "main_run_distance", "gap_word_share",
+    "p",
+    "p_mean@1",
+    "p_mean@3",
+    "p_mean@8",
+    "p@-1",
+    "p@+1",
+    "p_max_after",
+    "p_max_before",
+    "p_container_mean",
+    "p_container_word_mean",
+    "p_page_max",
+    "p_rel_max",
+    "p_page_kept_share",
+    "p_page_kept_word_share",
+    "run_word_share",
+    "in_main_run",
+    "main_run_distance",
+    "gap_word_share",
 )
 
 
@@ -463,9 +604,12 @@ def context_features(p: np.ndarray, doc: Document, *, accelerated: bool | None =
     if n == 0:
         return np.zeros((0, len(CONTEXT_NAMES)), dtype=np.float32)
     if _fc is not None and accelerated is not False:
-        raw = _fc.context_features(np.ascontiguousarray(p, dtype=np.float64),
-                                   np.ascontiguousarray(doc.words, dtype=np.float64),
-                                   np.ascontiguousarray(doc.container, dtype=np.int64), len(CONTEXT_NAMES))
+        raw = _fc.context_features(
+            np.ascontiguousarray(p, dtype=np.float64),
+            np.ascontiguousarray(doc.words, dtype=np.float64),
+            np.ascontiguousarray(doc.container, dtype=np.int64),
+            len(CONTEXT_NAMES),
+        )
         return np.frombuffer(raw, dtype=np.float32).reshape(len(CONTEXT_NAMES), n).T
     p = p.astype(np.float64)
     words = doc.words.astype(np.float64)
@@ -476,10 +620,22 @@ def context_features(p: np.ndarray, doc: Document, *, accelerated: bool | None =
     g_wmean = (np.bincount(inv, p * words) / np.maximum(g_words, 1e-9))[inv]
     top = float(p.max())
     kept = p >= 0.5
-    cols = [p, _window_mean(p, 1), _window_mean(p, 3), _window_mean(p, 8), _shift(p, -1), _shift(p, 1),
-            np.maximum.accumulate(p[::-1])[::-1], np.maximum.accumulate(p), g_mean, g_wmean, np.full(n, top),
-            p / max(top, 1e-6), np.full(n, float(kept.mean())),
-            np.full(n, float(words[kept].sum()) / max(float(words.sum()), 1.0))]
+    cols = [
+        p,
+        _window_mean(p, 1),
+        _window_mean(p, 3),
+        _window_mean(p, 8),
+        _shift(p, -1),
+        _shift(p, 1),
+        np.maximum.accumulate(p[::-1])[::-1],
+        np.maximum.accumulate(p),
+        g_mean,
+        g_wmean,
+        np.full(n, top),
+        p / max(top, 1e-6),
+        np.full(n, float(kept.mean())),
+        np.full(n, float(words[kept].sum()) / max(float(words.sum()), 1.0)),
+    ]
     return np.array(cols + _run_features(kept, words), dtype=np.float32).T
 
 

@@ -41,8 +41,15 @@ class BlockModel:
     probability into keep/drop.
     """
 
-    def __init__(self, stage1: MLPClassifier, stage2: MLPClassifier | None = None, *,
-                 threshold: float = 0.5, ngram: Any = None, metadata: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        stage1: MLPClassifier,
+        stage2: MLPClassifier | None = None,
+        *,
+        threshold: float = 0.5,
+        ngram: Any = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> None:
         self.stage1 = stage1
         self.stage2 = stage2
         self.threshold = threshold
@@ -77,11 +84,17 @@ class BlockModel:
         if self.ngram is not None:
             for key, arr in self.ngram.arrays().items():
                 arrays[f"ngram.{key}"] = arr
-        meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "feature_version": FEATURE_VERSION,
-                "features": list(FEATURE_NAMES), "context_features": list(CONTEXT_NAMES),
-                "stages": stages, "threshold": self.threshold,
-                "ngram": None if self.ngram is None else self.ngram.params(),
-                **(metadata if metadata is not None else self.metadata)}
+        meta = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "feature_version": FEATURE_VERSION,
+            "features": list(FEATURE_NAMES),
+            "context_features": list(CONTEXT_NAMES),
+            "stages": stages,
+            "threshold": self.threshold,
+            "ngram": None if self.ngram is None else self.ngram.params(),
+            **(metadata if metadata is not None else self.metadata),
+        }
         path = Path(path)
         with open(path, "wb") as fh:
             np.savez_compressed(fh, **{k: np.asarray(v, dtype=np.float32) for k, v in arrays.items()})
@@ -116,7 +129,8 @@ def load(path: str | Path) -> BlockModel:
             f"scrapy-bte computes version {FEATURE_VERSION}: retrain it with 'scrapy-bte train'"
         )
     if list(meta.get("features", [])) != list(FEATURE_NAMES) or (
-            list(meta.get("context_features", [])) != list(CONTEXT_NAMES)):
+        list(meta.get("context_features", [])) != list(CONTEXT_NAMES)
+    ):
         raise ModelError(f"{path}: the model's feature list differs from this version's")
     stages = meta.get("stages")
     if not isinstance(stages, list) or not 1 <= len(stages) <= 2:
@@ -128,8 +142,9 @@ def load(path: str | Path) -> BlockModel:
     arrays = _read_arrays(path)
     ngram = None
     if meta.get("ngram") is not None:
-        ngram = NgramClassifier.from_arrays({k[6:]: v for k, v in arrays.items() if k.startswith("ngram.")},
-                                            meta["ngram"], source=str(path))
+        ngram = NgramClassifier.from_arrays(
+            {k[6:]: v for k, v in arrays.items() if k.startswith("ngram.")}, meta["ngram"], source=str(path)
+        )
     n_in = len(FEATURE_NAMES) + (1 if ngram is not None else 0)
     classifiers = []
     for i, stage in enumerate(stages):
@@ -144,12 +159,18 @@ def load(path: str | Path) -> BlockModel:
     unknown = set(arrays) - known
     if unknown:
         raise ModelError(f"{path}: unexpected arrays {sorted(unknown)}")
-    return BlockModel(classifiers[0], classifiers[1] if len(classifiers) > 1 else None,
-                      threshold=float(threshold), ngram=ngram, metadata=meta)
+    return BlockModel(
+        classifiers[0],
+        classifiers[1] if len(classifiers) > 1 else None,
+        threshold=float(threshold),
+        ngram=ngram,
+        metadata=meta,
+    )
 
 
-def _classifier_from(arrays: dict[str, np.ndarray], prefix: str, hidden: list[int], inputs: int,
-                     path: Path) -> MLPClassifier:
+def _classifier_from(
+    arrays: dict[str, np.ndarray], prefix: str, hidden: list[int], inputs: int, path: Path
+) -> MLPClassifier:
     """One stage's classifier from its arrays, checking every shape."""
     sizes = [inputs, *hidden, 1]
     expected = {"mean": (inputs,), "scale": (inputs,)}

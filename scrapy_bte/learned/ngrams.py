@@ -112,7 +112,9 @@ class NgramClassifier:
         return {"log_ratio": self.log_ratio_, "prior": np.array([self.prior_], dtype=np.float32)}
 
     @classmethod
-    def from_arrays(cls, arrays: dict[str, np.ndarray], params: dict[str, Any], source: str = "model") -> "NgramClassifier":
+    def from_arrays(
+        cls, arrays: dict[str, np.ndarray], params: dict[str, Any], source: str = "model"
+    ) -> "NgramClassifier":
         try:
             model = cls(int(params["min_n"]), int(params["max_n"]), float(params["alpha"]))
         except (KeyError, TypeError, ValueError) as exc:

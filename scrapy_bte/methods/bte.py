@@ -109,8 +109,9 @@ def token_runs(doc: Document, link_weight: float = 1.0) -> tuple[np.ndarray, np.
     return doc._cache[key]
 
 
-def _runs(seg_words: np.ndarray, n_tags: int, accelerated: bool = False,
-          weightless: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _runs(
+    seg_words: np.ndarray, n_tags: int, accelerated: bool = False, weightless: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Run-length encode the token sequence: word runs > 0, tag runs < 0.
 
     Returns the run values and, per run, the first and last text segment it

@@ -31,9 +31,7 @@ from ..errors import ConfigError
 from ..core.tree import elements_mentioning, path_or
 
 #: A ``class`` or ``id`` value naming comments (matched on the value, in any case).
-SECTION_RE = re.compile(
-    r"""(?:^|\s)(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE
-)
+SECTION_RE = re.compile(r"""(?:^|\s)(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
 _NAME_RE = re.compile(r"\b(?:comments?|comment-?list|replies)\b", re.IGNORECASE)
 _CHEAP = ("comment", "repl")
 

@@ -80,8 +80,9 @@ def gaussian_threshold(d: np.ndarray, iterations: int = 12, *, accelerated: bool
     return equal_posterior(float(m[0]), float(s[0]), float(m[1]), float(s[1]), p)
 
 
-def _fit_python(d: np.ndarray, m: np.ndarray, s: np.ndarray, p: float, floor: float,
-                iterations: int) -> tuple[np.ndarray, np.ndarray, float]:
+def _fit_python(
+    d: np.ndarray, m: np.ndarray, s: np.ndarray, p: float, floor: float, iterations: int
+) -> tuple[np.ndarray, np.ndarray, float]:
     """EM updates (the reference of ``scrapy_bte.methods._em.fit``)."""
     n = len(d)
     resp = np.empty((2, n))

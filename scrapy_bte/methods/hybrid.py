@@ -25,8 +25,17 @@ DEFAULTS = {
 }
 
 
-def select(doc, span, *, threshold: str = "gaussian", form: str = "ratio", max_link: float = 0.5,
-           min_chars: int = 10, gap: int = 2, link_weight: float = 0.0) -> np.ndarray:
+def select(
+    doc,
+    span,
+    *,
+    threshold: str = "gaussian",
+    form: str = "ratio",
+    max_link: float = 0.5,
+    min_chars: int = 10,
+    gap: int = 2,
+    link_weight: float = 0.0,
+) -> np.ndarray:
     """Boolean mask over blocks; ``span`` is Finn's, re-run here when ``link_weight`` differs."""
     n = doc.n_blocks
     keep = np.zeros(n, dtype=bool)

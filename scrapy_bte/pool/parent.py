@@ -81,6 +81,7 @@ _MAX_STARTUP_FAILURES = 3
 #: milliseconds instead of re-importing numpy and lxml for every restart.
 _FORKSERVER_PRELOAD = ("scrapy_bte.pool.child", "scrapy_bte.api")
 
+
 class WorkerTimeout(ExtractionError):
     """A job ran longer than the pool's ``timeout``; its worker was killed."""
 

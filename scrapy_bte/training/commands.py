@@ -37,38 +37,76 @@ def _ints(value: str) -> tuple[int, ...]:
 
 
 def _add_data_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data", nargs="+", required=True, metavar="DIR",
-                   help="set folders of <id>.html + <id>.txt pairs (e.g. ../shared/datasets/*)")
+    p.add_argument(
+        "--data",
+        nargs="+",
+        required=True,
+        metavar="DIR",
+        help="set folders of <id>.html + <id>.txt pairs (e.g. ../shared/datasets/*)",
+    )
     p.add_argument("--limit", type=int, default=None, help="at most this many pages per set")
-    p.add_argument("--content-selector", default=None, metavar="CSS",
-                   help="label blocks inside the elements this selector matches instead of using gold text")
-    p.add_argument("--markers", default=None, metavar="START,END",
-                   help="label blocks between template marker comments (text a comment contains, "
-                        "or literal markup starting with '<')")
-    p.add_argument("--use-markers", action="store_true",
-                   help="use the default markers (<!-- content start --> / <!-- content end --> and variants)")
+    p.add_argument(
+        "--content-selector",
+        default=None,
+        metavar="CSS",
+        help="label blocks inside the elements this selector matches instead of using gold text",
+    )
+    p.add_argument(
+        "--markers",
+        default=None,
+        metavar="START,END",
+        help="label blocks between template marker comments (text a comment contains, "
+        "or literal markup starting with '<')",
+    )
+    p.add_argument(
+        "--use-markers",
+        action="store_true",
+        help="use the default markers (<!-- content start --> / <!-- content end --> and variants)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
 
 
 def _add_train_options(p: argparse.ArgumentParser) -> None:
     d = TrainConfig()
-    p.add_argument("--hidden", type=_ints, default=d.hidden, metavar="SIZES",
-                   help="hidden layers of the second stage, e.g. 32,16 (default: none, logistic)")
-    p.add_argument("--stage1-hidden", type=_ints, default=d.stage1_hidden, metavar="SIZES",
-                   help="hidden layers of the first stage (default: none, logistic)")
+    p.add_argument(
+        "--hidden",
+        type=_ints,
+        default=d.hidden,
+        metavar="SIZES",
+        help="hidden layers of the second stage, e.g. 32,16 (default: none, logistic)",
+    )
+    p.add_argument(
+        "--stage1-hidden",
+        type=_ints,
+        default=d.stage1_hidden,
+        metavar="SIZES",
+        help="hidden layers of the first stage (default: none, logistic)",
+    )
     p.add_argument("--epochs", type=int, default=d.epochs, help=f"maximum epochs (default {d.epochs})")
     p.add_argument("--seed", type=int, default=d.seed, help=f"random seed (default {d.seed})")
     p.add_argument("--learning-rate", type=float, default=d.learning_rate)
     p.add_argument("--l2", type=float, default=d.l2)
     p.add_argument("--ngram", action="store_true", help="add the character n-gram score as a feature")
-    p.add_argument("--set-balance", type=float, default=d.set_balance, metavar="B",
-                   help="weigh each set by (mean size / its size) ** B: 0 = by pages, 1 = sets equal "
-                        f"(default {d.set_balance})")
+    p.add_argument(
+        "--set-balance",
+        type=float,
+        default=d.set_balance,
+        metavar="B",
+        help=f"weigh each set by (mean size / its size) ** B: 0 = by pages, 1 = sets equal (default {d.set_balance})",
+    )
 
 
 def _config(args: argparse.Namespace) -> TrainConfig:
-    return TrainConfig(hidden=args.hidden, stage1_hidden=args.stage1_hidden, epochs=args.epochs, seed=args.seed,
-                       learning_rate=args.learning_rate, l2=args.l2, ngram=args.ngram, set_balance=args.set_balance)
+    return TrainConfig(
+        hidden=args.hidden,
+        stage1_hidden=args.stage1_hidden,
+        epochs=args.epochs,
+        seed=args.seed,
+        learning_rate=args.learning_rate,
+        l2=args.l2,
+        ngram=args.ngram,
+        set_balance=args.set_balance,
+    )
 
 
 def _source(args: argparse.Namespace) -> LabelSource:
@@ -82,26 +120,36 @@ def _load_sets(args: argparse.Namespace) -> list[SetData]:
 
 def add_train_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``scrapy-bte train``."""
-    p = subparsers.add_parser("train", help="train a block model on labelled pages",
-                              description="Train the learned block model and write MODEL.npz + MODEL.json.")
+    p = subparsers.add_parser(
+        "train",
+        help="train a block model on labelled pages",
+        description="Train the learned block model and write MODEL.npz + MODEL.json.",
+    )
     _add_data_options(p)
     p.add_argument("-o", "--output", required=True, metavar="MODEL.npz", help="where to write the model")
     _add_train_options(p)
-    p.add_argument("--loso", action="store_true",
-                   help="also score model and auto leave-one-set-out and record it in the metadata")
+    p.add_argument(
+        "--loso", action="store_true", help="also score model and auto leave-one-set-out and record it in the metadata"
+    )
     p.set_defaults(func=run_train)
     return p
 
 
 def add_evaluate_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``scrapy-bte evaluate``."""
-    p = subparsers.add_parser("evaluate", help="score methods on labelled pages (F1/P/R, block errors, speed)",
-                              description="Score extraction methods per set. Learned methods use --model "
-                                          "(default: the shipped model) or, with --loso, a model trained "
-                                          "on the other sets for each set.")
+    p = subparsers.add_parser(
+        "evaluate",
+        help="score methods on labelled pages (F1/P/R, block errors, speed)",
+        description="Score extraction methods per set. Learned methods use --model "
+        "(default: the shipped model) or, with --loso, a model trained "
+        "on the other sets for each set.",
+    )
     _add_data_options(p)
-    p.add_argument("--method", default="bte,hybrid,auto",
-                   help=f"comma-separated methods among {', '.join(METHODS)} (default bte,hybrid,auto)")
+    p.add_argument(
+        "--method",
+        default="bte,hybrid,auto",
+        help=f"comma-separated methods among {', '.join(METHODS)} (default bte,hybrid,auto)",
+    )
     p.add_argument("--model", default=None, help="model .npz for the model/auto methods")
     p.add_argument("--loso", action="store_true", help="learned methods leave-one-set-out (trains one model per set)")
     _add_train_options(p)
@@ -131,16 +179,33 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-_FLAGS = (("--limit", "limit"), ("--content-selector", "content_selector"), ("--markers", "markers"),
-          ("--use-markers", "use_markers"), ("--hidden", "hidden"), ("--stage1-hidden", "stage1_hidden"),
-          ("--epochs", "epochs"), ("--seed", "seed"), ("--learning-rate", "learning_rate"), ("--l2", "l2"),
-          ("--ngram", "ngram"), ("--set-balance", "set_balance"), ("--loso", "loso"))
+_FLAGS = (
+    ("--limit", "limit"),
+    ("--content-selector", "content_selector"),
+    ("--markers", "markers"),
+    ("--use-markers", "use_markers"),
+    ("--hidden", "hidden"),
+    ("--stage1-hidden", "stage1_hidden"),
+    ("--epochs", "epochs"),
+    ("--seed", "seed"),
+    ("--learning-rate", "learning_rate"),
+    ("--l2", "l2"),
+    ("--ngram", "ngram"),
+    ("--set-balance", "set_balance"),
+    ("--loso", "loso"),
+)
 
 
 def _command(args: argparse.Namespace) -> str:
     """The ``scrapy-bte train`` command that reproduces this run (options left at their defaults omitted)."""
-    defaults = {**asdict(TrainConfig()), "limit": None, "content_selector": None, "markers": None,
-                "use_markers": False, "loso": False}
+    defaults = {
+        **asdict(TrainConfig()),
+        "limit": None,
+        "content_selector": None,
+        "markers": None,
+        "use_markers": False,
+        "loso": False,
+    }
     parts = ["scrapy-bte", "train", "--data", *args.data, "-o", args.output]
     for flag, attr in _FLAGS:
         value = getattr(args, attr, None)
@@ -186,7 +251,9 @@ def run_train(args: argparse.Namespace) -> int:
     }
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     model.save(args.output, meta)
-    print(f"trained on {len(pages)} pages / {len(y)} blocks from {', '.join(s.name for s in sets)} "
-          f"({_source(args).describe()}) in {train_seconds:.0f}s; training block error "
-          f"{metrics['training_block_error']:.3f}; wrote {args.output} and {Path(args.output).with_suffix('.json')}")
+    print(
+        f"trained on {len(pages)} pages / {len(y)} blocks from {', '.join(s.name for s in sets)} "
+        f"({_source(args).describe()}) in {train_seconds:.0f}s; training block error "
+        f"{metrics['training_block_error']:.3f}; wrote {args.output} and {Path(args.output).with_suffix('.json')}"
+    )
     return 0

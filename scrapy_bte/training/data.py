@@ -80,8 +80,9 @@ class LabelSource:
         return "gold text"
 
 
-def load_set(folder: str | Path, source: LabelSource = LabelSource(), *, limit: int | None = None,
-             quiet: bool = False) -> SetData:
+def load_set(
+    folder: str | Path, source: LabelSource = LabelSource(), *, limit: int | None = None, quiet: bool = False
+) -> SetData:
     """Read one set folder, build each page's document once, label and featurise it."""
     folder = Path(folder)
     if not folder.is_dir():
@@ -102,9 +103,21 @@ def _page_blocks(page: Page, source: LabelSource) -> PageBlocks | None:
     doc = parse(markup)
     if not doc.n_blocks:
         return None
-    y = page_labels(doc, markup if source.needs_markup else "", page.gold, css=source.css,
-                    markers=source.markers, use_markers=source.use_markers)
+    y = page_labels(
+        doc,
+        markup if source.needs_markup else "",
+        page.gold,
+        css=source.css,
+        markers=source.markers,
+        use_markers=source.use_markers,
+    )
     if y is None or not y.any():
         return None
-    return PageBlocks(block_features(doc, document_span(doc)), y, page_weights(doc.words), doc.words.copy(),
-                      doc.container.copy(), doc.texts)
+    return PageBlocks(
+        block_features(doc, document_span(doc)),
+        y,
+        page_weights(doc.words),
+        doc.words.copy(),
+        doc.container.copy(),
+        doc.texts,
+    )

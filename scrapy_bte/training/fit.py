@@ -36,8 +36,9 @@ class TrainConfig:
     set_balance: float = 0.5
 
     def classifier(self, hidden: tuple[int, ...], seed_offset: int = 0) -> MLPClassifier:
-        return MLPClassifier(hidden, epochs=self.epochs, learning_rate=self.learning_rate, l2=self.l2,
-                             seed=self.seed + seed_offset)
+        return MLPClassifier(
+            hidden, epochs=self.epochs, learning_rate=self.learning_rate, l2=self.l2, seed=self.seed + seed_offset
+        )
 
 
 def training_pages(sets: Sequence[SetData], balance: float) -> list[PageBlocks]:
@@ -61,16 +62,21 @@ def training_pages(sets: Sequence[SetData], balance: float) -> list[PageBlocks]:
 
 
 def _stack(pages: Sequence[PageBlocks], extra: Sequence[np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
-    X = np.concatenate([p.X if extra is None else np.column_stack((p.X, e)) for p, e in
-                        zip(pages, extra if extra is not None else [None] * len(pages))])
+    X = np.concatenate(
+        [
+            p.X if extra is None else np.column_stack((p.X, e))
+            for p, e in zip(pages, extra if extra is not None else [None] * len(pages))
+        ]
+    )
     y = np.concatenate([p.y for p in pages])
     w = np.concatenate([p.weight for p in pages])
     g = np.concatenate([np.full(len(p.y), i, dtype=np.int32) for i, p in enumerate(pages)])
     return X, y, w, g
 
 
-def train_block_model(pages: Sequence[PageBlocks], config: TrainConfig = TrainConfig(),
-                      progress: Callable[[str], None] | None = None) -> BlockModel:
+def train_block_model(
+    pages: Sequence[PageBlocks], config: TrainConfig = TrainConfig(), progress: Callable[[str], None] | None = None
+) -> BlockModel:
     """Fit the two-stage block model (see :class:`~scrapy_bte.learned.model.BlockModel`).
 
     Stage 2 is trained on *out-of-fold* stage-1 probabilities (two folds by
@@ -84,10 +90,15 @@ def train_block_model(pages: Sequence[PageBlocks], config: TrainConfig = TrainCo
     if config.ngram:
         say("n-gram stage")
         texts = [t for p in pages for t in p.texts]
-        ngram = NgramClassifier().fit(texts, np.concatenate([p.y for p in pages]),
-                                      np.concatenate([p.weight for p in pages]))
-        pages = [PageBlocks(np.column_stack((p.X, ngram.block_scores(p.texts))), p.y, p.weight, p.words,
-                            p.container, p.texts) for p in pages]
+        ngram = NgramClassifier().fit(
+            texts, np.concatenate([p.y for p in pages]), np.concatenate([p.weight for p in pages])
+        )
+        pages = [
+            PageBlocks(
+                np.column_stack((p.X, ngram.block_scores(p.texts))), p.y, p.weight, p.words, p.container, p.texts
+            )
+            for p in pages
+        ]
     rng = np.random.default_rng(config.seed)
     fold = rng.integers(0, 2, len(pages))
     context: list[np.ndarray] = [np.empty(0)] * len(pages)

@@ -209,8 +209,15 @@ def _align(target: list[str], source: list[str], source_labels: np.ndarray) -> n
     return out
 
 
-def page_labels(doc: Document, markup: str, gold: str | None = None, *, css: str | None = None,
-                markers: tuple[str, str] | None = None, use_markers: bool = False) -> np.ndarray | None:
+def page_labels(
+    doc: Document,
+    markup: str,
+    gold: str | None = None,
+    *,
+    css: str | None = None,
+    markers: tuple[str, str] | None = None,
+    use_markers: bool = False,
+) -> np.ndarray | None:
     """Labels from the first source that applies: selector, markers, then gold text.
 
     ``None`` when no source applies to the page (no gold, no match).

@@ -23,8 +23,10 @@ class Progress:
             return
         self._last = now
         filled = int(30 * done / self.total)
-        sys.stderr.write(f"\r{self.label:<24} [{'#' * filled}{'-' * (30 - filled)}] {done}/{self.total} "
-                         f"{now - self.start:6.1f}s {note}" + ("\x1b[K" if self.tty else ""))
+        sys.stderr.write(
+            f"\r{self.label:<24} [{'#' * filled}{'-' * (30 - filled)}] {done}/{self.total} "
+            f"{now - self.start:6.1f}s {note}" + ("\x1b[K" if self.tty else "")
+        )
         if done >= self.total:
             sys.stderr.write("\n")
         sys.stderr.flush()

@@ -50,9 +50,15 @@ class MethodScore:
         return self.pages / self.seconds if self.seconds else float("inf")
 
     def row(self) -> dict[str, Any]:
-        return {"f1": round(self.f1, 4), "precision": round(self.precision, 4), "recall": round(self.recall, 4),
-                "pages": self.pages, "empty": self.empty, "block_error": round(self.block_error, 4),
-                "pages_per_s": round(self.pages_per_s, 1)}
+        return {
+            "f1": round(self.f1, 4),
+            "precision": round(self.precision, 4),
+            "recall": round(self.recall, 4),
+            "pages": self.pages,
+            "empty": self.empty,
+            "block_error": round(self.block_error, 4),
+            "pages_per_s": round(self.pages_per_s, 1),
+        }
 
 
 def score_set(data: SetData, method: str, model_path: str | None = None, quiet: bool = False) -> MethodScore:
@@ -80,13 +86,24 @@ def score_set(data: SetData, method: str, model_path: str | None = None, quiet: 
             blocks += doc.n_blocks
         bar.update(i + 1)
     agg = aggregate(scores)
-    return MethodScore(method, data.name, agg.f1, agg.precision, agg.recall, agg.pages, agg.empty,
-                       errors / blocks if blocks else float("nan"), seconds, conf,
-                       [s.f1 for s in scores if not s.gold_empty])
+    return MethodScore(
+        method,
+        data.name,
+        agg.f1,
+        agg.precision,
+        agg.recall,
+        agg.pages,
+        agg.empty,
+        errors / blocks if blocks else float("nan"),
+        seconds,
+        conf,
+        [s.f1 for s in scores if not s.gold_empty],
+    )
 
 
-def loso_scores(sets: Sequence[SetData], methods: Sequence[str], config: TrainConfig,
-                quiet: bool = False) -> list[MethodScore]:
+def loso_scores(
+    sets: Sequence[SetData], methods: Sequence[str], config: TrainConfig, quiet: bool = False
+) -> list[MethodScore]:
     """Every set scored by models trained on the other sets (learned methods) or as is (heuristics)."""
     out: list[MethodScore] = []
     with tempfile.TemporaryDirectory(prefix="scrapy-bte-loso-") as tmp:
@@ -114,13 +131,20 @@ def format_table(scores: Sequence[MethodScore], loso: bool) -> str:
         label = f"{m} (loso)" if loso and m in LEARNED_METHODS else m
         rows = [s for s in scores if s.method == m]
         for s in rows:
-            lines.append(f"| {label} | {s.set_name} | {s.f1:.3f} | {s.precision:.3f} | {s.recall:.3f} | {s.empty} "
-                         f"| {s.block_error:.3f} | {s.pages_per_s:.0f} |")
+            lines.append(
+                f"| {label} | {s.set_name} | {s.f1:.3f} | {s.precision:.3f} | {s.recall:.3f} | {s.empty} "
+                f"| {s.block_error:.3f} | {s.pages_per_s:.0f} |"
+            )
         pages = sum(s.pages for s in rows)
         seconds = sum(s.seconds for s in rows)
-        rho = spearman([c for s in rows for c in s.confidences[: len(s.page_f1)]],
-                       [f for s in rows for f in s.page_f1]) if pages > 1 else float("nan")
-        lines.append(f"| {label} | **mean** | {np.mean([s.f1 for s in rows]):.3f} | | | | "
-                     f"| {pages / seconds if seconds else 0:.0f} |")
+        rho = (
+            spearman([c for s in rows for c in s.confidences[: len(s.page_f1)]], [f for s in rows for f in s.page_f1])
+            if pages > 1
+            else float("nan")
+        )
+        lines.append(
+            f"| {label} | **mean** | {np.mean([s.f1 for s in rows]):.3f} | | | | "
+            f"| {pages / seconds if seconds else 0:.0f} |"
+        )
         lines.append(f"| {label} | ρ(confidence, page F1) | {rho:.2f} | | | | | |")
     return "\n".join(lines)

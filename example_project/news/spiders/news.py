@@ -53,8 +53,12 @@ class NewsSpider(scrapy.Spider):
         if spider.bundled:
             # Local files: no server to be polite to and a site small enough to crawl whole.
             # Priority "spider" still lets -s on the command line win.
-            for name, value in {"DOWNLOAD_DELAY": 0, "AUTOTHROTTLE_ENABLED": False,
-                                "DEPTH_LIMIT": 0, "CLOSESPIDER_PAGECOUNT": 0}.items():
+            for name, value in {
+                "DOWNLOAD_DELAY": 0,
+                "AUTOTHROTTLE_ENABLED": False,
+                "DEPTH_LIMIT": 0,
+                "CLOSESPIDER_PAGECOUNT": 0,
+            }.items():
                 crawler.settings.set(name, value, priority="spider")
         return spider
 
