@@ -129,6 +129,7 @@ def _record(data: bytes, exc: BaseException) -> None:
 def test_one_input(data: bytes) -> None:
     """The fuzz target: extract once (twice on every 8th input) and check the contract."""
     import torture_cases
+
     from scrapy_bte import extract
     from scrapy_bte.errors import ExtractionError
 
@@ -162,8 +163,9 @@ def run_atheris(libfuzzer_args: list[str], corpus: list[Path], seeded: bool, wor
     import atheris
 
     with atheris.instrument_imports(include=["scrapy_bte", "w3lib"]):
-        import scrapy_bte.api  # noqa: F401
         import torture_cases  # noqa: F401
+
+        import scrapy_bte.api  # noqa: F401
 
     seeds, work = workdir / "seeds", workdir / "corpus"  # new inputs land in work, seeds stay clean
     seeds.mkdir()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from extractors import register_factory
@@ -30,7 +30,7 @@ GRID = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _grid_scores() -> dict[tuple[int, str], float]:
     """F1 of every grid point on every set's tuning sample (computed once)."""
     scores = {}

@@ -17,7 +17,7 @@ import atexit
 import os
 import shutil
 import tempfile
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from extractors import register_factory
@@ -32,12 +32,12 @@ _TMP = Path(tempfile.mkdtemp(prefix="scrapy-bte-loso-model-"))
 atexit.register(shutil.rmtree, _TMP, ignore_errors=True)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sets() -> dict:
     return {name: load_set(DATA / name, quiet=True) for name in SETS}
 
 
-@lru_cache(maxsize=None)
+@cache
 def model_without(held_out: str) -> str:
     """Path of a model trained on every development set but ``held_out``."""
     config = TrainConfig()

@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import extractors  # noqa: E402
+
 from scrapy_bte.training.evaluation import Page, PageScore, aggregate, load_dataset, score_page, spearman  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "datasets"

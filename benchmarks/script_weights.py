@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scrapy_bte import extract
+from scrapy_bte import extract  # noqa: E402
 from scrapy_bte.core import scripts  # noqa: E402
 
 

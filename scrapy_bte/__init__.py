@@ -21,8 +21,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Addon",
-    "BTEError",
     "BTEDownloaderMiddleware",
+    "BTEError",
     "BTEItemPipeline",
     "BTESpiderMiddleware",
     "ConfigError",

@@ -32,7 +32,7 @@ class Addon:
     and command-line settings win.
     """
 
-    def update_settings(self, settings: "BaseSettings") -> None:
+    def update_settings(self, settings: BaseSettings) -> None:
         if not as_bool("BTE_ENABLED", settings.get("BTE_ENABLED", True)):
             raise NotConfigured("BTE_ENABLED is False")
         # Imported here: the add-on is loaded before the reactor is installed,

@@ -11,8 +11,8 @@ import argparse
 import importlib.util
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from . import __version__
 from .api import DEFAULT_METHOD, METHODS, extract

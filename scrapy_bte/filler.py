@@ -32,7 +32,7 @@ def _unset(value: Any) -> bool:
 class ItemFiller:
     """Writes an :class:`Extraction` into any item type itemadapter supports."""
 
-    def __init__(self, config: BTEConfig, stats: "StatsCollector") -> None:
+    def __init__(self, config: BTEConfig, stats: StatsCollector) -> None:
         self.config = config
         self.stats = stats
         self._missing_by_class: dict[type, tuple[str, ...]] = {}

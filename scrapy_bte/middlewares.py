@@ -42,7 +42,7 @@ class BTEDownloaderMiddleware:
         runtime.downloader_enabled = True
 
     @classmethod
-    def from_crawler(cls, crawler: "Crawler") -> "Self":
+    def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(BTERuntime.for_crawler(crawler))
 
     async def process_response(self, request: Request, response: Response) -> Response:
@@ -76,10 +76,10 @@ class BTESpiderMiddleware:
         self.runtime = runtime
 
     @classmethod
-    def from_crawler(cls, crawler: "Crawler") -> "Self":
+    def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(BTERuntime.for_crawler(crawler))
 
-    async def process_spider_output(self, response: Response, result: "AsyncIterator[Any]") -> "AsyncIterator[Any]":
+    async def process_spider_output(self, response: Response, result: AsyncIterator[Any]) -> AsyncIterator[Any]:
         filler = self.runtime.filler
         extraction: Extraction | None = None
         looked_up = False

@@ -41,7 +41,7 @@ class BTEItemPipeline:
         self.filler = runtime.filler
 
     @classmethod
-    def from_crawler(cls, crawler: "Crawler") -> "Self":
+    def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(BTERuntime.for_crawler(crawler))
 
     async def process_item(self, item: Any) -> Any:

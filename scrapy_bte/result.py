@@ -61,7 +61,7 @@ class Extraction:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Extraction":
+    def from_dict(cls, data: dict[str, Any]) -> Extraction:
         """Inverse of :meth:`to_dict` (used to pass results between processes)."""
         span = data.get("span")
         return cls(
@@ -81,6 +81,6 @@ class Extraction:
         )
 
     @classmethod
-    def failed(cls, error: str, method: str = "") -> "Extraction":
+    def failed(cls, error: str, method: str = "") -> Extraction:
         """An empty result that records why extraction did not happen."""
         return cls(text="", paragraphs=[], title=None, method=method, error=error)

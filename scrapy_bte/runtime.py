@@ -73,7 +73,7 @@ def error_text(exc: BaseException) -> str:
 class BTERuntime:
     """Shared per-crawler state: config, stats, worker pool, item filler."""
 
-    def __init__(self, crawler: "Crawler", config: BTEConfig) -> None:
+    def __init__(self, crawler: Crawler, config: BTEConfig) -> None:
         self.crawler = crawler
         self.config = config
         self.stats = crawler.stats
@@ -86,7 +86,7 @@ class BTERuntime:
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
-    def for_crawler(cls, crawler: "Crawler") -> "BTERuntime":
+    def for_crawler(cls, crawler: Crawler) -> BTERuntime:
         """The crawler's runtime, created by whichever component asks first.
 
         Raises ``NotConfigured`` (BTE_ENABLED=False) or ``ConfigError``.
@@ -141,7 +141,7 @@ class BTERuntime:
                 options=config.extract_options(),
                 start_method=_START_METHOD,
             )
-        except Exception as exc:  # e.g. no processes allowed: one clear line
+        except Exception as exc:  # noqa: BLE001 - e.g. no processes allowed: one clear line
             logger.error("scrapy-bte: cannot start the extraction workers, pages will get an error: %s", exc)
             return
         logger.info(
@@ -242,13 +242,13 @@ class BTERuntime:
                 result = await _await_future(future)
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # a bad page must never break the crawl
+        except Exception as exc:  # noqa: BLE001 - a bad page must never break the crawl
             result = self._failed(exc)
         self.stats.inc_value("bte/seconds", time.perf_counter() - started, start=0.0)
         self._count(result, url)
         return result
 
-    async def _submit(self, pool: _pool.WorkerPool, body: bytes, **kwargs: Any) -> "Future[Extraction]":
+    async def _submit(self, pool: _pool.WorkerPool, body: bytes, **kwargs: Any) -> Future[Extraction]:
         """Submit to the pool, waiting (without blocking) while it is full."""
         while True:
             try:
@@ -281,7 +281,7 @@ class BTERuntime:
             self.stats.inc_value("bte/words", result.words)
 
 
-async def _await_future(future: "Future[_T]") -> _T:
+async def _await_future(future: Future[_T]) -> _T:
     """Await a ``concurrent.futures.Future`` under whichever reactor runs.
 
     Under the asyncio reactor (Scrapy's default) ``asyncio.wrap_future``
@@ -299,7 +299,7 @@ async def _await_future(future: "Future[_T]") -> _T:
 
     deferred: Deferred[_T] = Deferred(lambda _: future.cancel())
 
-    def fire(done: "Future[_T]") -> None:
+    def fire(done: Future[_T]) -> None:
         if deferred.called:
             return
         if done.cancelled():
@@ -315,4 +315,4 @@ async def _await_future(future: "Future[_T]") -> _T:
     return await deferred
 
 
-_RUNTIMES: "weakref.WeakKeyDictionary[Crawler, BTERuntime]" = weakref.WeakKeyDictionary()
+_RUNTIMES: weakref.WeakKeyDictionary[Crawler, BTERuntime] = weakref.WeakKeyDictionary()

@@ -281,7 +281,7 @@ class BTEConfig:
     comments: bool | None = None
 
     @classmethod
-    def from_settings(cls, settings: "BaseSettings | dict[str, Any]") -> "BTEConfig":
+    def from_settings(cls, settings: BaseSettings | dict[str, Any]) -> BTEConfig:
         """Parse and validate; raises :class:`ConfigError` naming the bad setting."""
 
         def get(name: str) -> Any:
@@ -332,7 +332,7 @@ class BTEConfig:
         )
 
     @classmethod
-    def from_crawler(cls, crawler: "Crawler") -> "BTEConfig":
+    def from_crawler(cls, crawler: Crawler) -> BTEConfig:
         """The crawler's config, parsed once and shared by all components.
 
         Raises ``NotConfigured`` when ``BTE_ENABLED`` is false, so a component
@@ -372,15 +372,15 @@ _NONE_IS_VALID = frozenset(
     {"BTE_COMMENTS", "BTE_MODEL_PATH", "BTE_HTML_FIELD", "BTE_SCORES_FIELD", "BTE_WORKERS", "BTE_MAX_PENDING"}
 )
 
-_CONFIGS: "weakref.WeakKeyDictionary[Crawler, BTEConfig]" = weakref.WeakKeyDictionary()
+_CONFIGS: weakref.WeakKeyDictionary[Crawler, BTEConfig] = weakref.WeakKeyDictionary()
 
 __all__ = [
-    "BTEConfig",
     "DEFAULTS",
     "FLAT_SCORE_FIELDS",
     "METHODS",
     "SETTINGS",
     "SETTING_NAMES",
+    "BTEConfig",
     "SettingSpec",
     "default_workers",
     "settings_table",

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -129,9 +129,9 @@ def torture_routes() -> dict[str, Route]:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    routes: dict[str, Route] = {}
+    routes: ClassVar[dict[str, Route]] = {}
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server API
+    def do_GET(self) -> None:
         route = self.routes.get(self.path.split("?", 1)[0])
         if route is None:
             route = Route(b"<html><body>no such page</body></html>", status=404)

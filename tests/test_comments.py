@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import COMMENT_SENTENCES, COMMENTED_SENTENCES, FIXTURES
+
 from scrapy_bte import ConfigError, extract
-from scrapy_bte.methods import comments as _comments
 from scrapy_bte.api import parse
+from scrapy_bte.methods import comments as _comments
 
 PAGE = (FIXTURES / "comments.html").read_bytes()
 BLOCK_METHODS = ("auto", "model", "hybrid", "density")
@@ -136,5 +136,5 @@ def test_bad_values_and_bte_are_refused() -> None:
         extract(PAGE, comments="yes")
     with pytest.raises(ConfigError, match="block method"):
         extract(PAGE, method="bte", comments=False)
-    with pytest.raises(ConfigError, match="allowed: .*comments"):
+    with pytest.raises(ConfigError, match=r"allowed: .*comments"):
         extract(PAGE, method="hybrid", colour="red")

@@ -10,10 +10,10 @@ import pytest
 
 from scrapy_bte import ConfigError, Extraction, ExtractionError, extract
 from scrapy_bte.api import METHODS, parse
-from scrapy_bte.methods.bte import brute_force, document_span, max_span, token_runs
 from scrapy_bte.core.document import STYLE_TAGS, build, step0
 from scrapy_bte.core.scripts import char_f1, weighted_words
 from scrapy_bte.fields.title import choose_title, strip_site_name
+from scrapy_bte.methods.bte import brute_force, document_span, max_span, token_runs
 
 HERE = Path(__file__).parent
 SAMPLE = (HERE.parent / "scrapy_bte" / "samples" / "article.html").read_bytes()

@@ -13,9 +13,9 @@ import pytest
 from scrapy_bte import extract
 from scrapy_bte.api import parse
 from scrapy_bte.errors import ModelError
-from scrapy_bte.learned.features import CONTEXT_NAMES, N_FEATURES, block_features
 from scrapy_bte.learned.auto import _join_headline, _same_article, select
 from scrapy_bte.learned.estimators import LogisticRegression, MLPClassifier
+from scrapy_bte.learned.features import CONTEXT_NAMES, N_FEATURES, block_features
 from scrapy_bte.learned.model import DEFAULT_MODEL, BlockModel, load, load_cached
 from scrapy_bte.learned.ngrams import NgramClassifier
 

@@ -15,15 +15,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torture_cases as tc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import torture_cases as tc
 from scrapy_bte.core import document
-from scrapy_bte.methods import bte
 from scrapy_bte.core.decode import to_unicode
 from scrapy_bte.core.document import Document, build
 from scrapy_bte.errors import ExtractionError
+from scrapy_bte.methods import bte
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -469,26 +469,26 @@ def test_features_in_c_refuse_bad_arguments() -> None:
     """Mismatched or out-of-range inputs raise instead of reading out of bounds."""
     fc = features._fc
     n, f8, i8 = 3, np.zeros(3), np.zeros(3, dtype=np.int64)
-    good = dict(
-        words=f8,
-        chars=i8,
-        nbytes=i8,
-        tags=i8,
-        link=f8,
-        container=i8,
-        depth=i8,
-        parents=np.array([-1, 0], dtype=np.int64),
-        opener=i8,
-        bits=i8,
-        hybrid=np.zeros(n, dtype=np.uint8),
-        text=np.zeros((n, 6)),
-        title=f8,
-        first=0,
-        last=2,
-        n_features=features.N_FEATURES,
-        n_openers=len(features.OPENERS),
-        n_bits=len(features.ANCESTORS) + len(features.MARKS),
-    )
+    good = {
+        "words": f8,
+        "chars": i8,
+        "nbytes": i8,
+        "tags": i8,
+        "link": f8,
+        "container": i8,
+        "depth": i8,
+        "parents": np.array([-1, 0], dtype=np.int64),
+        "opener": i8,
+        "bits": i8,
+        "hybrid": np.zeros(n, dtype=np.uint8),
+        "text": np.zeros((n, 6)),
+        "title": f8,
+        "first": 0,
+        "last": 2,
+        "n_features": features.N_FEATURES,
+        "n_openers": len(features.OPENERS),
+        "n_bits": len(features.ANCESTORS) + len(features.MARKS),
+    }
 
     def call(**change):
         return fc.block_features(*{**good, **change}.values())

@@ -24,8 +24,8 @@ from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
 from scrapy_bte import Addon, BTEDownloaderMiddleware, BTEItemPipeline, BTESpiderMiddleware, ConfigError
-from scrapy_bte.runtime import BTERuntime, _await_future, looks_like_html
 from scrapy_bte.result import Extraction
+from scrapy_bte.runtime import BTERuntime, _await_future, looks_like_html
 from scrapy_bte.settings import DEFAULTS, FLAT_SCORE_FIELDS, SETTINGS, BTEConfig, default_workers, settings_table
 
 EXTRACTION = Extraction(
@@ -108,7 +108,7 @@ def test_comments_setting_reaches_the_extract_options(value: Any, expected: bool
 
 
 def test_comments_setting_needs_a_block_method() -> None:
-    with pytest.raises(ConfigError, match="BTE_COMMENTS.*bte"):
+    with pytest.raises(ConfigError, match=r"BTE_COMMENTS.*bte"):
         BTEConfig.from_settings(Settings({"BTE_COMMENTS": False, "BTE_METHOD": "bte"}))
     assert BTEConfig.from_settings(Settings({"BTE_METHOD": "bte"})).comments is None
 

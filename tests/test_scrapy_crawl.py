@@ -7,11 +7,9 @@ several tests are run once per module.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import (
     ARTICLE1_SENTENCES,
     ARTICLE2_SENTENCES,
@@ -24,6 +22,7 @@ from conftest import (
     assert_clean_log,
     run_crawl,
 )
+
 from scrapy_bte.result import SCORE_KEYS
 
 # One item per page; item kinds and opt-outs chosen per request.

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import torture_cases as tc
 from lxml import html as lxml_html
 
-import torture_cases as tc
 from scrapy_bte import extract
 from scrapy_bte.errors import ConfigError, ExtractionError
 

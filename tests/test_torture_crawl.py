@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from torture_cases import small_cases
-
 from conftest import CrawlResult, assert_clean_log
+from torture_cases import small_cases
 
 CASES = {case.name: case for case in small_cases()}
 

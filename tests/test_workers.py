@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from scrapy_bte.errors import ConfigError, ExtractionError
-from scrapy_bte.result import Extraction
 from scrapy_bte.pool import PoolClosed, PoolFull, WorkerCrashed, WorkerPool, WorkerTimeout
+from scrapy_bte.result import Extraction
 
 try:
     from . import pool_targets  # tests/ became a package

@@ -212,7 +212,7 @@ def minified(size: int, seed: int = 0) -> str:
 
 def control_chars() -> str:
     """NUL and C0/C1 controls in text, tag names and attributes; entities naming them."""
-    controls = "".join(map(chr, range(0, 32))) + "\x7f" + "".join(map(chr, range(0x80, 0xA0)))
+    controls = "".join(map(chr, range(32))) + "\x7f" + "".join(map(chr, range(0x80, 0xA0)))
     return page(
         f"<p>\x00{controls}</p><di\x00v class='a\x00b'>x\x00y</div><p>&#0;&#1;&#x0;&#xD800;&#x110000;&#99999999999;&#128;</p>"
         + article().replace("keepers", "kee\x00pers", 1)
@@ -253,7 +253,7 @@ def mixed_encodings() -> bytes:
     """Paragraphs in UTF-8, cp1252, Shift_JIS and KOI8-R on one page, no declaration."""
     return (
         page(article(), head="").encode("utf-8")
-        + "<p>Café crème in UTF-8.</p>".encode("utf-8")
+        + "<p>Café crème in UTF-8.</p>".encode()
         + "<p>Café crème in cp1252.</p>".encode("cp1252")
         + "<p>日本語のテキスト</p>".encode("shift_jis")
         + "<p>Русский текст</p>".encode("koi8-r")
@@ -434,7 +434,10 @@ def small_cases() -> list[Case]:
         "x-user-defined",
         "replacement",
     ):
-        body = lambda cs=charset: page(article(), head=f'<meta charset="{cs}">').encode()
+
+        def body(cs=charset):
+            return page(article(), head=f'<meta charset="{cs}">').encode()
+
         cases.append(Case(f"meta_charset_{charset}", body, SENTENCES))
         cases.append(
             Case(f"header_charset_{charset}", body, SENTENCES, {"content_type": f"text/html; charset={charset}"})

@@ -14,6 +14,7 @@ group* (by page: blocks of one page are not independent), fixed seed.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -100,7 +101,7 @@ class MLPClassifier:
         sample_weight: np.ndarray | None = None,
         groups: np.ndarray | None = None,
         progress: Any = None,
-    ) -> "MLPClassifier":
+    ) -> MLPClassifier:
         """Train on rows ``X`` with 0/1 labels ``y``.
 
         ``sample_weight`` scales each row's loss; ``groups`` (e.g. page ids)
@@ -133,7 +134,7 @@ class MLPClassifier:
         # He initialisation for ReLU layers; a lone linear layer (logistic regression) starts at zero.
         self.weights_ = [
             (rng.standard_normal((a, b)) * math.sqrt(2.0 / a) * (1.0 if self.hidden else 0.0)).astype(np.float32)
-            for a, b in zip(sizes[:-1], sizes[1:])
+            for a, b in itertools.pairwise(sizes)
         ]
         self.biases_ = [np.zeros(b, dtype=np.float32) for b in sizes[1:]]
         params = self.weights_ + self.biases_
@@ -242,6 +243,6 @@ def _split(n: int, groups: np.ndarray | None, share: float, rng: np.random.Gener
     ids = np.unique(groups)
     if len(ids) < 2:
         return np.arange(n), np.zeros(0, dtype=np.int64)
-    held = rng.choice(ids, size=max(1, int(round(len(ids) * share))), replace=False)
+    held = rng.choice(ids, size=max(1, round(len(ids) * share)), replace=False)
     mask = np.isin(groups, held)
     return np.flatnonzero(~mask), np.flatnonzero(mask)

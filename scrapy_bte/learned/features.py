@@ -51,10 +51,10 @@ from itertools import repeat
 
 import numpy as np
 
-from ..methods import hybrid as _hybrid
-from ..methods.bte import Span, document_span
 from ..core.document import Document
 from ..core.tree import elements_mentioning, parent_array, path_or
+from ..methods import hybrid as _hybrid
+from ..methods.bte import Span, document_span
 
 try:  # the optional C accelerator of the text statistics
     from . import _textstats as _ts
@@ -378,7 +378,6 @@ def _group_features(doc: Document, words: np.ndarray, chars: np.ndarray, nbytes:
     likely content when its container, or the container's parent, holds a
     large, low-link, dense share of the page.
     """
-    n = doc.n_blocks
     parents = parent_array(doc)
     ids = doc.container.astype(np.int64)
     total_words = max(float(words.sum()), 1.0)

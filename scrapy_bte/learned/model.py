@@ -9,6 +9,7 @@ sets, date and metrics. :func:`load` refuses, with
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import zipfile
@@ -174,7 +175,7 @@ def _classifier_from(
     """One stage's classifier from its arrays, checking every shape."""
     sizes = [inputs, *hidden, 1]
     expected = {"mean": (inputs,), "scale": (inputs,)}
-    for i, (a, b) in enumerate(zip(sizes[:-1], sizes[1:])):
+    for i, (a, b) in enumerate(itertools.pairwise(sizes)):
         expected[f"W{i}"] = (a, b)
         expected[f"b{i}"] = (b,)
     for name, shape in expected.items():

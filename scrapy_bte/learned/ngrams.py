@@ -78,7 +78,7 @@ class NgramClassifier:
     def params(self) -> dict[str, Any]:
         return {"min_n": self.min_n, "max_n": self.max_n, "alpha": self.alpha, "buckets": BUCKETS}
 
-    def fit(self, texts: Sequence[str], y: np.ndarray, sample_weight: np.ndarray | None = None) -> "NgramClassifier":
+    def fit(self, texts: Sequence[str], y: np.ndarray, sample_weight: np.ndarray | None = None) -> NgramClassifier:
         y = np.asarray(y, dtype=bool)
         w = np.ones(len(texts)) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
         counts = np.zeros((2, BUCKETS))
@@ -114,7 +114,7 @@ class NgramClassifier:
     @classmethod
     def from_arrays(
         cls, arrays: dict[str, np.ndarray], params: dict[str, Any], source: str = "model"
-    ) -> "NgramClassifier":
+    ) -> NgramClassifier:
         try:
             model = cls(int(params["min_n"]), int(params["max_n"]), float(params["alpha"]))
         except (KeyError, TypeError, ValueError) as exc:

@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError
 from ..core.tree import elements_mentioning, path_or
+from ..errors import ConfigError
 
 #: A ``class`` or ``id`` value naming comments (matched on the value, in any case).
 SECTION_RE = re.compile(r"""(?:^|\s)(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)

@@ -94,7 +94,7 @@ def worker_main(
     try:
         try:
             fn = _resolve_target(target)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any import failure is reported to the pool as fatal
             conn.send(("fatal", f"cannot load worker target {target!r}: {describe_error(exc)}"))
             return
         conn.send(("ready", os.getpid()))
@@ -118,14 +118,14 @@ def worker_main(
             if not isinstance(out, dict):
                 raise TypeError(f"worker target returned {type(out).__name__}, expected dict")
             reply: tuple[Any, ...] = (job_id, True, out)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - whatever the target raises fails only this job
             reply = (job_id, False, describe_error(exc))
         try:
             try:
                 conn.send(reply)
             except (EOFError, OSError):
                 raise
-            except Exception as exc:  # unpicklable result: report, don't die
+            except Exception as exc:  # noqa: BLE001 - unpicklable result: report, don't die
                 conn.send((job_id, False, f"unsendable result: {describe_error(exc)}"))
         except (EOFError, OSError):
             return

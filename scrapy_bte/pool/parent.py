@@ -439,7 +439,7 @@ class WorkerPool:
         while len(self._workers) < self.workers:
             try:
                 self._start_worker()
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - a worker that cannot start closes the pool with the reason
                 self._request_close(PoolClosed(f"cannot start a worker process: {describe_error(exc)}"), drain=False)
                 return
             self._count("restarts")
@@ -533,7 +533,7 @@ class WorkerPool:
             if ok:
                 try:
                     result = Extraction.from_dict(payload)
-                except Exception as exc:
+                except Exception as exc:  # noqa: BLE001 - a malformed reply fails its job, not the dispatcher
                     ok, payload = False, f"malformed worker result: {describe_error(exc)}"
             if not ok:
                 result = Extraction.failed(payload, method=self.method or "")

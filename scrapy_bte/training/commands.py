@@ -244,7 +244,7 @@ def run_train(args: argparse.Namespace) -> int:
         "training_sets": [{"name": s.name, "pages": len(s.pages), "labelled_pages": len(s.labelled)} for s in sets],
         "labels": _source(args).describe(),
         "training_config": {**asdict(config), "word_power": WORD_POWER},
-        "blocks": int(len(y)),
+        "blocks": len(y),
         "content_share": round(float(y.mean()), 4),
         "train_seconds": round(train_seconds, 1),
         "metrics": metrics,

@@ -103,7 +103,8 @@ def gold_labels(doc: Document, gold: str, min_share: float = MIN_SHARE) -> np.nd
 
 def container_text(markup: str, css: str) -> str:
     """Text of the elements matching ``css`` (scripts, styles and comments left out)."""
-    from lxml import etree, html as lxml_html
+    from lxml import etree
+    from lxml import html as lxml_html
     from lxml.cssselect import CSSSelector
 
     try:
@@ -120,10 +121,9 @@ def container_text(markup: str, css: str) -> str:
     for el in selector(root):
         for node in el.iter():
             if not isinstance(node.tag, str) or node.tag in ("script", "style", "noscript", "template"):
-                if node is not el:
-                    # Skip the node's own text but keep its tail (text after it).
-                    if node.tail:
-                        parts.append(node.tail)
+                # Skip the node's own text but keep its tail (text after it).
+                if node is not el and node.tail:
+                    parts.append(node.tail)
                 continue
             if node.text:
                 parts.append(node.text)
