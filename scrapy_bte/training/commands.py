@@ -231,8 +231,9 @@ def run_train(args: argparse.Namespace) -> int:
     steps = iter(range(1, 6))
     model = train_block_model(pages, config, lambda msg: bar.update(next(steps), msg))
     train_seconds = time.perf_counter() - started
-    y = np.concatenate([p.y for p in pages])
-    pred = np.concatenate([model.predict_document(p, p.X) >= model.threshold for p in pages])
+    known = np.concatenate([p.weight > 0 for p in pages])  # hand-labelled pages may leave blocks unlabelled
+    y = np.concatenate([p.y for p in pages])[known]
+    pred = np.concatenate([model.predict_document(p, p.X) >= model.threshold for p in pages])[known]
     metrics: dict[str, Any] = {"training_block_error": round(float((pred != y).mean()), 4)}
     if args.loso:
         scores = loso_scores(sets, list(LEARNED_METHODS), config, args.quiet)
@@ -241,8 +242,16 @@ def run_train(args: argparse.Namespace) -> int:
     meta = {
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "command": _command(args),
-        "training_sets": [{"name": s.name, "pages": len(s.pages), "labelled_pages": len(s.labelled)} for s in sets],
-        "labels": _source(args).describe(),
+        "training_sets": [
+            {
+                "name": s.name,
+                "pages": len(s.pages),
+                "labelled_pages": len(s.labelled),
+                "hand_labelled_pages": s.hand_labelled,
+            }
+            for s in sets
+        ],
+        "labels": _source(args).describe_with(sum(s.hand_labelled for s in sets)),
         "training_config": {**asdict(config), "word_power": WORD_POWER},
         "blocks": len(y),
         "content_share": round(float(y.mean()), 4),
@@ -253,7 +262,7 @@ def run_train(args: argparse.Namespace) -> int:
     model.save(args.output, meta)
     print(
         f"trained on {len(pages)} pages / {len(y)} blocks from {', '.join(s.name for s in sets)} "
-        f"({_source(args).describe()}) in {train_seconds:.0f}s; training block error "
+        f"({_source(args).describe_with(sum(s.hand_labelled for s in sets))}) in {train_seconds:.0f}s; training block error "
         f"{metrics['training_block_error']:.3f}; wrote {args.output} and {Path(args.output).with_suffix('.json')}"
     )
     return 0

@@ -4,6 +4,13 @@ Reads labelled set folders (``<id>.html`` + ``<id>.txt``), labels each
 page's blocks (:mod:`scrapy_bte.training.labels`) and computes their
 features (:mod:`scrapy_bte.learned.features`) once, for fitting and for the
 block error of scoring.
+
+Hand labels (``<id>.labels.json``, written by ``scrapy-bte label``) take
+precedence, block by block: a block the label file covers takes its label;
+a block it does not cover (its text changed, or the file was written for
+another feature version) takes the label of the page's other source
+(selector, markers or gold text); a block with neither is left out of
+training (weight 0). A page with a label file needs no gold text.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from ..api import _as_markup, parse
 from ..errors import ConfigError
 from ..learned.features import block_features
 from ..methods.bte import document_span
+from . import label_files
 from .evaluation import Page, load_dataset
 from .labels import page_labels
 from .progress import Progress
@@ -54,6 +62,7 @@ class SetData:
     name: str
     pages: list[Page]
     blocks: list[PageBlocks | None]  # None: no labels (no gold, selector or markers matched nothing)
+    hand_labelled: int = 0  # pages whose label file labelled at least one block
 
     @property
     def labelled(self) -> list[PageBlocks]:
@@ -79,6 +88,13 @@ class LabelSource:
             return f"template markers {self.markers or 'default'} (gold text where a page has none)"
         return "gold text"
 
+    def describe_with(self, hand_labelled: int) -> str:
+        """:meth:`describe`, preceded by the hand labels when any page had them."""
+        if not hand_labelled:
+            return self.describe()
+        pages = f"{hand_labelled} page{'s' if hand_labelled != 1 else ''}"
+        return f"hand labels (<id>.labels.json of {pages}), then {self.describe()}"
+
 
 def load_set(
     folder: str | Path, source: LabelSource = LabelSource(), *, limit: int | None = None, quiet: bool = False
@@ -87,37 +103,74 @@ def load_set(
     folder = Path(folder)
     if not folder.is_dir():
         raise ConfigError(f"not a directory: {folder}")
-    pages = load_dataset(folder, limit=limit)
+    pages = load_pages(folder, limit=limit)
     if not pages:
-        raise ConfigError(f"no <id>.html + <id>.txt pairs in {folder}")
+        raise ConfigError(f"no <id>.html + <id>.txt pairs or <id>.labels.json hand labels in {folder}")
     bar = Progress(f"features {folder.name}", len(pages), quiet)
     blocks: list[PageBlocks | None] = []
+    hand = 0
     for i, page in enumerate(pages):
-        blocks.append(_page_blocks(page, source))
+        found, by_hand = _page_blocks(page, source, folder / f"{page.name}.html")
+        blocks.append(found)
+        hand += by_hand
         bar.update(i + 1)
-    return SetData(folder.name, pages, blocks)
+    return SetData(folder.name, pages, blocks, hand)
 
 
-def _page_blocks(page: Page, source: LabelSource) -> PageBlocks | None:
+def load_pages(folder: Path, limit: int | None = None) -> list[Page]:
+    """The folder's pages that have gold text, hand labels or both (sorted by id).
+
+    A page with hand labels and no ``<id>.txt`` gets empty gold text: it is
+    trained on and left out of the F1 scores.
+    """
+    if next(folder.glob("*" + label_files.SUFFIX), None) is None:
+        return load_dataset(folder, limit=limit)
+    pages: list[Page] = []
+    for html_path in sorted(folder.glob("*.html")):
+        gold_path = html_path.with_suffix(".txt")
+        if gold_path.is_file():
+            gold = gold_path.read_bytes().decode("utf-8", errors="replace")
+        elif label_files.labels_path(html_path).is_file():
+            gold = ""
+        else:
+            continue
+        pages.append(Page(html_path.stem, folder.name, html_path.read_bytes(), gold))
+        if limit is not None and len(pages) >= limit:
+            break
+    return pages
+
+
+def _page_blocks(page: Page, source: LabelSource, path: Path) -> tuple[PageBlocks | None, bool]:
+    """The page's labelled blocks, and whether hand labels decided any of them."""
     markup = _as_markup(page.html, None, None, None)
     doc = parse(markup)
     if not doc.n_blocks:
-        return None
+        return None, False
     y = page_labels(
         doc,
         markup if source.needs_markup else "",
-        page.gold,
+        page.gold or None,
         css=source.css,
         markers=source.markers,
         use_markers=source.use_markers,
     )
-    if y is None or not y.any():
-        return None
+    known = np.ones(doc.n_blocks, dtype=bool)
+    saved = label_files.read(path)
+    hand = None if saved is None else saved.block_labels(doc.texts)
+    if hand is not None and hand[1].any():
+        labels, covered = hand
+        if y is None or not y.any():
+            y, known = labels, covered
+        else:
+            y = np.where(covered, labels, y)
+    elif y is None or not y.any():
+        return None, False
+    weight = page_weights(doc.words) * known
     return PageBlocks(
         block_features(doc, document_span(doc)),
         y,
-        page_weights(doc.words),
+        (weight / float(weight.sum())).astype(np.float32),
         doc.words.copy(),
         doc.container.copy(),
         doc.texts,
-    )
+    ), hand is not None and bool(hand[1].any())

@@ -82,8 +82,9 @@ def score_set(data: SetData, method: str, model_path: str | None = None, quiet: 
         if labelled is not None and len(labelled.y) == doc.n_blocks:
             kept = np.zeros(doc.n_blocks, dtype=bool)
             kept[result.kept_blocks] = True
-            errors += int((kept != labelled.y).sum())
-            blocks += doc.n_blocks
+            known = labelled.weight > 0  # blocks a hand-labelled page left without a label do not count
+            errors += int((kept != labelled.y)[known].sum())
+            blocks += int(known.sum())
         bar.update(i + 1)
     agg = aggregate(scores)
     return MethodScore(
