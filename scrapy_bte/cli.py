@@ -127,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
 
         training.add_train_parser(sub)
         training.add_evaluate_parser(sub)
+    from .explain.commands import add_parsers
+
+    add_parsers(sub)
     return parser
 
 

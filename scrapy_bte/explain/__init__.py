@@ -1,0 +1,7 @@
+"""See why, and teach it: the explain report and the labelling server.
+
+``scrapy-bte explain`` renders one page's blocks, the rule behind each,
+the density figure and Finn's tag curve into a self-contained HTML file;
+``scrapy-bte label`` serves a local page for labelling blocks by hand.
+Both show page text only as escaped text.
+"""
