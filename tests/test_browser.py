@@ -1,0 +1,125 @@
+"""The labelling page in real headless Chromium (Debian's, driven by selenium).
+
+Skipped, with the reason, where Chromium or its driver is missing; in CI
+(``CI`` set) a missing browser fails instead, since ``.ci/run`` installs it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scrapy_bte.api import parse
+from scrapy_bte.explain.commands import model_guess
+from scrapy_bte.explain.label_server import LabelServer
+from scrapy_bte.training import label_files
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+def _missing() -> str | None:
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[test]')"
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not os.access(path, os.X_OK):
+            return f"{path} not found (apt-get install chromium chromium-driver)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    missing = _missing()
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"browser tests cannot run in CI: {missing}")
+        pytest.skip(missing)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="bte-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+        "--window-size=1280,900",
+    ):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(20)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 5.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.05)
+
+
+def test_labelling_page_by_click_and_keyboard(browser, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "article1.html", folder / "a.html")
+    shutil.copy(FIXTURES / "comments.html", folder / "b.html")
+    server = LabelServer(folder, model_guess("auto"), 0, quiet=True)
+    server.start()
+    try:
+        browser.get(server.url)
+        assert browser.find_element(By.ID, "progress-text").text == "0 of 2 pages labelled"
+        browser.find_element(By.ID, "start").click()
+        assert wait_for(lambda: browser.current_url.endswith("/page/a.html"))
+        blocks = browser.find_elements(By.CSS_SELECTOR, "li.block")
+        texts = parse((folder / "a.html").read_bytes()).texts
+        assert [b.text for b in blocks] == texts
+        guess = [b.get_attribute("class").split()[-1] == "keep" for b in blocks]
+        paragraph = next(i for i, t in enumerate(texts) if t.startswith("Biologists counting tracks"))
+        assert guess[paragraph] and not guess[0] and not guess[1]
+
+        blocks[0].click()  # a click toggles the menu block to keep
+        keys = ActionChains(browser)
+        keys.send_keys("j", "x")  # next block, toggle: keep
+        keys.send_keys("j" * (paragraph - 1), "d")  # down to the paragraph, drop it
+        keys.send_keys("s").perform()
+        status = browser.find_element(By.ID, "status")
+        assert wait_for(lambda: status.text.startswith("saved")), status.text
+        assert browser.find_element(By.ID, "progress-text").text == "1 of 2 pages labelled"
+
+        expected = dict(enumerate(guess)) | {0: True, 1: True, paragraph: False}
+        saved = label_files.read(folder / "a.html")
+        assert saved.labels == {label_files.block_key(t): expected[i] for i, t in enumerate(texts)}
+        assert sorted(p.name for p in folder.iterdir()) == ["a.html", "a.labels.json", "b.html"]
+
+        ActionChains(browser).send_keys("n").perform()  # save again and go on
+        assert wait_for(lambda: browser.current_url.endswith("/page/b.html"))
+        assert "the model's guess" in browser.find_element(By.ID, "status").text
+        assert browser.find_element(By.ID, "progress-text").text == "1 of 2 pages labelled"
+    finally:
+        server.stop()
