@@ -14,12 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from .api import extract
+from .core.accel import ACCELERATED
 from .errors import BTEError, ConfigError, ExtractionError, ModelError
 from .result import Extraction
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ACCELERATED",
     "Addon",
     "BTEDownloaderMiddleware",
     "BTEError",

@@ -19,7 +19,9 @@ import torture_cases as tc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scrapy_bte import ACCELERATED
 from scrapy_bte.core import document
+from scrapy_bte.core.accel import CPass
 from scrapy_bte.core.decode import to_unicode
 from scrapy_bte.core.document import Document, build
 from scrapy_bte.errors import ExtractionError
@@ -29,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 pytestmark = pytest.mark.skipif(
-    not document.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    not ACCELERATED["scrapy_bte.core._scan"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
     reason="scrapy_bte.core._scan is not built",
 )
 
@@ -62,12 +64,16 @@ def check(markup: str) -> None:
 
 
 def test_accelerator_is_built() -> None:
-    assert document.ACCELERATED and bte.ACCELERATED
+    assert ACCELERATED["scrapy_bte.core._scan"] and ACCELERATED["scrapy_bte.methods._bte"]
     if os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"):
-        from scrapy_bte.learned import features
-        from scrapy_bte.methods import density
-
-        assert density.ACCELERATED and features.ACCELERATED and features.FEATURES_ACCELERATED
+        assert sorted(ACCELERATED) == [
+            "scrapy_bte.core._scan",
+            "scrapy_bte.learned._features",
+            "scrapy_bte.learned._textstats",
+            "scrapy_bte.methods._bte",
+            "scrapy_bte.methods._em",
+        ]
+        assert all(ACCELERATED.values())
 
 
 def _markups() -> list[tuple[str, str]]:
@@ -254,12 +260,12 @@ def test_runs_with_weightless_tags_match_numpy(seg_words: list[float], data: st.
     n_tags = len(words) - 1
     mask = np.array(data.draw(st.lists(st.booleans(), min_size=n_tags, max_size=n_tags)), dtype=np.uint8)
     for weightless in (None, mask):
-        fast = bte._runs(words, n_tags, True, weightless)
-        ref = bte._runs(words, n_tags, False, weightless)
+        fast = bte.run_encoding(words, n_tags, weightless, accelerated=True)
+        ref = bte.run_encoding(words, n_tags, weightless, accelerated=False)
         for a, b in zip(fast, ref):
             assert a.dtype == b.dtype and np.array_equal(a, b)
     # Weightless tags vanish: the runs equal those of the sequence without them.
-    runs = bte._runs(words, n_tags, False, mask)[0]
+    runs = bte.run_encoding(words, n_tags, mask, accelerated=False)[0]
     seq = [v for k, w in enumerate(words) for v in ([w] if k == 0 else ([] if mask[k - 1] else [-1.0]) + [w])]
     merged: list[float] = []
     for v in (v for v in seq if v != 0.0):
@@ -279,7 +285,7 @@ def test_runs_refuse_a_mask_of_the_wrong_length() -> None:
 
 def test_step0_title_and_removal_agree() -> None:
     markup = "<TITLE>A &amp; B</title><p>x<script>var a</script>y</p><!-- c --><style>s"
-    assert document.step0(markup) == document.step0_python(markup)
+    assert document.step0(markup) == document.step0_reference(markup)
     assert document.step0(markup)[1] == "A & B"
 
 
@@ -291,7 +297,7 @@ densities_st = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=0, max_si
 
 
 @pytest.mark.skipif(
-    not density.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    not ACCELERATED["scrapy_bte.methods._em"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
     reason="scrapy_bte.methods._em is not built",
 )
 @settings(max_examples=300, deadline=None)
@@ -304,7 +310,7 @@ def test_em_in_c_matches_numpy(d: np.ndarray) -> None:
 
 
 @pytest.mark.skipif(
-    not density.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    not ACCELERATED["scrapy_bte.methods._em"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
     reason="scrapy_bte.methods._em is not built",
 )
 def test_em_in_c_on_two_clusters() -> None:
@@ -332,7 +338,7 @@ block_texts_st = st.lists(
 
 
 @pytest.mark.skipif(
-    not features.ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    not ACCELERATED["scrapy_bte.learned._textstats"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
     reason="scrapy_bte.learned._textstats is not built",
 )
 @settings(max_examples=300, deadline=None)
@@ -350,7 +356,7 @@ def test_text_stats_in_c_match_numpy(texts: list[str]) -> None:
 from scrapy_bte.methods.bte import document_span  # noqa: E402
 
 needs_features = pytest.mark.skipif(
-    not features.FEATURES_ACCELERATED and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    not ACCELERATED["scrapy_bte.learned._features"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
     reason="scrapy_bte.learned._features is not built",
 )
 
@@ -467,7 +473,7 @@ def test_same_context_features_on_edges(p: list[float], words: list[float]) -> N
 @needs_features
 def test_features_in_c_refuse_bad_arguments() -> None:
     """Mismatched or out-of-range inputs raise instead of reading out of bounds."""
-    fc = features._fc
+    fc = features._FEATURES.module
     n, f8, i8 = 3, np.zeros(3), np.zeros(3, dtype=np.int64)
     good = {
         "words": f8,
@@ -526,7 +532,7 @@ def test_features_in_c_refuse_bad_arguments() -> None:
 
 
 def test_features_require_the_accelerator_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(features, "_fc", None)
+    monkeypatch.setattr(features, "_FEATURES", CPass("scrapy_bte.learned._features", None))
     doc = build("<p>one</p><p>two words</p>")
     with pytest.raises(RuntimeError):
         features.block_features(doc, accelerated=True)

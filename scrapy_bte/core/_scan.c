@@ -434,7 +434,7 @@ static int grow(int64_t **buf, Py_ssize_t *cap, Py_ssize_t need)
 
 PyDoc_STRVAR(open_elements_doc,
              "open_elements(events, names) -> (el_tag, el_parent, el_depth, top)\n\n"
-             "document._open_elements over the tag indices `events` of the list `names`;\n"
+             "document.open_elements_reference over the tag indices `events` of the list `names`;\n"
              "returns bytearrays of int64.");
 
 static PyObject *open_elements(PyObject *self, PyObject *args)

@@ -31,13 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from . import scripts
+from . import accel, scripts
 from .scripts import has_spaceless, weighted_words
 
-try:  # the optional C accelerator of the character-level passes
-    from . import _scan as _c
-except ImportError:  # pragma: no cover - built wherever a C compiler is
-    _c = None
+#: The C passes of step 0, the cut at tags, the block texts and the element skeleton.
+_SCAN = accel.load("scrapy_bte.core._scan")
 
 # Elements whose content is dropped in step 0: code, styling, form
 # controls and frames. Media elements (video, audio, object, canvas) and
@@ -173,16 +171,17 @@ def _find_end_tag(low: str, name: str, pos: int) -> tuple[int, int] | None:
         pos = after
 
 
-def step0(markup: str) -> tuple[str, str | None]:
+def step0(markup: str, *, accelerated: bool | None = None) -> tuple[str, str | None]:
     """Drop comments and content-free elements; return (markup, <title> text)."""
-    if _c is None:
-        return step0_python(markup)
-    cleaned, start, end = _c.step0(markup)
+    c = _SCAN.use(accelerated)
+    if c is None:
+        return step0_reference(markup)
+    cleaned, start, end = c.step0(markup)
     return cleaned, (clean_text(markup[start:end]) if start >= 0 else None)
 
 
-def step0_python(markup: str) -> tuple[str, str | None]:
-    """The reference implementation of :func:`step0` (and its fallback)."""
+def step0_reference(markup: str) -> tuple[str, str | None]:
+    """The Python reference of :func:`step0`."""
     # Searching a lower-cased copy keeps every scan in C; U+0130 is the one
     # character whose lower case is longer, so it is mapped first to keep
     # offsets aligned.
@@ -287,7 +286,8 @@ class Document:
     _attr_end: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
     _attr_len: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
     _start_tag: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
-    _accelerated: bool = field(default=False, repr=False)
+    #: Built by the C passes; the skeleton and BTE's runs then use C too.
+    accelerated: bool = field(default=False, repr=False)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def segment_texts(self, first: int, last: int) -> list[str]:
@@ -387,7 +387,7 @@ def _empty_document(title: str | None, meta: dict[str, str], source_chars: int) 
     )
 
 
-def _block_texts(all_text: str, keep: np.ndarray, accelerated: bool = False) -> list[str]:
+def _block_texts(all_text: str, keep: np.ndarray, accelerated: bool | None = None) -> list[str]:
     """Normalised text of the kept raw blocks, without a Python loop per block.
 
     ``all_text`` has a separator at each block-level tag. (``html.unescape``
@@ -395,14 +395,20 @@ def _block_texts(all_text: str, keep: np.ndarray, accelerated: bool = False) -> 
     """
     if len(keep) == 0:
         return []
-    if accelerated:
-        # Decoding the whole text gives the kept pieces the same result: no
-        # entity name holds NUL, so none reaches across a separator.
-        if "&" in all_text:
-            all_text = _html.unescape(all_text)
-        mask = np.zeros(all_text.count(_SEP) + 1, dtype=np.uint8)
-        mask[keep] = 1
-        return _c.split_blocks(all_text, mask)
+    c = _SCAN.use(accelerated)
+    if c is None:
+        return _block_texts_reference(all_text, keep)
+    # Decoding the whole text gives the kept pieces the same result: no
+    # entity name holds NUL, so none reaches across a separator.
+    if "&" in all_text:
+        all_text = _html.unescape(all_text)
+    mask = np.zeros(all_text.count(_SEP) + 1, dtype=np.uint8)
+    mask[keep] = 1
+    return c.split_blocks(all_text, mask)
+
+
+def _block_texts_reference(all_text: str, keep: np.ndarray) -> list[str]:
+    """The Python reference of :func:`_block_texts` (``keep`` not empty)."""
     raw = all_text.split(_SEP)
     kept = _SEP.join([raw[b] for b in keep.tolist()])
     if "&" in kept:
@@ -410,8 +416,9 @@ def _block_texts(all_text: str, keep: np.ndarray, accelerated: bool = False) -> 
     return list(map(str.strip, " ".join(kept.split()).split(_SEP)))
 
 
-def _open_elements(events: list[int], lnames: list[str]) -> tuple[list[int], list[int], list[int], list[int]]:
-    """Replay the open-element stack over structural tags (``events``).
+def open_elements_reference(events: list[int], lnames: list[str]) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Replay the open-element stack over structural tags (``events``): the
+    Python reference of the C pass the element skeleton runs.
 
     Returns, per element, its tag index, parent and depth, and per event the
     innermost open element after it. Misnested end tags look at most
@@ -470,14 +477,15 @@ def _skeleton(doc: Document) -> dict[str, Any]:
     """The element skeleton: elements, their parents, and each block's container."""
     lnames = doc._lnames
     events = np.flatnonzero(doc._flags & FLAG_STRUCTURE)
-    if doc._accelerated:
-        tags, parents, depths_, tops = _c.open_elements(events.astype(np.int64), lnames)
+    c = _SCAN.use(doc.accelerated)
+    if c is not None:
+        tags, parents, depths_, tops = c.open_elements(events.astype(np.int64), lnames)
         el_tag = np.frombuffer(tags, np.int64).tolist()
         el_parent = np.frombuffer(parents, np.int64).tolist()
         depths = np.frombuffer(depths_, np.int64)
         top = np.frombuffer(tops, np.int64)
     else:
-        el_tag, el_parent, depths, top = _open_elements(events.tolist(), lnames)
+        el_tag, el_parent, depths, top = open_elements_reference(events.tolist(), lnames)
     # A block starts after its start tag; its container is the stack top
     # after the last structural event at or before that tag.
     event_idx = np.searchsorted(events, doc._start_tag, side="right") - 1
@@ -500,11 +508,12 @@ def _skeleton(doc: Document) -> dict[str, Any]:
 Scan = tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, str, bool]
 
 
-def scan(cleaned: str) -> Scan:
-    """Cut step 0's output at tags (see :func:`scan_python`)."""
-    if _c is None:
-        return scan_python(cleaned)
-    names, flags, tag_len, attr_len, seg_len, seg_words, woven, has_text = _c.scan(cleaned)
+def scan(cleaned: str, *, accelerated: bool | None = None) -> Scan:
+    """Cut step 0's output at tags (see :func:`scan_reference`)."""
+    c = _SCAN.use(accelerated)
+    if c is None:
+        return scan_reference(cleaned)
+    names, flags, tag_len, attr_len, seg_len, seg_words, woven, has_text = c.scan(cleaned)
     return (
         names,
         np.frombuffer(flags, np.uint8),
@@ -517,8 +526,8 @@ def scan(cleaned: str) -> Scan:
     )
 
 
-def scan_python(cleaned: str) -> Scan:
-    """The reference cut at tags (and the fallback without the C module).
+def scan_reference(cleaned: str) -> Scan:
+    """The Python reference of :func:`scan`: the cut at tags.
 
     Returns the lower-cased tag names (end tags keep their "/"), their
     ``FLAG_*`` bits, the lengths of each tag, its attribute string and each
@@ -553,16 +562,12 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
     ``accelerated`` picks the C passes (True) or the Python reference
     (False); by default the C passes when the module is built.
     """
-    if accelerated and _c is None:
-        raise RuntimeError("scrapy_bte.core._scan is not built")
-    use_c = _c is not None if accelerated is None else accelerated
+    use_c = _SCAN.use(accelerated) is not None
     meta = meta_content(markup, ("og:title", "og:site_name", "twitter:title"))
-    cleaned, title = step0(markup) if use_c else step0_python(markup)
+    cleaned, title = step0(markup, accelerated=use_c)
     if "&nbsp;" in cleaned:
         cleaned = cleaned.replace("&nbsp;", " ")
-    lnames, flags, tag_len, attr_len, seg_len, seg_words, all_text, has_text = (
-        scan(cleaned) if use_c else scan_python(cleaned)
-    )
+    lnames, flags, tag_len, attr_len, seg_len, seg_words, all_text, has_text = scan(cleaned, accelerated=use_c)
     if not has_text:
         return _empty_document(title, meta, len(markup))
     n_tags = len(lnames)
@@ -650,7 +655,7 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
         _attr_end=tag_end - 1,
         _attr_len=attr_len,
         _start_tag=start_tag,
-        _accelerated=use_c,
+        accelerated=use_c,
     )
 
 
@@ -659,8 +664,8 @@ def attributes(raw: str) -> dict[str, str]:
     return _attrs(raw)
 
 
-if _c is not None:
-    _c.configure(
+if _SCAN.module is not None:
+    _SCAN.module.configure(
         sorted(_DROP),
         _RESUME,
         scripts.CJK_RANGES,
@@ -673,6 +678,3 @@ if _c is not None:
         _AUTOCLOSE,
         _CLOSE_SEARCH,
     )
-
-#: True when the C passes are in use.
-ACCELERATED = _c is not None

@@ -48,28 +48,20 @@ from __future__ import annotations
 
 import re
 from itertools import repeat
+from types import ModuleType
 
 import numpy as np
 
+from ..core import accel
 from ..core.document import Document
 from ..core.tree import elements_mentioning, parent_array, path_or
 from ..methods import hybrid as _hybrid
 from ..methods.bte import Span, document_span
 
-try:  # the optional C accelerator of the text statistics
-    from . import _textstats as _ts
-except ImportError:  # pragma: no cover - built wherever a C compiler is
-    _ts = None
-
-try:  # the optional C accelerator of the numeric feature columns
-    from . import _features as _fc
-except ImportError:  # pragma: no cover - built wherever a C compiler is
-    _fc = None
-
-#: True when the text statistics are counted in C.
-ACCELERATED = _ts is not None
-#: True when :func:`block_features` and :func:`context_features` fill their columns in C.
-FEATURES_ACCELERATED = _fc is not None
+#: The C pass of the text statistics.
+_TEXTSTATS = accel.load("scrapy_bte.learned._textstats")
+#: The C pass that fills the numeric columns of the block and context features.
+_FEATURES = accel.load("scrapy_bte.learned._features")
 
 FEATURE_VERSION = 1
 WINDOW = 2
@@ -338,19 +330,26 @@ def _text_stats(doc: Document, words: np.ndarray, accelerated: bool | None = Non
 
     Each character gets a 6-bit class code (table lookup plus case and space
     bits) and one integer ``bincount`` of (block, code) pairs counts every
-    class of every block at once; ``scrapy_bte.learned._textstats`` counts the same
-    in one C pass when built (``accelerated`` None or True).
+    class of every block at once (:func:`_text_stats_reference`);
+    ``scrapy_bte.learned._textstats`` counts the same in one C pass when built
+    (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`).
     """
-    if accelerated and _ts is None:
-        raise RuntimeError("scrapy_bte.learned._textstats is not built")
+    c = _TEXTSTATS.use(accelerated)
+    if c is None:
+        return _text_stats_reference(doc, words)
     chars = np.maximum(doc.chars, 1).astype(np.float64)
     w = np.maximum(words, 1.0)
-    if _ts is not None and accelerated is not False:
-        raw, flags = _ts.count(doc.texts, _CP_CLASS_BYTES, _CLOSERS_BYTES)
-        digit, punct, commas, stops, upper, spaces = np.frombuffer(raw, np.int64).reshape(-1, 6).T
-        ends_sentence = np.frombuffer(flags, np.uint8).astype(bool)
-        letters = np.maximum(doc.chars - digit - punct - spaces, 1)
-        return np.column_stack((digit / chars, upper / letters, punct / chars, commas / w, stops / w, ends_sentence))
+    raw, flags = c.count(doc.texts, _CP_CLASS_BYTES, _CLOSERS_BYTES)
+    digit, punct, commas, stops, upper, spaces = np.frombuffer(raw, np.int64).reshape(-1, 6).T
+    ends_sentence = np.frombuffer(flags, np.uint8).astype(bool)
+    letters = np.maximum(doc.chars - digit - punct - spaces, 1)
+    return np.column_stack((digit / chars, upper / letters, punct / chars, commas / w, stops / w, ends_sentence))
+
+
+def _text_stats_reference(doc: Document, words: np.ndarray) -> np.ndarray:
+    """The numpy reference of :func:`_text_stats`."""
+    chars = np.maximum(doc.chars, 1).astype(np.float64)
+    w = np.maximum(words, 1.0)
     n = doc.n_blocks
     joined = "\n".join(doc.texts).replace("\u0130", "I")
     cp = _codepoints(joined)
@@ -433,19 +432,24 @@ def block_features(
 ) -> np.ndarray:
     """Feature matrix ``(n_blocks, N_FEATURES)`` as float32 (see the module docstring).
 
-    The columns are filled in C by ``scrapy_bte.learned._features`` when built
-    (``accelerated`` None or True), else by the numpy code below (False:
-    the reference). Both take the same Python-side inputs.
+    The columns are filled in C by ``scrapy_bte.learned._features`` when
+    built (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`),
+    else by :func:`block_features_reference`. Both take the same Python-side
+    inputs.
     """
-    if accelerated and _fc is None:
-        raise RuntimeError("scrapy_bte.learned._features is not built")
-    n = doc.n_blocks
-    if n == 0:
+    c = _FEATURES.use(accelerated)
+    if doc.n_blocks == 0:
         return np.zeros((0, N_FEATURES), dtype=np.float32)
     if use_span and span is None:
         span = document_span(doc)
-    if _fc is not None and accelerated is not False:
-        return _block_features_c(doc, span)
+    if c is not None:
+        return _block_features_c(c, doc, span)
+    return block_features_reference(doc, span)
+
+
+def block_features_reference(doc: Document, span: Span | None) -> np.ndarray:
+    """The numpy reference of :func:`block_features` (``doc`` has blocks)."""
+    n = doc.n_blocks
     words = doc.words.astype(np.float64)
     chars = doc.chars.astype(np.float64)
     nbytes = np.maximum(doc.bytes.astype(np.float64), chars)
@@ -532,7 +536,7 @@ def block_features(
     return np.array(rows, dtype=np.float32).T
 
 
-def _block_features_c(doc: Document, span: Span | None) -> np.ndarray:
+def _block_features_c(c: ModuleType, doc: Document, span: Span | None) -> np.ndarray:
     """:func:`block_features` with the numeric columns filled in one C call."""
     n = doc.n_blocks
     words = np.ascontiguousarray(doc.words, dtype=np.float64)
@@ -543,7 +547,7 @@ def _block_features_c(doc: Document, span: Span | None) -> np.ndarray:
     text = np.ascontiguousarray(_text_stats(doc, words), dtype=np.float64)
     title = np.ascontiguousarray(_title_overlap(doc, words, span), dtype=np.float64)
     first, last = (span.first_block, span.last_block) if span is not None else (-1, -1)
-    raw = _fc.block_features(
+    raw = c.block_features(
         words,
         np.ascontiguousarray(doc.chars, dtype=np.int64),
         np.ascontiguousarray(doc.bytes, dtype=np.int64),
@@ -595,21 +599,27 @@ def context_features(p: np.ndarray, doc: Document, *, accelerated: bool | None =
     Content comes in runs inside one container; a second stage that sees
     these learns it (a cheap stand-in for a sequence model). ``doc`` needs
     only ``words`` and ``container``. ``accelerated`` as in
-    :func:`block_features`.
+    :func:`block_features`; :func:`context_features_reference` is the numpy
+    reference.
     """
-    if accelerated and _fc is None:
-        raise RuntimeError("scrapy_bte.learned._features is not built")
+    c = _FEATURES.use(accelerated)
     n = len(p)
     if n == 0:
         return np.zeros((0, len(CONTEXT_NAMES)), dtype=np.float32)
-    if _fc is not None and accelerated is not False:
-        raw = _fc.context_features(
-            np.ascontiguousarray(p, dtype=np.float64),
-            np.ascontiguousarray(doc.words, dtype=np.float64),
-            np.ascontiguousarray(doc.container, dtype=np.int64),
-            len(CONTEXT_NAMES),
-        )
-        return np.frombuffer(raw, dtype=np.float32).reshape(len(CONTEXT_NAMES), n).T
+    if c is None:
+        return context_features_reference(p, doc)
+    raw = c.context_features(
+        np.ascontiguousarray(p, dtype=np.float64),
+        np.ascontiguousarray(doc.words, dtype=np.float64),
+        np.ascontiguousarray(doc.container, dtype=np.int64),
+        len(CONTEXT_NAMES),
+    )
+    return np.frombuffer(raw, dtype=np.float32).reshape(len(CONTEXT_NAMES), n).T
+
+
+def context_features_reference(p: np.ndarray, doc: Document) -> np.ndarray:
+    """The numpy reference of :func:`context_features` (``p`` not empty)."""
+    n = len(p)
     p = p.astype(np.float64)
     words = doc.words.astype(np.float64)
     _, inv = _dense_labels(doc.container, int(doc.container.max()) + 1)

@@ -25,28 +25,27 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core import accel
 from ..core.document import Document
 
-try:  # the optional C accelerator of the run encoding and the span search
-    from . import _bte as _c
-except ImportError:  # pragma: no cover - built wherever a C compiler is
-    _c = None
-
-#: True when the run encoding and the span search run in C.
-ACCELERATED = _c is not None
+#: The C passes of the run encoding and the span search.
+_BTE = accel.load("scrapy_bte.methods._bte")
 
 
 def max_span(values: np.ndarray, *, accelerated: bool | None = None) -> tuple[float, int, int]:
     """Best ``(sum, i, j)`` over non-empty ``values[i:j+1]``; ``(0.0, -1, -1)`` if empty.
 
-    One C loop when ``scrapy_bte.methods._bte`` is built (``accelerated`` None or
-    True), else numpy (False: the reference); both give equal results.
+    One C loop when ``scrapy_bte.methods._bte`` is built (``accelerated`` as in
+    :meth:`~scrapy_bte.core.accel.CPass.use`), else :func:`max_span_reference`;
+    both give equal results.
     """
     v = np.ascontiguousarray(values, dtype=np.float64)
-    if accelerated and _c is None:
-        raise RuntimeError("scrapy_bte.methods._bte is not built")
-    if _c is not None and accelerated is not False:
-        return _c.max_span(v)
+    c = _BTE.use(accelerated)
+    return c.max_span(v) if c is not None else max_span_reference(v)
+
+
+def max_span_reference(v: np.ndarray) -> tuple[float, int, int]:
+    """The numpy reference of :func:`max_span` (``v``: contiguous float64)."""
     n = len(v)
     if n == 0:
         return 0.0, -1, -1
@@ -105,27 +104,38 @@ def token_runs(doc: Document, link_weight: float = 1.0) -> tuple[np.ndarray, np.
         words = doc.seg_words
         if link_weight != 1.0:
             words = words - (1.0 - link_weight) * doc.seg_link_words
-        doc._cache[key] = _runs(words, doc.total_tags, doc._accelerated, doc.style_tags)
+        doc._cache[key] = run_encoding(
+            words, doc.total_tags, doc.style_tags, accelerated=None if doc.accelerated else False
+        )
     return doc._cache[key]
 
 
-def _runs(
-    seg_words: np.ndarray, n_tags: int, accelerated: bool = False, weightless: np.ndarray | None = None
+def run_encoding(
+    seg_words: np.ndarray, n_tags: int, weightless: np.ndarray | None = None, *, accelerated: bool | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Run-length encode the token sequence: word runs > 0, tag runs < 0.
 
     Returns the run values and, per run, the first and last text segment it
     touches (tag runs report the segments around them). Tags marked in
     ``weightless`` (uint8 per tag) count as nothing, so the words on both
-    sides join one run. ``accelerated`` runs the same loop in C
-    (``scrapy_bte.methods._bte``) when it is built.
+    sides join one run. One C loop (``scrapy_bte.methods._bte``, chosen by
+    ``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`) or
+    :func:`run_encoding_reference`.
     """
     if len(seg_words) == 0:
         empty = np.zeros(0, dtype=np.int64)
         return np.zeros(0), empty, empty
-    if accelerated and _c is not None:
-        vals, first, last = _c.runs(np.ascontiguousarray(seg_words, dtype=np.float64), n_tags, weightless)
-        return np.frombuffer(vals), np.frombuffer(first, np.int64), np.frombuffer(last, np.int64)
+    c = _BTE.use(accelerated)
+    if c is None:
+        return run_encoding_reference(seg_words, n_tags, weightless)
+    vals, first, last = c.runs(np.ascontiguousarray(seg_words, dtype=np.float64), n_tags, weightless)
+    return np.frombuffer(vals), np.frombuffer(first, np.int64), np.frombuffer(last, np.int64)
+
+
+def run_encoding_reference(
+    seg_words: np.ndarray, n_tags: int, weightless: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The numpy reference of :func:`run_encoding` (``seg_words`` not empty)."""
     seq = np.empty(2 * n_tags + 1, dtype=np.float64)
     seq[0::2] = seg_words
     seq[1::2] = -1.0 if weightless is None else np.where(np.asarray(weightless) > 0, 0.0, -1.0)

@@ -22,15 +22,12 @@ import math
 
 import numpy as np
 
+from ..core import accel
 from ..errors import ConfigError
 
-try:  # the optional C accelerator of the EM loop
-    from . import _em
-except ImportError:  # pragma: no cover - built wherever a C compiler is
-    _em = None
-
-#: True when the EM loop of the ``gaussian`` threshold runs in C.
-ACCELERATED = _em is not None
+#: The C pass of the EM fit of the ``gaussian`` threshold.
+_EM = accel.load("scrapy_bte.methods._em")
+_SQRT_2PI = math.sqrt(2 * math.pi)
 
 FORMS = ("ratio", "smoothed")
 THRESHOLDS = ("fixed", "mean", "half-minus-std", "gaussian")
@@ -50,8 +47,9 @@ def gaussian_threshold(d: np.ndarray, iterations: int = 12, *, accelerated: bool
     """Decision point of a two-component 1-D Gaussian mixture fitted by EM.
 
     The start (the moments of the values on either side of the mean) and
-    the EM loop run in C when ``scrapy_bte.methods._em`` is built (``accelerated``
-    None or True), else in numpy (False: the reference).
+    the EM loop run in C when ``scrapy_bte.methods._em`` is built
+    (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`), else in
+    :func:`fit_reference`.
     """
     d = np.asarray(d, dtype=np.float64)
     n = len(d)
@@ -60,31 +58,30 @@ def gaussian_threshold(d: np.ndarray, iterations: int = 12, *, accelerated: bool
         return float(d.mean()) if n else 0.5
     split = float(d.mean())
     floor = max(1e-3, std * 0.05)
-    if accelerated and _em is None:
-        raise RuntimeError("scrapy_bte.methods._em is not built")
-    if _em is not None and accelerated is not False:
-        fitted = _em.fit(d, split, floor, iterations)
-        if fitted is None:
-            return split
-        m0, m1, s0, s1, p = fitted
-        m, s = np.array([m0, m1]), np.array([s0, s1])
-    else:
-        lo, hi = d[d <= split], d[d > split]
-        if len(lo) == 0 or len(hi) == 0:
-            return split
-        m = np.array([lo.mean(), hi.mean()])
-        s = np.maximum(np.array([lo.std(), hi.std()]), floor)
-        m, s, p = _fit_python(d, m, s, len(hi) / n, floor, iterations)
+    c = _EM.use(accelerated)
+    fitted = c.fit(d, split, floor, iterations) if c is not None else fit_reference(d, split, floor, iterations)
+    if fitted is None:
+        return split
+    m0, m1, s0, s1, p = fitted
+    m, s = np.array([m0, m1]), np.array([s0, s1])
     if m[0] > m[1]:
         m, s, p = m[::-1], s[::-1], 1.0 - p
     return equal_posterior(float(m[0]), float(s[0]), float(m[1]), float(s[1]), p)
 
 
-def _fit_python(
-    d: np.ndarray, m: np.ndarray, s: np.ndarray, p: float, floor: float, iterations: int
-) -> tuple[np.ndarray, np.ndarray, float]:
-    """EM updates (the reference of ``scrapy_bte.methods._em.fit``)."""
+def fit_reference(
+    d: np.ndarray, split: float, floor: float, iterations: int
+) -> tuple[float, float, float, float, float] | None:
+    """The numpy reference of ``scrapy_bte.methods._em.fit``: the start and
+    the EM updates; ``(m0, m1, s0, s1, p)``, or None when ``split`` leaves
+    one side empty."""
     n = len(d)
+    lo, hi = d[d <= split], d[d > split]
+    if len(lo) == 0 or len(hi) == 0:
+        return None
+    m = np.array([lo.mean(), hi.mean()])
+    s = np.maximum(np.array([lo.std(), hi.std()]), floor)
+    p = len(hi) / n
     resp = np.empty((2, n))
     for _ in range(iterations):
         z = (d - m[:, None]) / s[:, None]
@@ -101,10 +98,7 @@ def _fit_python(
         p = min(max(float(counts[1]) / n, 1e-3), 1 - 1e-3)
         if abs(m[1] - old) < 1e-4:
             break
-    return m, s, p
-
-
-_SQRT_2PI = math.sqrt(2 * math.pi)
+    return float(m[0]), float(m[1]), float(s[0]), float(s[1]), p
 
 
 def equal_posterior(m0: float, s0: float, m1: float, s1: float, p: float) -> float:
