@@ -100,7 +100,6 @@ def extract(
     html: HtmlInput,
     *,
     method: str = DEFAULT_METHOD,
-    url: str | None = None,
     encoding: str | None = None,
     content_type: str | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,

@@ -8,7 +8,6 @@ bad options, unreadable files); 3 the output was empty for every input.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 from collections.abc import Sequence
@@ -17,6 +16,7 @@ from pathlib import Path
 from . import __version__
 from .api import DEFAULT_METHOD, METHODS, extract
 from .errors import BTEError, ConfigError, ExtractionError
+from .training import commands as training
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -122,11 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ex.set_defaults(func=_cmd_extract)
 
-    if importlib.util.find_spec("scrapy_bte.training") is not None:
-        from .training import commands as training
-
-        training.add_train_parser(sub)
-        training.add_evaluate_parser(sub)
+    training.add_train_parser(sub)
+    training.add_evaluate_parser(sub)
     from .explain.commands import add_parsers
 
     add_parsers(sub)

@@ -139,7 +139,6 @@ SETTINGS: tuple[SettingSpec, ...] = (
     ),
 )
 
-SETTING_NAMES = frozenset(spec.name for spec in SETTINGS)
 DEFAULTS: dict[str, Any] = {spec.name: spec.default for spec in SETTINGS}
 
 
@@ -379,7 +378,6 @@ __all__ = [
     "FLAT_SCORE_FIELDS",
     "METHODS",
     "SETTINGS",
-    "SETTING_NAMES",
     "BTEConfig",
     "SettingSpec",
     "default_workers",

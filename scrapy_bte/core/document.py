@@ -347,18 +347,6 @@ class Document:
             mask = self._cache["style_tags"] = mask if mask.any() else None
         return mask
 
-    def element_path(self, block: int) -> list[int]:
-        """Element ids from the block's container up to the root."""
-        path = []
-        el = int(self.container[block])
-        while el > 0:
-            path.append(el)
-            el = self.el_parent[el]
-        return path
-
-    def block_tag(self, block: int) -> str:
-        return self.el_name[int(self.container[block])]
-
     def first_block_opened_by(self, name: str) -> int | None:
         """First block whose opening tag is ``name`` (e.g. the first ``h1``)."""
         try:
@@ -657,11 +645,6 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
         _start_tag=start_tag,
         accelerated=use_c,
     )
-
-
-def attributes(raw: str) -> dict[str, str]:
-    """Parse a tag's raw attribute string (used by features and titles)."""
-    return _attrs(raw)
 
 
 if _SCAN.module is not None:

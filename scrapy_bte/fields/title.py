@@ -33,9 +33,8 @@ def strip_site_name(title: str, site_name: str | None = None) -> str:
 def choose_title(
     og_title: str | None, title_tag: str | None, h1: str | None, site_name: str | None = None
 ) -> str | None:
-    for candidate in (og_title,):
-        if candidate:
-            return candidate
+    if og_title:
+        return og_title
     if title_tag:
         stripped = strip_site_name(title_tag, site_name)
         if stripped:

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from ..api import extract
+
 Target = Callable[[bytes, "str | None", "str | None", "str | None", "str | None", dict], dict]
 
 
@@ -31,11 +33,10 @@ def run_extract(
     """The default worker target: real extraction, JSON-safe result.
 
     ``method=None`` leaves the choice to :func:`scrapy_bte.extract`'s default.
+    ``url`` only names the page in the pool's messages; every target gets it.
     """
-    from ..api import extract
-
     kwargs = dict(options) if method is None else {**options, "method": method}
-    result = extract(body, url=url, encoding=encoding, content_type=content_type, **kwargs)
+    result = extract(body, encoding=encoding, content_type=content_type, **kwargs)
     return result.to_dict()
 
 

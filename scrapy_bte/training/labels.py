@@ -168,11 +168,6 @@ def parse_markers(value: str | None) -> tuple[str, str] | None:
     return parts[0].strip(), parts[1].strip()
 
 
-def has_markers(markup: str, markers: tuple[str, str] | None = None) -> bool:
-    start, end = _marker_patterns(markers)
-    return start.search(markup) is not None and end.search(markup) is not None
-
-
 def marker_labels(doc: Document, markup: str, markers: tuple[str, str] | None = None) -> np.ndarray | None:
     """Labels from template marker comments; ``None`` when the page has none."""
     start_re, end_re = _marker_patterns(markers)
