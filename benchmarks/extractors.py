@@ -62,7 +62,6 @@ from typing import Any
 Extractor = Callable[[bytes], Any]
 Factory = Callable[[str | None], Extractor]
 
-SCRAPY_BTE_METHODS = ("bte", "density", "hybrid", "model", "auto")
 PROBE_PAGE = (
     b"<html><head><title>Probe</title></head><body><ul><li><a href='/'>Home</a></li></ul>"
     b"<p>A tiny page with one paragraph of ordinary words, enough to form a block.</p>"
@@ -220,11 +219,12 @@ def _register_scrapy_bte() -> None:
     """Register every scrapy_bte method that works on a tiny page."""
     try:
         from scrapy_bte import extract
+        from scrapy_bte.api import METHODS
     except Exception as exc:  # noqa: BLE001 - the package may be mid-development
         NOTES.append(f"scrapy_bte skipped: cannot import extract ({exc})")
         return
     version = _dist_version("scrapy-bte") or getattr(__import__("scrapy_bte"), "__version__", "")
-    for method in SCRAPY_BTE_METHODS:
+    for method in METHODS:
         extractor = _scrapy_bte_method(extract, method)
         try:
             extractor(PROBE_PAGE)

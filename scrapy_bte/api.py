@@ -90,9 +90,10 @@ def _confidence(doc: Document, kept: np.ndarray, span: _bte.Span | None) -> floa
     words = float(doc.words[kept].sum())
     kept_bytes = float(doc.bytes[kept].sum())
     density = float(doc.chars[kept].sum()) / kept_bytes if kept_bytes else 0.0
-    bte = 0.0 if span is None else (span.words - span.tags) / max(doc.total_words, 1.0)
+    # Over at least one word: a page of a few letters of a script without spaces is no plateau.
+    bte = _bte.span_score(span, max(doc.total_words, 1.0))
     length = min(np.log1p(words), 8.0) / 8.0
-    score = 0.4 * min(max(bte, 0.0), 1.0) + 0.4 * min(density, 1.0) + 0.2 * length
+    score = 0.4 * bte + 0.4 * min(density, 1.0) + 0.2 * length
     return float(min(max(score, 0.0), 1.0))
 
 
@@ -165,15 +166,12 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
     kept_chars = int(doc.chars[kept].sum()) if n else 0
     kept_bytes = int(doc.bytes[kept].sum()) if n else 0
     text_ratio = kept_chars / total_chars if total_chars else 0.0
-    bte_score = 0.0
-    if span is not None and doc.total_words > 0:
-        bte_score = max(0.0, min(1.0, (span.words - span.tags) / doc.total_words))
     return Extraction(
         text="\n".join(paragraphs),
         paragraphs=paragraphs,
         title=title,
         method=method,
-        bte_score=bte_score,
+        bte_score=_bte.span_score(span, doc.total_words),
         density=kept_chars / kept_bytes if kept_bytes else 0.0,
         text_ratio=text_ratio,
         confidence=_confidence(doc, kept, span) if probs is None else _auto.confidence(doc, kept, probs),

@@ -1,8 +1,9 @@
 """Every ``BTE_*`` Scrapy setting: defaults, one-line docs and validation.
 
-The Scrapy components never read ``crawler.settings`` themselves: they call
-:meth:`BTEConfig.from_crawler`, which parses and validates all settings once
-per crawler, so a typo fails the crawl at start-up with a message naming the
+The Scrapy components never read ``crawler.settings`` themselves: the
+crawler's :class:`~scrapy_bte.runtime.BTERuntime` (one per crawler) calls
+:meth:`BTEConfig.from_crawler`, which parses and validates all settings at
+once, so a typo fails the crawl at start-up with a message naming the
 setting instead of surfacing on the first page (or never).
 """
 
@@ -10,18 +11,18 @@ from __future__ import annotations
 
 import json
 import os
-import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from scrapy.exceptions import NotConfigured
+
+from .api import METHODS
 from .errors import ConfigError
+from .pool import suggested_max_pending
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
-
-METHODS = ("auto", "bte", "density", "hybrid", "model")
-"""Values accepted by ``BTE_METHOD`` (the ``method`` argument of ``extract``)."""
 
 FLAT_SCORE_FIELDS = {
     "bte_score": "bte_score",
@@ -299,8 +300,6 @@ class BTEConfig:
         workers = default_workers(concurrency) if workers_value is None else _int("BTE_WORKERS", workers_value, 0)
         pending_value = get("BTE_MAX_PENDING")
         if pending_value is None:
-            from .pool import suggested_max_pending
-
             max_pending = suggested_max_pending(max(1, workers), concurrency)
         else:
             max_pending = _int("BTE_MAX_PENDING", pending_value, 1)
@@ -332,18 +331,13 @@ class BTEConfig:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BTEConfig:
-        """The crawler's config, parsed once and shared by all components.
+        """The crawler's config (its runtime keeps it for every component).
 
         Raises ``NotConfigured`` when ``BTE_ENABLED`` is false, so a component
         listed by hand disables itself the Scrapy way.
         """
-        config = _CONFIGS.get(crawler)
-        if config is None:
-            config = cls.from_settings(crawler.settings)
-            _CONFIGS[crawler] = config
+        config = cls.from_settings(crawler.settings)
         if not config.enabled:
-            from scrapy.exceptions import NotConfigured
-
             raise NotConfigured("BTE_ENABLED is False")
         return config
 
@@ -371,12 +365,9 @@ _NONE_IS_VALID = frozenset(
     {"BTE_COMMENTS", "BTE_MODEL_PATH", "BTE_HTML_FIELD", "BTE_SCORES_FIELD", "BTE_WORKERS", "BTE_MAX_PENDING"}
 )
 
-_CONFIGS: weakref.WeakKeyDictionary[Crawler, BTEConfig] = weakref.WeakKeyDictionary()
-
 __all__ = [
     "DEFAULTS",
     "FLAT_SCORE_FIELDS",
-    "METHODS",
     "SETTINGS",
     "BTEConfig",
     "SettingSpec",

@@ -56,11 +56,18 @@ _SEA = _char_class(SEA_RANGES)
 CJK_RE = re.compile(f"[{_CJK}]")
 SEA_RE = re.compile(f"[{_SEA}]")
 SPACELESS_RE = re.compile(f"[{_CJK}{_SEA}]")
+#: A word token in any script: what the metric, the labels and the title matches compare.
+WORD_RE = re.compile(r"\w+")
 
 #: Words per Han/kana character: best hybrid F1 in the sweep (0.2 suits plain BTE a little better).
 CJK_WEIGHT = 0.4
 #: Words per Thai/Lao/Khmer/Myanmar letter (flat between 0.1 and 0.3 in the sweep).
 SEA_WEIGHT = 0.2
+
+
+def tokens(text: str) -> list[str]:
+    """``\\w+`` tokens: language-neutral and blind to punctuation and layout."""
+    return WORD_RE.findall(text or "")
 
 
 def has_spaceless(text: str) -> bool:

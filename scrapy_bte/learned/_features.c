@@ -305,7 +305,7 @@ static PyObject *block_features(PyObject *self, PyObject *args)
     }
     const double total_chars = py_max(sum_chars, 1.0), total_words = py_max(sum_words, 1.0);
 
-    /* Wide window means: differences of running sums, as _window_mean. */
+    /* Wide window means: differences of running sums, as window_mean. */
     double *c_dens = cum, *c_link = cum + (n + 1), *c_logc = cum + 2 * (n + 1), *c_short = cum + 3 * (n + 1);
     c_dens[0] = c_link[0] = c_logc[0] = c_short[0] = 0.0;
     for (Py_ssize_t i = 0; i < n; i++) {

@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from .features import _WORD_RE, _window_mean, block_features
+from ..core.scripts import WORD_RE
+from .features import block_features, window_mean
 from .model import BlockModel
 
 #: ``auto`` smoothing: weight of the block's own probability, half-width of the neighbour window.
@@ -50,7 +51,7 @@ def select(
     p = model.predict_document(doc, block_features(doc, span))
     q = p
     if smooth:
-        q = SMOOTH_SELF * p + (1.0 - SMOOTH_SELF) * _window_mean(p, SMOOTH_HALF)
+        q = SMOOTH_SELF * p + (1.0 - SMOOTH_SELF) * window_mean(p, SMOOTH_HALF)
         # Neighbours lift captions and short lines, not menus: a block that
         # is mostly link text keeps its own probability when that is lower.
         links = doc.link_words > SMOOTH_MAX_LINK * doc.words
@@ -90,12 +91,12 @@ def _join_headline(doc: Any, keep: np.ndarray, headline: str) -> np.ndarray:
     Articles open with their headline, often in markup of its own (a short
     ``h1`` the model scores like a menu item); the page title names it.
     """
-    wanted = _WORD_RE.findall(headline.lower())
+    wanted = WORD_RE.findall(headline.lower())
     if len(wanted) < 2 or not keep.any():
         return keep
     first = int(np.flatnonzero(keep)[0])
     for block in range(max(0, first - HEADLINE_REACH), first):
-        if _WORD_RE.findall(doc.texts[block].lower()) == wanted:
+        if WORD_RE.findall(doc.texts[block].lower()) == wanted:
             keep = keep.copy()
             keep[block] = True
             break

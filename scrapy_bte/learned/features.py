@@ -54,6 +54,7 @@ import numpy as np
 
 from ..core import accel
 from ..core.document import Document
+from ..core.scripts import WORD_RE
 from ..core.tree import elements_mentioning, parent_array, path_or
 from ..methods import hybrid as _hybrid
 from ..methods.bte import Span, document_span
@@ -174,7 +175,6 @@ _CLOSERS = np.zeros(0x10000, dtype=bool)
 _CLOSERS[[0x22, 0x27, 0x29, 0xBB, 0x201D, 0x2019]] = True
 _CP_CLASS_BYTES = _CP_CLASS.tobytes()
 _CLOSERS_BYTES = _CLOSERS.astype(np.uint8).tobytes()
-_WORD_RE = re.compile(r"\w+")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
@@ -309,7 +309,7 @@ def _shift(a: np.ndarray, off: int, fill: float = 0.0) -> np.ndarray:
     return out
 
 
-def _window_mean(a: np.ndarray, half: int) -> np.ndarray:
+def window_mean(a: np.ndarray, half: int) -> np.ndarray:
     """Mean of ``a`` (rows = blocks, 1-D or 2-D) over the blocks ``i-half..i+half`` that exist."""
     n = len(a)
     c = np.zeros((n + 1,) + a.shape[1:])
@@ -413,7 +413,7 @@ def _title_overlap(doc: Document, words: np.ndarray, span: Span | None) -> np.nd
     title = doc.meta.get("og:title") or doc.title_tag
     if not title:
         return out
-    title_tokens = set(_WORD_RE.findall(title.lower()))
+    title_tokens = set(WORD_RE.findall(title.lower()))
     if not title_tokens:
         return out
     heading = np.fromiter(map(_HEADINGS.__contains__, doc.opener), bool, n)
@@ -421,7 +421,7 @@ def _title_overlap(doc: Document, words: np.ndarray, span: Span | None) -> np.nd
         heading[max(0, span.first_block - 10) : span.first_block + 1] = True
     texts = doc.texts
     for b in np.flatnonzero(heading & (words >= 2) & (words <= 40)).tolist():
-        toks = _WORD_RE.findall(texts[b].lower())
+        toks = WORD_RE.findall(texts[b].lower())
         if toks:
             out[b] = sum(t in title_tokens for t in toks) / len(toks)
     return out
@@ -471,7 +471,7 @@ def block_features_reference(doc: Document, span: Span | None) -> np.ndarray:
     padded[:, 3] = 1.0
     padded[WINDOW : WINDOW + n] = np.column_stack((density, log_chars, link, np.zeros(n)))
     cols += [padded[WINDOW + off : WINDOW + off + n] for off in range(-WINDOW, WINDOW + 1) if off]
-    cols.append(_window_mean(np.column_stack((density, link, log_chars, chars < 40)), WIDE))
+    cols.append(window_mean(np.column_stack((density, link, log_chars, chars < 40)), WIDE))
 
     total_chars = max(float(chars.sum()), 1.0)
     weighted_density = float((density * chars).sum()) / total_chars
@@ -631,9 +631,9 @@ def context_features_reference(p: np.ndarray, doc: Document) -> np.ndarray:
     kept = p >= 0.5
     cols = [
         p,
-        _window_mean(p, 1),
-        _window_mean(p, 3),
-        _window_mean(p, 8),
+        window_mean(p, 1),
+        window_mean(p, 3),
+        window_mean(p, 8),
         _shift(p, -1),
         _shift(p, 1),
         np.maximum.accumulate(p[::-1])[::-1],

@@ -180,6 +180,17 @@ class Span:
     tags: float
 
 
+def span_score(span: Span | None, total_words: float) -> float:
+    """BTE's score of a page, in [0, 1]: the span's words minus its tags per word of the page.
+
+    Near 1 when one stretch holds most of the page's words with little
+    markup inside (a clear text plateau); 0 without a span.
+    """
+    if span is None or total_words <= 0:
+        return 0.0
+    return max(0.0, min(1.0, (span.words - span.tags) / total_words))
+
+
 def document_span(doc: Document, link_weight: float = 1.0) -> Span | None:
     """Run BTE over a document's token runs; ``None`` for a page without words.
 

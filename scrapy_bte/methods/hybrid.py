@@ -10,19 +10,13 @@ gap (a caption, an ad slot) between them.
 
 from __future__ import annotations
 
+import inspect
+from typing import Any
+
 import numpy as np
 
 from . import bte as _bte
 from . import density as _density
-
-DEFAULTS = {
-    "threshold": "gaussian",
-    "form": "ratio",
-    "max_link": 0.5,
-    "min_chars": 10,
-    "gap": 2,
-    "link_weight": 0.0,
-}
 
 
 def select(
@@ -70,3 +64,11 @@ def select(
                 misses += 1
             b += step
     return keep
+
+
+#: The options of :func:`select` and their defaults, read from its signature.
+DEFAULTS: dict[str, Any] = {
+    name: param.default
+    for name, param in inspect.signature(select).parameters.items()
+    if param.kind is inspect.Parameter.KEYWORD_ONLY
+}

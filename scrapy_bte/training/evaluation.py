@@ -11,7 +11,6 @@ This module reads files and does arithmetic only: it never imports Scrapy.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -19,7 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-_TOKEN_RE = re.compile(r"\w+", re.UNICODE)
+from ..core.scripts import tokens
+
+#: Tokens per shingle, the metric's unit.
+SHINGLE = 4
 
 
 @dataclass(frozen=True)
@@ -91,21 +93,20 @@ def load_dataset(path: str | Path, limit: int | None = None) -> list[Page]:
     return pages
 
 
-def tokens(text: str) -> list[str]:
-    """``\\w+`` tokens: language-neutral and blind to punctuation and layout."""
-    return _TOKEN_RE.findall(text or "")
-
-
-def shingles(text: str, n: int = 4) -> Counter[tuple[str, ...]]:
-    """Multiset of ``n``-token shingles; a text shorter than ``n`` tokens is
-    one shingle (so short texts still score), an empty text has none."""
-    toks = tokens(text)
+def token_shingles(toks: list[str], n: int = SHINGLE) -> list[tuple[str, ...]]:
+    """The ``n``-token shingles of a token list; fewer than ``n`` tokens are
+    one shingle (so short texts still score), no tokens none."""
     if len(toks) < n:
-        return Counter([tuple(toks)] if toks else [])
-    return Counter(tuple(toks[i : i + n]) for i in range(len(toks) - n + 1))
+        return [tuple(toks)] if toks else []
+    return [tuple(toks[i : i + n]) for i in range(len(toks) - n + 1)]
 
 
-def score_page(output: str, gold: str, n: int = 4) -> PageScore:
+def shingles(text: str, n: int = SHINGLE) -> Counter[tuple[str, ...]]:
+    """Multiset of the ``n``-token shingles of a text."""
+    return Counter(token_shingles(tokens(text), n))
+
+
+def score_page(output: str, gold: str, n: int = SHINGLE) -> PageScore:
     """Compare one output with its gold text (see the module docstring)."""
     out, ref = shingles(output, n), shingles(gold, n)
     tp = sum((out & ref).values())

@@ -33,10 +33,10 @@ from difflib import SequenceMatcher
 import numpy as np
 
 from ..core.document import Document, build
+from ..core.scripts import tokens
 from ..errors import ConfigError
+from .evaluation import SHINGLE, token_shingles
 
-_TOKEN_RE = re.compile(r"\w+")
-SHINGLE = 4
 #: Share of a block's shingles that must occur in the gold text.
 MIN_SHARE = 0.5
 
@@ -55,22 +55,16 @@ _SENTINEL_START = "qqbtecontentstartqq"
 _SENTINEL_END = "qqbtecontentendqq"
 
 
-def _shingles(tokens: list[str]) -> list[tuple[str, ...]]:
-    if len(tokens) < SHINGLE:
-        return [tuple(tokens)] if tokens else []
-    return [tuple(tokens[i : i + SHINGLE]) for i in range(len(tokens) - SHINGLE + 1)]
-
-
 def text_labels(texts: list[str], gold: str, min_share: float = MIN_SHARE) -> np.ndarray:
     """Boolean label per text: does it lie inside ``gold`` (see the module docstring)."""
-    gold_tokens = _TOKEN_RE.findall(gold or "")
+    gold_tokens = tokens(gold)
     labels = np.zeros(len(texts), dtype=bool)
     if not gold_tokens:
         return labels
-    available = Counter(_shingles(gold_tokens))
+    available = Counter(token_shingles(gold_tokens))
     joined = " " + " ".join(gold_tokens) + " "
     short_left = Counter()  # how often each short token sequence may still be claimed
-    block_tokens = [_TOKEN_RE.findall(t) for t in texts]
+    block_tokens = [tokens(t) for t in texts]
     # Longest blocks claim their shingles first: an article paragraph wins
     # over a teaser or menu entry that repeats part of it.
     order = sorted(range(len(texts)), key=lambda b: -len(block_tokens[b]))
@@ -86,7 +80,7 @@ def text_labels(texts: list[str], gold: str, min_share: float = MIN_SHARE) -> np
                 short_left[key] -= 1
                 labels[b] = True
             continue
-        sh = _shingles(toks)
+        sh = token_shingles(toks)
         hits = sum(1 for s in sh if available[s] > 0)
         if hits >= min_share * len(sh):
             labels[b] = True

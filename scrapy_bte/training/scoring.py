@@ -22,7 +22,7 @@ import numpy as np
 from ..api import extract_document, parse
 from ..errors import ConfigError
 from .data import SetData
-from .evaluation import aggregate, score_page, spearman
+from .evaluation import SetScore, aggregate, score_page, spearman
 from .fit import TrainConfig, train_block_model, training_pages
 from .progress import Progress
 
@@ -35,11 +35,7 @@ class MethodScore:
 
     method: str
     set_name: str
-    f1: float
-    precision: float
-    recall: float
-    pages: int
-    empty: int
+    score: SetScore
     block_error: float
     seconds: float
     confidences: list[float]
@@ -47,15 +43,15 @@ class MethodScore:
 
     @property
     def pages_per_s(self) -> float:
-        return self.pages / self.seconds if self.seconds else float("inf")
+        return self.score.pages / self.seconds if self.seconds else float("inf")
 
     def row(self) -> dict[str, Any]:
         return {
-            "f1": round(self.f1, 4),
-            "precision": round(self.precision, 4),
-            "recall": round(self.recall, 4),
-            "pages": self.pages,
-            "empty": self.empty,
+            "f1": round(self.score.f1, 4),
+            "precision": round(self.score.precision, 4),
+            "recall": round(self.score.recall, 4),
+            "pages": self.score.pages,
+            "empty": self.score.empty,
             "block_error": round(self.block_error, 4),
             "pages_per_s": round(self.pages_per_s, 1),
         }
@@ -86,15 +82,10 @@ def score_set(data: SetData, method: str, model_path: str | None = None, quiet: 
             errors += int((kept != labelled.y)[known].sum())
             blocks += int(known.sum())
         bar.update(i + 1)
-    agg = aggregate(scores)
     return MethodScore(
         method,
         data.name,
-        agg.f1,
-        agg.precision,
-        agg.recall,
-        agg.pages,
-        agg.empty,
+        aggregate(scores),
         errors / blocks if blocks else float("nan"),
         seconds,
         conf,
@@ -133,10 +124,11 @@ def format_table(scores: Sequence[MethodScore], loso: bool) -> str:
         rows = [s for s in scores if s.method == m]
         for s in rows:
             lines.append(
-                f"| {label} | {s.set_name} | {s.f1:.3f} | {s.precision:.3f} | {s.recall:.3f} | {s.empty} "
+                f"| {label} | {s.set_name} | {s.score.f1:.3f} | {s.score.precision:.3f} | {s.score.recall:.3f} "
+                f"| {s.score.empty} "
                 f"| {s.block_error:.3f} | {s.pages_per_s:.0f} |"
             )
-        pages = sum(s.pages for s in rows)
+        pages = sum(s.score.pages for s in rows)
         seconds = sum(s.seconds for s in rows)
         rho = (
             spearman([c for s in rows for c in s.confidences[: len(s.page_f1)]], [f for s in rows for f in s.page_f1])
@@ -144,7 +136,7 @@ def format_table(scores: Sequence[MethodScore], loso: bool) -> str:
             else float("nan")
         )
         lines.append(
-            f"| {label} | **mean** | {np.mean([s.f1 for s in rows]):.3f} | | | | "
+            f"| {label} | **mean** | {np.mean([s.score.f1 for s in rows]):.3f} | | | | "
             f"| {pages / seconds if seconds else 0:.0f} |"
         )
         lines.append(f"| {label} | ρ(confidence, page F1) | {rho:.2f} | | | | | |")
