@@ -31,7 +31,8 @@ HtmlInput = Any  # bytes | str | lxml element
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
-def _as_markup(html: HtmlInput, encoding: str | None, content_type: str | None, max_bytes: int | None) -> str:
+def as_markup(html: HtmlInput, encoding: str | None, content_type: str | None, max_bytes: int | None) -> str:
+    """Decoded markup of any accepted input: what :func:`parse` builds from and labels read."""
     if isinstance(html, (bytes, bytearray, memoryview)):
         data = bytes(html)
         if max_bytes is not None and len(data) > max_bytes:
@@ -60,7 +61,7 @@ def parse(
     max_bytes: int | None = DEFAULT_MAX_BYTES,
 ) -> Document:
     """Decode and build the document model (for methods, features and reports)."""
-    return build(_as_markup(html, encoding, content_type, max_bytes))
+    return build(as_markup(html, encoding, content_type, max_bytes))
 
 
 def _span_paragraphs(doc: Document, span: _bte.Span) -> tuple[list[str], list[int]]:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..api import _as_markup, parse
+from ..api import as_markup, parse
 from ..errors import ConfigError
 from ..learned.features import block_features
 from ..methods.bte import document_span
@@ -142,7 +142,7 @@ def load_pages(folder: Path, limit: int | None = None) -> list[Page]:
 
 def _page_blocks(page: Page, source: LabelSource, path: Path) -> tuple[PageBlocks | None, bool]:
     """The page's labelled blocks, and whether hand labels decided any of them."""
-    markup = _as_markup(page.html, None, None, None)
+    markup = as_markup(page.html, None, None, None)
     doc = parse(markup)
     if not doc.n_blocks:
         return None, False
