@@ -26,8 +26,8 @@ from __future__ import annotations
 import html as _html
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import repeat
-from typing import Any
 
 import numpy as np
 
@@ -252,8 +252,33 @@ def meta_content(markup: str, keys: tuple[str, ...], limit: int = 200_000) -> di
 
 
 @dataclass
+class Skeleton:
+    """The element tree's skeleton: elements, their parents, each block's container.
+
+    Replayed from the tag stream on first use: only the learned methods and
+    the comment finder read it.
+    """
+
+    #: Per block, the innermost open structural element (0 = the root).
+    container: np.ndarray
+    #: Per block, the depth of its container.
+    depth: np.ndarray
+    #: Per element, its tag name (``"#root"`` for element 0).
+    el_name: list[str]
+    #: Per element, its raw attribute string.
+    el_attrs: list[str]
+    #: Per element, its parent (-1 for the root).
+    el_parent: list[int]
+
+    @cached_property
+    def parents(self) -> np.ndarray:
+        """:attr:`el_parent` as an int64 array, for array steps over the tree."""
+        return np.array(self.el_parent, dtype=np.int64)
+
+
+@dataclass
 class Document:
-    """Text blocks with features, BTE token runs and the element tree's skeleton.
+    """Text blocks with features, BTE's token sequence and the element tree's skeleton.
 
     Arrays are indexed by block (only blocks with words exist). Per raw text
     segment (the text between two tags) the model keeps its words and link
@@ -288,7 +313,6 @@ class Document:
     _start_tag: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
     #: Built by the C passes; the skeleton and BTE's runs then use C too.
     accelerated: bool = field(default=False, repr=False)
-    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def segment_texts(self, first: int, last: int) -> list[str]:
         """Raw text of segments ``first..last`` (the text between two tags)."""
@@ -301,34 +325,33 @@ class Document:
     def segments(self) -> list[str]:
         return self.segment_texts(0, len(self._seg_len) - 1)
 
-    def _skeleton(self) -> dict[str, Any]:
-        sk = self._cache.get("skeleton")
-        if sk is None:
-            sk = self._cache["skeleton"] = _skeleton(self)
-        return sk
+    @cached_property
+    def skeleton(self) -> Skeleton:
+        """The element skeleton, replayed once per document."""
+        return _skeleton(self)
 
     @property
     def container(self) -> np.ndarray:
         """Per block, the innermost open structural element (0 = root)."""
-        return self._skeleton()["container"]
+        return self.skeleton.container
 
     @property
     def depth(self) -> np.ndarray:
         """Per block, the depth of its container."""
-        return self._skeleton()["depth"]
+        return self.skeleton.depth
 
     @property
     def el_name(self) -> list[str]:
-        return self._skeleton()["el_name"]
+        return self.skeleton.el_name
 
     @property
     def el_attrs(self) -> list[str]:
-        """Raw attribute string of each element (parse with :func:`attributes`)."""
-        return self._skeleton()["el_attrs"]
+        """Raw attribute string of each element."""
+        return self.skeleton.el_attrs
 
     @property
     def el_parent(self) -> list[int]:
-        return self._skeleton()["el_parent"]
+        return self.skeleton.el_parent
 
     @property
     def n_blocks(self) -> int:
@@ -338,14 +361,11 @@ class Document:
     def total_words(self) -> float:
         return float(self.words.sum())
 
-    @property
+    @cached_property
     def style_tags(self) -> np.ndarray | None:
         """Per tag, 1 for a :data:`STYLE_TAGS` tag (not a tag to BTE); None when the page has none."""
-        mask = self._cache.get("style_tags", False)
-        if mask is False:
-            mask = np.ascontiguousarray((self._flags & FLAG_STYLE) > 0, dtype=np.uint8)
-            mask = self._cache["style_tags"] = mask if mask.any() else None
-        return mask
+        mask = np.ascontiguousarray((self._flags & FLAG_STYLE) > 0, dtype=np.uint8)
+        return mask if mask.any() else None
 
     def first_block_opened_by(self, name: str) -> int | None:
         """First block whose opening tag is ``name`` (e.g. the first ``h1``)."""
@@ -461,7 +481,7 @@ def _drop_separators(seg_words: np.ndarray, segments: list[str]) -> None:
             seg_words[k] = 0.0
 
 
-def _skeleton(doc: Document) -> dict[str, Any]:
+def _skeleton(doc: Document) -> Skeleton:
     """The element skeleton: elements, their parents, and each block's container."""
     lnames = doc._lnames
     events = np.flatnonzero(doc._flags & FLAG_STRUCTURE)
@@ -483,13 +503,13 @@ def _skeleton(doc: Document) -> dict[str, Any]:
     src = doc._source
     ends = doc._attr_end[el_tag[1:]].tolist()
     lens = doc._attr_len[el_tag[1:]].tolist()
-    return {
-        "container": container,
-        "depth": el_depth[container],
-        "el_name": ["#root"] + [lnames[t] for t in el_tag[1:]],
-        "el_attrs": [""] + [src[e - n : e] for e, n in zip(ends, lens)],
-        "el_parent": el_parent,
-    }
+    return Skeleton(
+        container=container,
+        depth=el_depth[container],
+        el_name=["#root"] + [lnames[t] for t in el_tag[1:]],
+        el_attrs=[""] + [src[e - n : e] for e, n in zip(ends, lens)],
+        el_parent=el_parent,
+    )
 
 
 #: What :func:`scan` returns.

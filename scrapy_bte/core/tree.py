@@ -47,16 +47,9 @@ def path_or(doc: Document, own: np.ndarray) -> np.ndarray:
     """
     acc = own.copy()
     acc[0] = 0
-    jump = parent_array(doc).copy()
+    jump = doc.skeleton.parents.copy()
     jump[0] = 0
     while jump.any():
         acc = acc | acc[jump]
         jump = jump[jump]
     return acc
-
-
-def parent_array(doc: Document) -> np.ndarray:
-    parents = doc._cache.get("parents")
-    if parents is None:
-        parents = doc._cache["parents"] = np.array(doc.el_parent, dtype=np.int64)
-    return parents

@@ -55,7 +55,7 @@ import numpy as np
 from ..core import accel
 from ..core.document import Document
 from ..core.scripts import WORD_RE
-from ..core.tree import elements_mentioning, parent_array, path_or
+from ..core.tree import elements_mentioning, path_or
 from ..methods import hybrid as _hybrid
 from ..methods.bte import Span, document_span
 
@@ -259,21 +259,15 @@ def _ancestor_bits(doc: Document) -> np.ndarray:
 
     Each element's own bits come from its name and, only where its
     attributes mention a mark's ASCII name in any case, from
-    :func:`_mark_bits`; :func:`path_or` ORs them down the tree. Cached on
-    the document.
+    :func:`_mark_bits`; :func:`path_or` ORs them down the tree.
     """
-    cached = doc._cache.get("ancestor_bits")
-    if cached is not None:
-        return cached
     names, raws = doc.el_name, doc.el_attrs
     own = np.fromiter(map(_ANCESTOR_BIT.get, names, repeat(0)), np.int64, len(names))
     marked = elements_mentioning(raws, _MARK_WORDS)
     if marked:
         own[marked] |= np.array([_mark_bits(raws[el]) for el in marked], dtype=np.int64)
     acc = path_or(doc, own)
-    result = acc[doc.container]
-    doc._cache["ancestor_bits"] = result
-    return result
+    return acc[doc.container]
 
 
 def _dense_labels(ids: np.ndarray, size: int) -> tuple[int, np.ndarray]:
@@ -377,7 +371,7 @@ def _group_features(doc: Document, words: np.ndarray, chars: np.ndarray, nbytes:
     likely content when its container, or the container's parent, holds a
     large, low-link, dense share of the page.
     """
-    parents = parent_array(doc)
+    parents = doc.skeleton.parents
     ids = doc.container.astype(np.int64)
     total_words = max(float(words.sum()), 1.0)
     cols: list[np.ndarray] = []
@@ -555,7 +549,7 @@ def _block_features_c(c: ModuleType, doc: Document, span: Span | None) -> np.nda
         np.ascontiguousarray(doc.link_words, dtype=np.float64),
         container,
         np.ascontiguousarray(doc.depth, dtype=np.int64),
-        parent_array(doc),
+        doc.skeleton.parents,
         opener_idx,
         anc,
         hybrid,

@@ -96,18 +96,12 @@ def token_runs(doc: Document, link_weight: float = 1.0) -> tuple[np.ndarray, np.
     """Run-length encoded tokens (words > 0, tags < 0) and each run's segments.
 
     ``link_weight`` scales words inside links: 1 is Finn's original
-    sequence; 0 lets link text count as neither words nor tags. Cached on
-    the document per weight.
+    sequence; 0 lets link text count as neither words nor tags.
     """
-    key = f"runs:{link_weight}"
-    if key not in doc._cache:
-        words = doc.seg_words
-        if link_weight != 1.0:
-            words = words - (1.0 - link_weight) * doc.seg_link_words
-        doc._cache[key] = run_encoding(
-            words, doc.total_tags, doc.style_tags, accelerated=None if doc.accelerated else False
-        )
-    return doc._cache[key]
+    words = doc.seg_words
+    if link_weight != 1.0:
+        words = words - (1.0 - link_weight) * doc.seg_link_words
+    return run_encoding(words, doc.total_tags, doc.style_tags, accelerated=None if doc.accelerated else False)
 
 
 def run_encoding(
@@ -194,16 +188,10 @@ def span_score(span: Span | None, total_words: float) -> float:
 def document_span(doc: Document, link_weight: float = 1.0) -> Span | None:
     """Run BTE over a document's token runs; ``None`` for a page without words.
 
-    Cached on the document: the learned methods ask for the same spans as
-    the span scores and the ``hybrid`` feature.
+    Not cached: one extraction asks once per link weight (Finn's sequence
+    for the span, links weightless for ``hybrid``), and callers pass the
+    span on.
     """
-    key = f"span:{link_weight}"
-    if key not in doc._cache:
-        doc._cache[key] = _document_span(doc, link_weight)
-    return doc._cache[key]
-
-
-def _document_span(doc: Document, link_weight: float) -> Span | None:
     runs, run_first, run_last = token_runs(doc, link_weight)
     if len(runs) == 0 or not (runs > 0).any():
         return None

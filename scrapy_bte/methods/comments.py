@@ -51,10 +51,7 @@ def _names_comments(raw: str) -> bool:
 
 
 def section_mask(doc: Any) -> np.ndarray:
-    """Per block, whether it lies inside a comment section. Cached on the document."""
-    cached = doc._cache.get("comment_section")
-    if cached is not None:
-        return cached
+    """Per block, whether it lies inside a comment section."""
     if doc.n_blocks == 0:
         inside = np.zeros(0, dtype=bool)
     else:
@@ -66,7 +63,6 @@ def section_mask(doc: Any) -> np.ndarray:
             inside = path_or(doc, own)[doc.container] > 0
         else:
             inside = np.zeros(doc.n_blocks, dtype=bool)
-    doc._cache["comment_section"] = inside
     return inside
 
 
