@@ -235,19 +235,28 @@ def step0_reference(markup: str) -> tuple[str, str | None]:
     return "".join(out), title
 
 
-def meta_content(markup: str, keys: tuple[str, ...], limit: int = 200_000) -> dict[str, str]:
-    """First ``content`` of ``<meta property|name=KEY>`` for each key (page head only)."""
+def meta_content(markup: str, keys: tuple[str, ...], limit: int = 200_000,
+                 values: tuple[str, ...] = ("content",)) -> dict[str, str]:
+    """First value of ``<meta property|name=KEY>`` for each lower-case key (page head only).
+
+    The value is the first non-empty attribute of ``values``: ``content``
+    by the standard; article readers also accept ``value``, which some
+    page normalisers (and pages) write instead.
+    """
     found: dict[str, str] = {}
     head_end = markup.find("<body")
     stop = limit if head_end < 0 else min(limit, head_end + 1)
     for m in _META_RE.finditer(markup, 0, stop):
         tag = m.group(0)
-        if not any(k in tag or k in tag.lower() for k in keys):
+        low = tag.lower()
+        if not any(k in low for k in keys):
             continue  # parse attributes only of candidate tags
         attrs = _attrs(tag[5:-1])
         key = (attrs.get("property") or attrs.get("name") or "").lower()
-        if key in keys and key not in found and attrs.get("content"):
-            found[key] = " ".join(attrs["content"].split())
+        if key in keys and key not in found:
+            value = next((attrs[v] for v in values if attrs.get(v)), None)
+            if value:
+                found[key] = " ".join(value.split())
     return found
 
 
