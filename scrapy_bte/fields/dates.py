@@ -1,0 +1,185 @@
+"""Dates as pages write them, turned into ISO 8601.
+
+Machine-readable values (JSON-LD, meta tags, ``<time datetime>``) are
+ISO 8601 or RFC 2822 in practice; a dateline the page shows to readers is
+written in the page's language ("28 February 2025, 14:05", "28. Februar
+2025", "28 lutego 2025", "2025年2月28日"). Output keeps what the page
+gives: a date alone stays a date, a time without an offset stays local.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from email.utils import parsedate_to_datetime
+
+_ISO = re.compile(
+    r"(\d{4})-?(\d{1,2})-?(\d{1,2})"
+    r"(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?|UTC|GMT)?)?",
+    re.IGNORECASE,
+)
+# The same, as a reader sees it in a line of text: separators required.
+_ISO_TEXT = re.compile(
+    r"(?<!\d)(\d{4})-(\d{2})-(\d{2})"
+    r"(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?|UTC|GMT)?)?(?!\d)",
+    re.IGNORECASE,
+)
+_EPOCH = re.compile(r"\d{10}(\d{3})?")
+#: Month names and their usual abbreviations in the languages of the
+#: pages the project is measured on (nominative and genitive forms).
+_MONTHS: dict[str, int] = {}
+for _month, _names in enumerate((
+    "january jan januar janvier enero ene gennaio gen janeiro januari stycznia styczeń styczen jänner",
+    "february feb februar février fevrier febrero febbraio fevereiro februari lutego luty fév",
+    "march mar märz maerz mars marzo março marco maart marca marzec mär",
+    "april apr avril abril aprile kwietnia kwiecień kwiecien avr abr",
+    "may mai mayo maggio maio mei maja maj",
+    "june jun juni juin junio giugno junho czerwca czerwiec giu",
+    "july jul juli juillet julio luglio julho lipca lipiec juil lug",
+    "august aug août aout agosto augustus sierpnia sierpień sierpien ago",
+    "september sep sept septembre septiembre settembre setembro września wrzesień wrzesien set",
+    "october oct oktober octobre octubre ottobre outubro października październik pazdziernik okt ott out",
+    "november nov novembre noviembre novembro listopada listopad",
+    "december dec dezember décembre decembre diciembre dicembre dezembro grudnia grudzień grudzien dez dic déc",
+), start=1):
+    for _name in _names.split():
+        _MONTHS.setdefault(_name, _month)
+_MONTH_ALT = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
+_TIME = r"(?:[,\s]+(?:um|à|a las|alle|o|at|-|—|–|\|)?\s*(\d{1,2})[:.h](\d{2})(?:\s*([aApP])\.?[mM]\.?)?(?:\s*(Uhr|h|hrs|GMT|UTC|[ECMP][SD]T|CES?T))?)?"
+# 28 February 2025 / 28. Februar 2025 / 28 de febrero de 2025 / 28 lutego 2025
+_DMY_TEXT = re.compile(r"\b(\d{1,2})\.?\s*(?:de\s+)?(" + _MONTH_ALT + r")\.?,?\s*(?:de\s+)?(\d{4})\b" + _TIME,
+                       re.IGNORECASE)
+# February 28, 2025
+_MDY_TEXT = re.compile(r"\b(" + _MONTH_ALT + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b" + _TIME, re.IGNORECASE)
+# 2025年2月28日 (Chinese, Japanese), 2025년 2월 28일 (Korean)
+_CJK = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]" r"(?:\D{0,6}?(\d{1,2})[:時시](\d{2}))?")
+# 28.02.2025, 28/02/2025, 2025/02/28, 2025.02.28 (numeric, with an optional time)
+_NUMERIC = re.compile(r"\b(\d{1,4})([./])\s?(\d{1,2})\2\s?(\d{2,4})\b" + _TIME)
+
+
+def _valid(y: int, m: int, d: int) -> bool:
+    return 1990 <= y <= 2100 and 1 <= m <= 12 and 1 <= d <= 31
+
+
+def _offset(text: str | None) -> timezone | None:
+    if not text:
+        return None
+    t = text.upper()
+    if t in ("Z", "UTC", "GMT"):
+        return timezone.utc
+    sign = -1 if t[0] == "-" else 1
+    digits = t[1:].replace(":", "")
+    hours, minutes = int(digits[:2]), int(digits[2:4] or 0)
+    if hours > 14 or minutes > 59:
+        return None
+    return timezone(sign * timedelta(hours=hours, minutes=minutes))
+
+
+def _format(y: int, m: int, d: int, hh: int | None = None, mm: int = 0, ss: int = 0,
+            tz: timezone | None = None) -> str | None:
+    if not _valid(y, m, d):
+        return None
+    try:
+        if hh is None:
+            return datetime(y, m, d).date().isoformat()
+        return datetime(y, m, d, hh, mm, ss, tzinfo=tz).isoformat()
+    except ValueError:
+        return None
+
+
+def _from_iso(m: re.Match[str]) -> str | None:
+    y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if m.group(4) is None:
+        return _format(y, mo, d)
+    return _format(y, mo, d, int(m.group(4)), int(m.group(5)), int(m.group(6) or 0), _offset(m.group(7)))
+
+
+def normalize(value: str | None) -> str | None:
+    """A machine-readable date (ISO 8601, RFC 2822, epoch seconds) as ISO 8601; None when unreadable."""
+    if not value:
+        return None
+    text = value.strip()
+    m = _ISO.match(text)
+    out = _from_iso(m) if m is not None else None
+    if out is not None:
+        return out
+    if _EPOCH.fullmatch(text):
+        seconds = int(text[:10])
+        return datetime.fromtimestamp(seconds, timezone.utc).isoformat()
+    try:
+        parsed = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        parsed = None
+    if parsed is not None and _valid(parsed.year, parsed.month, parsed.day):
+        return parsed.isoformat()
+    return from_text(text)
+
+
+def _clock(hh: str | None, mm: str | None, ampm: str | None) -> tuple[int | None, int]:
+    if hh is None or mm is None:
+        return None, 0
+    h, minute = int(hh), int(mm)
+    if ampm:
+        if h == 12:
+            h = 0
+        if ampm.lower() == "p":
+            h += 12
+    if h > 23 or minute > 59:
+        return None, 0
+    return h, minute
+
+
+def _zone(name: str | None) -> timezone | None:
+    return timezone.utc if name and name.upper() in ("GMT", "UTC") else None
+
+
+def first_at(text: str) -> int | None:
+    """Where the first written-out date in ``text`` starts (to cut a byline before it)."""
+    starts = [m.start() for rx in (_DMY_TEXT, _MDY_TEXT, _CJK, _ISO_TEXT, _NUMERIC) if (m := rx.search(text))]
+    return min(starts) if starts else None
+
+
+def from_text(text: str, month_first: bool = False) -> str | None:
+    """The first date a reader sees in ``text`` (a dateline), as ISO 8601; None when there is none.
+
+    ``month_first`` reads an ambiguous numeric date (03/04/2025) the US way.
+    """
+    found: list[tuple[int, str]] = []
+    for rx, order in ((_DMY_TEXT, "dmy"), (_MDY_TEXT, "mdy")):
+        m = rx.search(text)
+        if m is not None:
+            if order == "dmy":
+                d, mo, y = int(m.group(1)), _MONTHS.get(m.group(2).lower()), int(m.group(3))
+            else:
+                mo, d, y = _MONTHS.get(m.group(1).lower()), int(m.group(2)), int(m.group(3))
+            hh, mm = _clock(m.group(4), m.group(5), m.group(6))
+            out = _format(y, mo or 0, d, hh, mm, tz=_zone(m.group(7))) if mo else None
+            if out:
+                found.append((m.start(), out))
+    m = _CJK.search(text)
+    if m is not None:
+        hh, mm = _clock(m.group(4), m.group(5), None)
+        out = _format(int(m.group(1)), int(m.group(2)), int(m.group(3)), hh, mm)
+        if out:
+            found.append((m.start(), out))
+    m = _ISO_TEXT.search(text)
+    if m is not None:
+        out = _from_iso(m)
+        if out:
+            found.append((m.start(), out))
+    m = _NUMERIC.search(text)
+    if m is not None:
+        a, b, c = int(m.group(1)), int(m.group(3)), int(m.group(4))
+        if len(m.group(1)) == 4:
+            y, mo, d = a, b, c
+        else:
+            y = c if c > 100 else 2000 + c
+            if a > 12 or (not month_first and b <= 12):
+                d, mo = a, b
+            else:
+                mo, d = a, b
+        hh, mm = _clock(m.group(5), m.group(6), m.group(7))
+        out = _format(y, mo, d, hh, mm, tz=_zone(m.group(8)))
+        if out:
+            found.append((m.start(), out))
+    return min(found)[1] if found else None

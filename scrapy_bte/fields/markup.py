@@ -1,0 +1,224 @@
+"""Targeted scans of the raw markup for the places article fields live.
+
+Why not a tree: a parse per page would cost more than the whole
+extraction. Every scan here starts from a plain substring search
+(``str.find`` runs at memory speed) and parses only the few tags it lands
+on, with the attribute parser the document model already uses. What
+step 0 removes (``<script type="application/ld+json">``, ``<title>``,
+``<head>`` metadata) is read here from the markup as it came.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..core.document import attributes, clean_text, meta_content
+
+#: ``<meta property|name>`` keys read from the page head: OpenGraph,
+#: Twitter cards, ``article:*``, Dublin Core and the plain HTML names.
+META_KEYS = (
+    "og:title", "og:description", "og:image", "og:image:url", "og:image:secure_url", "og:site_name", "og:url",
+    "og:locale", "og:updated_time",
+    "twitter:title", "twitter:description", "twitter:image", "twitter:image:src",
+    "article:published_time", "article:modified_time", "article:author", "article:published", "article:modified",
+    "dc.title", "dc.creator", "dc.date", "dc.date.issued", "dc.description", "dc.language", "dc.publisher",
+    "dcterms.title", "dcterms.creator", "dcterms.created", "dcterms.issued", "dcterms.modified", "dcterms.date",
+    "dcterms.description", "dcterms.language",
+    "author", "description", "date", "pubdate", "publishdate", "publish-date", "language",
+)
+#: ``itemprop`` names read from microdata anywhere in the page.
+ITEMPROPS = frozenset({"headline", "author", "datepublished", "datemodified", "description", "image",
+                       "inlanguage"})
+_TAG_AT = re.compile(r"<([a-zA-Z][\w:-]*)((?:\s[^>]*)?)/?>")
+_STRIP_TAGS = re.compile(r"<[^>]*>")
+# Elements whose value is an attribute, not their text (microdata's rules).
+_VALUE_ATTR = {"meta": "content", "time": "datetime", "link": "href", "a": "href", "img": "src", "source": "src",
+               "data": "value"}
+#: How many characters after a microdata element or ``<a rel=author>`` are read for its text.
+TEXT_WINDOW = 600
+#: ``<a rel="author">`` links further apart than this many characters belong to different bylines.
+AUTHOR_GAP = 400
+#: At most this many ``<time>`` and microdata elements are read per page.
+MAX_HITS = 40
+
+
+@dataclass
+class Markup:
+    """What the raw scans found; every list in page order."""
+
+    meta: dict[str, str] = field(default_factory=dict)
+    jsonld: list[str] = field(default_factory=list)
+    html_lang: str | None = None
+    canonical: str | None = None
+    title_tag: str | None = None
+    #: (itemprop name lower-cased, value, whether the element is inside an author scope)
+    itemprops: list[tuple[str, str]] = field(default_factory=list)
+    #: (datetime attribute, the tag's raw attributes)
+    times: list[tuple[str, str]] = field(default_factory=list)
+    #: Texts of ``<a rel="author">``: the first is the article's, later ones are often related posts'.
+    rel_authors: list[str] = field(default_factory=list)
+
+
+def _tag_at(markup: str, lt: int) -> tuple[str, dict[str, str], int] | None:
+    """(lower-case name, attributes, end offset) of the tag starting at ``lt``."""
+    m = _TAG_AT.match(markup, lt)
+    if m is None:
+        return None
+    return m.group(1).lower(), attributes(m.group(2)), m.end()
+
+
+def inner_text(markup: str, start: int, name: str, window: int = TEXT_WINDOW) -> str:
+    """Text of the element whose start tag ends at ``start`` (up to its first end tag, within ``window``)."""
+    stop = markup.find("</" + name, start, start + window)
+    chunk = markup[start : start + window if stop < 0 else stop]
+    return clean_text(_STRIP_TAGS.sub(" ", chunk))
+
+
+def _jsonld(markup: str) -> list[str]:
+    out: list[str] = []
+    at = markup.find("ld+json")
+    while at >= 0:
+        lt = markup.rfind("<", 0, at)
+        gt = markup.find(">", at)
+        if lt >= 0 and gt >= 0 and markup.startswith("script", lt + 1):
+            end = markup.find("</script", gt)
+            if end < 0:
+                end = len(markup)
+            out.append(markup[gt + 1 : end])
+            at = markup.find("ld+json", end)
+        else:
+            at = markup.find("ld+json", at + 7)
+    return out
+
+
+def _html_lang(markup: str) -> str | None:
+    at = markup.find("<html")
+    if at < 0:
+        at = markup.find("<HTML")
+    if at < 0:
+        return None
+    tag = _tag_at(markup, at)
+    if tag is None:
+        return None
+    attrs = tag[1]
+    return (attrs.get("lang") or attrs.get("xml:lang") or "").strip() or None
+
+
+def _links(markup: str, head_end: int) -> str | None:
+    """``<link rel=canonical href>`` in the head."""
+    at = markup.find("canonical", 0, head_end)
+    while at >= 0:
+        lt = markup.rfind("<", 0, at)
+        tag = _tag_at(markup, lt) if lt >= 0 else None
+        if tag is not None and tag[0] == "link" and "canonical" in tag[1].get("rel", "").lower().split():
+            href = tag[1].get("href", "").strip()
+            if href:
+                return href
+        at = markup.find("canonical", at + 9, head_end)
+    return None
+
+
+def _itemprops(markup: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    at = markup.find("itemprop")
+    while at >= 0 and len(out) < MAX_HITS:
+        lt = markup.rfind("<", 0, at)
+        tag = _tag_at(markup, lt) if lt >= 0 else None
+        nxt = at + 8
+        if tag is not None and tag[2] > at:
+            name, attrs, end = tag
+            props = attrs.get("itemprop", "").lower().split()
+            for prop in props:
+                if prop not in ITEMPROPS:
+                    continue
+                attr = None if (prop == "author" and name == "a") else _VALUE_ATTR.get(name)
+                if attr is not None and (attrs.get(attr) or (name == "meta" and attrs.get("value"))):
+                    value = " ".join((attrs.get(attr) or attrs["value"]).split())
+                elif name in ("meta", "link", "img"):
+                    continue
+                elif prop == "author" and "itemscope" in attrs:
+                    value = _scoped_name(markup, end)
+                else:
+                    value = inner_text(markup, end, name)
+                if value:
+                    out.append((prop, value))
+            nxt = end
+        at = markup.find("itemprop", nxt)
+    return out
+
+
+def _scoped_name(markup: str, start: int) -> str:
+    """The ``itemprop="name"`` inside an author's ``itemscope`` that starts at ``start``."""
+    at = markup.find("itemprop", start, start + TEXT_WINDOW)
+    while at >= 0:
+        lt = markup.rfind("<", 0, at)
+        tag = _tag_at(markup, lt) if lt >= 0 else None
+        if tag is not None and tag[2] > at and "name" in tag[1].get("itemprop", "").lower().split():
+            name, attrs, end = tag
+            return " ".join(attrs["content"].split()) if name == "meta" and attrs.get("content") else (
+                inner_text(markup, end, name))
+        at = markup.find("itemprop", at + 8, start + TEXT_WINDOW)
+    return ""
+
+
+def _times(markup: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    at = markup.find("<time")
+    while at >= 0 and len(out) < MAX_HITS:
+        m = _TAG_AT.match(markup, at)
+        if m is not None and m.group(1).lower() == "time":
+            raw = m.group(2)
+            value = attributes(raw).get("datetime", "").strip()
+            if value:
+                out.append((value, raw))
+        at = markup.find("<time", at + 5)
+    return out
+
+
+def _rel_authors(markup: str) -> list[str]:
+    """Texts of the first run of ``<a rel="author">`` links (one byline's names)."""
+    out: list[str] = []
+    last = 0
+    at = markup.find("author")
+    while at >= 0 and len(out) < MAX_HITS:
+        lt = markup.rfind("<", 0, at)
+        nxt = at + 6
+        if lt >= 0 and markup.startswith(("a ", "a\n", "A "), lt + 1):
+            tag = _tag_at(markup, lt)
+            if tag is not None and tag[2] > at:
+                if "author" in tag[1].get("rel", "").lower().split():
+                    if out and lt - last > AUTHOR_GAP:
+                        break  # a later cluster: related posts' or comments' authors
+                    text = inner_text(markup, tag[2], "a")
+                    if text:
+                        out.append(text)
+                    last = tag[2]
+                nxt = tag[2]
+        at = markup.find("author", nxt)
+    return out
+
+
+def scan(markup: str) -> Markup:
+    """Every source the field readers choose from, found in one set of scans."""
+    head_end = markup.find("<body")
+    if head_end < 0:
+        head_end = min(len(markup), 200_000)
+    title_tag = None
+    t = markup.find("<title", 0, head_end)
+    if t >= 0:
+        tag = _tag_at(markup, t)
+        if tag is not None and tag[0] == "title":
+            stop = markup.find("</title", tag[2])
+            if stop >= 0:
+                title_tag = clean_text(markup[tag[2] : stop]) or None
+    return Markup(
+        meta=meta_content(markup, META_KEYS, values=("content", "value")),
+        jsonld=_jsonld(markup),
+        html_lang=_html_lang(markup),
+        canonical=_links(markup, head_end),
+        title_tag=title_tag,
+        itemprops=_itemprops(markup),
+        times=_times(markup),
+        rel_authors=_rel_authors(markup),
+    )

@@ -1,0 +1,197 @@
+"""The headline, byline and dateline blocks of a page, found among its text blocks.
+
+Where the markup states no author or date, readers still see them: a
+short line near the headline that starts "By ..." or sits in an element
+named for the author, a line that is a date. The same blocks are what an
+article body leaves out, so this returns their indices with the values.
+
+Rules are site-independent: the headline is the ``h1`` (or ``h2``) that
+repeats the title, falling back to the first ``h1``; bylines and
+datelines are looked for in a window around it, by the words that open
+a byline in the languages of the pages measured, by ``class``/``id``
+words every CMS uses (byline, author, date, time, publish), and by a
+date that fills most of the line.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from . import dates, values
+
+#: Blocks before and after the headline searched for a byline or dateline.
+BEFORE, AFTER = 4, 14
+#: A byline or dateline is short: at most this many words and characters.
+MAX_WORDS, MAX_CHARS = 24, 220
+_BY_START = re.compile(
+    r"^(?:(?:written|posted|reported|text|words|story)\s+)?(?:by|von|par|por|door|av|af|autor(?:in|a)?|auteur|tekst|text)\s*:?\s+\S",
+    re.IGNORECASE,
+)
+_BYLINE_HINT = re.compile(r"byline|author|writer|autor|auteur|contributor", re.IGNORECASE)
+_DATE_HINT = re.compile(r"date|time|publish|posted|dateline|updated", re.IGNORECASE)
+_CLASS_ID = re.compile(r"""(?:^|\s)(?:class|id|rel|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
+# Where an author's name ends inside a byline: a separator, a digit, a date word.
+_NAME_END = re.compile(r"\s+[-–—|•·/]\s+|\s*[|•·]\s*|\d|\b(?:[Uu]pdated|[Pp]ublished|on|am|le|el|il|em|in)\b")
+_WORD = re.compile(r"\w+")
+#: A title may exceed its heading by this many characters (" | Site Name") and still repeat it.
+SITE_CHARS = 30
+#: How many ancestor elements' ``class``/``id`` are read for hints.
+HINT_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class Zones:
+    """Indices of the headline, byline and dateline blocks, and the values read from them."""
+
+    headline: int | None = None
+    byline: tuple[int, ...] = ()
+    dateline: tuple[int, ...] = ()
+    author: str | None = None
+    date: str | None = None
+
+    @property
+    def blocks(self) -> tuple[int, ...]:
+        """Every block found, sorted: what an article body leaves out."""
+        found = set(self.byline) | set(self.dateline)
+        if self.headline is not None:
+            found.add(self.headline)
+        return tuple(sorted(found))
+
+
+def _fold(text: str) -> str:
+    kept = "".join(" " if unicodedata.category(ch)[0] in "PS" else ch for ch in text.casefold())
+    return " ".join(kept.split())
+
+
+def _hints(doc: Any, block: int) -> str:
+    """``class``/``id`` values of the block's container and its nearest ancestors, joined."""
+    raws = doc.el_attrs
+    parents = doc.el_parent
+    el = int(doc.container[block])
+    out: list[str] = []
+    for _ in range(HINT_DEPTH):
+        if el <= 0:
+            break
+        raw = raws[el]
+        if raw:
+            out.extend(m.group(1) or m.group(2) or m.group(3) or "" for m in _CLASS_ID.finditer(raw))
+        el = parents[el]
+    return " ".join(out)
+
+
+def _similar(block: str, title: str, overlap: bool = False) -> bool:
+    """Whether a heading repeats a title: equal, or one inside the other (a title
+    with the site's name or a section around the headline); with ``overlap``,
+    also most words shared (the same headline reworded)."""
+    got, want = _fold(block), _fold(title)
+    if not got or not want:
+        return False
+    if got == want:
+        return True
+    shorter, longer = sorted((got, want), key=len)
+    if shorter in longer and (len(shorter) >= 0.5 * len(longer) or (
+            (longer.startswith(shorter) or longer.endswith(shorter))
+            and len(longer) - len(shorter) <= min(SITE_CHARS, len(shorter) // 2))):
+        return True
+    if not overlap:
+        return False
+    a, b = set(got.split()), set(want.split())
+    common = len(a & b)
+    return common >= 3 and common >= 0.6 * min(len(a), len(b))
+
+
+def find_headline(doc: Any, titles: list[str] | str | None) -> int | None:
+    """The ``h1``/``h2`` block that repeats one of ``titles`` (the markup's, in trust order), else the first ``h1``."""
+    opener = doc.opener
+    heads = [i for i, name in enumerate(opener) if name in ("h1", "h2")]
+    if isinstance(titles, str):
+        titles = [titles]
+    for overlap in (False, True):
+        for title in titles or []:
+            for i in heads:
+                if _similar(doc.texts[i], title, overlap):
+                    return i
+    for i in heads:
+        if opener[i] == "h1":
+            return i
+    return None
+
+
+def byline_author(text: str) -> str | None:
+    """The names in a byline line: "By Ann Lee and Bo Li - 3 May 2024, 14:05" gives "Ann Lee and Bo Li"."""
+    body = text
+    at = dates.first_at(body)
+    if at is not None and at > 0:
+        body = body[:at]
+    cut = _NAME_END.search(body)
+    if cut is not None and cut.start() > 0:
+        body = body[: cut.start()]
+    body = body.strip(" ,;:|-–—")
+    words = body.split()
+    if not words or len(words) > 12 or len(body) > values.MAX_AUTHOR_CHARS:
+        return None
+    return values.author(body)
+
+
+def _is_by_word(text: str) -> bool:
+    """A block that is only "By" (the names follow in the next block)."""
+    return _BY_START.match(text + " x") is not None and len(text.split()) <= 2 and not _BY_START.match(text)
+
+
+#: Openers of blocks that are captions and credits, never the article's byline.
+_CAPTIONS = frozenset({"figcaption", "caption"})
+
+
+def page_zones(doc: Any, titles: list[str] | str | None = None, *, month_first: bool = False) -> Zones:
+    """Headline, byline and dateline blocks of ``doc`` (a :class:`~scrapy_bte.document.Document`).
+
+    ``titles`` are the headline as the markup gives it (to find its block),
+    most trusted first; ``month_first`` reads ambiguous numeric dates the
+    US way. Blocks after the headline are searched before those above it.
+    """
+    n = doc.n_blocks
+    if n == 0:
+        return Zones()
+    headline = find_headline(doc, titles)
+    if headline is not None:
+        order = list(range(headline + 1, min(n, headline + AFTER + 1))) + list(
+            range(headline - 1, max(-1, headline - BEFORE - 1), -1))
+    else:
+        order = list(range(min(n, AFTER + 1)))
+    words = doc.words
+    texts = doc.texts
+    opener = doc.opener
+    byline: list[int] = []
+    dateline: list[int] = []
+    author = date = None
+    pending_by: int | None = None  # a lone "By" block: the names follow
+    for i in order:
+        if words[i] > MAX_WORDS or len(texts[i]) > MAX_CHARS or opener[i] in _CAPTIONS:
+            continue
+        text = texts[i]
+        found = dates.from_text(text, month_first=month_first)
+        if _is_by_word(text):
+            pending_by = i
+            continue
+        hints = _hints(doc, i)
+        by_words = _BY_START.match(text) is not None
+        if author is None and pending_by is not None and i > pending_by and found is None and any(
+                ch.isalpha() for ch in text) and not any(ch.isdigit() for ch in text):
+            name = byline_author(text)
+            if name is not None:
+                byline.extend((pending_by, i))
+                author = name
+                pending_by = None
+        elif author is None and (by_words or _BYLINE_HINT.search(hints) or opener[i] == "address"):
+            name = byline_author(text)
+            if name is not None and (by_words or len(_WORD.findall(name)) >= len(_WORD.findall(text)) // 2):
+                byline.append(i)
+                author = name
+        if found is not None and date is None and (
+                len(_WORD.findall(text)) <= 12 or _DATE_HINT.search(hints) or i in byline):
+            dateline.append(i)
+            date = found
+    return Zones(headline, tuple(sorted(byline)), tuple(sorted(dateline)), author, date)

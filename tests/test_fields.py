@@ -1,0 +1,182 @@
+"""Article fields read from markup: each source, their order, cleaning, and the byline blocks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scrapy_bte.document import build
+from scrapy_bte.fields import dates, values
+from scrapy_bte.fields.jsonld import Graph, parse
+from scrapy_bte.fields.read import read_markup, read_page, read_page_zones
+from scrapy_bte.fields.record import FIELD_NAMES, Fields
+from scrapy_bte.fields.zones import page_zones
+
+FIXTURES = Path(__file__).parent / "fixtures" / "fields"
+URL = "https://www.example.org/section/page.html"
+
+
+def fixture(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def test_json_ld_graph_with_references_and_relative_urls():
+    f = read_page(fixture("graph.html"), url=URL)
+    assert f.title == "Harbour crane returns after restoration"  # JSON-LD headline, not og:title
+    assert f.author == "Mirela Ostrowska, Tobias Fenwick"  # two @id references resolved
+    assert f.date == "2024-05-03T09:15:00+02:00"  # offset kept
+    assert f.modified == "2024-05-04T18:00:00+00:00"  # Z written as an offset
+    assert f.description == "The steam crane is working again."
+    assert f.image == "https://www.example.org/img/crane-lead.jpg"  # ImageObject by @id, resolved
+    assert f.canonical_url == "https://www.example.org/news/harbour-crane"
+    assert f.site_name == "The Quayside Courier"
+    assert f.language == "en-GB"  # html lang "en-gb" in BCP 47 case
+    assert f.sources["title"] == "json-ld" and f.sources["canonical_url"] == "link"
+
+
+def test_without_a_page_url_relative_urls_resolve_against_an_absolute_canonical():
+    page = fixture("graph.html").replace('href="/news/harbour-crane"', 'href="https://quay.example.com/n/1"')
+    f = read_markup(page)
+    assert f.image == "https://quay.example.com/img/crane-lead.jpg"
+    assert read_markup(fixture("graph.html")).canonical_url == "/news/harbour-crane"  # nothing to resolve against
+
+
+def test_json_ld_array_and_author_list():
+    f = read_page(fixture("array.html"), url=URL)
+    assert f.title == "Le marché du samedi"
+    assert f.author == "Camille Roussel, Jonas Lefèvre"  # a Person and a plain string
+    assert f.image == "https://cdn.example.org/marche-1.jpg"  # first of a list
+    assert f.date == "2022-06-11T07:30:00+00:00"
+    assert f.language == "fr"
+
+
+def test_broken_json_ld_is_repaired_or_read_for_its_pairs():
+    f = read_page(fixture("broken.html"))
+    assert (f.title, f.author, f.date) == ("Notes from the allotment", "Ines Valcourt", "2023-11-30")
+    # The unrepairable script still yields its string pairs.
+    pairs = parse('{"@type": "NewsArticle", "headline": "Still "read" here", "datePublished": "2020-02-02", ')
+    assert pairs and pairs[0]["datePublished"] == "2020-02-02"
+
+
+def test_open_graph_twitter_article_and_dublin_core():
+    f = read_page(fixture("meta.html"), url=URL)
+    assert f.title == "Winter timetable for the island ferry"
+    assert f.author == "Hedda Lindqvist"  # article:author is a profile URL: skipped; "By" dropped
+    assert f.date == "2024-11-05T16:20:00+00:00"  # RFC 2822 in article:published_time
+    assert f.modified == "2024-11-06T08:00:00"  # no offset on the page, none invented
+    assert f.image == "https://img.example.net/ferry.jpg"
+    assert f.language == "en" and f.sources["language"] == "dc"
+    assert f.canonical_url == "https://lakeside.example.net/ferry-winter"
+    assert f.sources["author"] == "meta" and f.sources["date"] == "article"
+
+
+def test_meta_value_attribute_is_read_where_content_is_missing():
+    page = "<html><head><meta property='og:title' value='Written as value'></head><body><p>x</p></body></html>"
+    assert read_markup(page).title == "Written as value"
+
+
+def test_microdata_takes_the_first_author_and_the_time_datetime():
+    f = read_page(fixture("microdata.html"), url=URL)
+    assert f.title == "Neue Brücke über den Kanal eröffnet"
+    assert f.author == "Greta Holmfeld"  # the comment's itemprop=author later on is not the article's
+    assert f.date == "2021-09-14T11:00:00+02:00"
+    assert f.modified == "2021-09-15"
+    assert f.image == "https://www.example.org/section/bilder/bruecke.jpg"
+    assert f.language == "de-DE"
+
+
+def test_byline_and_dateline_blocks_fill_what_the_markup_lacks():
+    markup = fixture("byline.html")
+    f, zones = read_page_zones(markup)
+    assert f.author == "Dmitri Vossberg" and f.sources["author"] == "byline-block"
+    assert f.date == "2025-02-28T14:05:00" and f.sources["date"] == "dateline-block"
+    doc = build(markup)
+    assert doc.texts[zones.headline] == "Village hall gets a new roof"
+    assert [doc.texts[i] for i in zones.byline] == ["By Dmitri Vossberg - 28 February 2025, 14:05"]
+    assert zones.dateline == zones.byline
+    assert set(zones.blocks) == {zones.headline, *zones.byline}
+    assert not any("slate roof" in doc.texts[i] for i in zones.blocks)
+
+
+def test_a_lone_by_block_takes_the_names_from_the_next_block():
+    markup = fixture("lone_by.html")
+    f, zones = read_page_zones(markup)
+    doc = build(markup)
+    assert f.author == "Ana Beltrán"
+    assert [doc.texts[i] for i in zones.byline] == ["By", "Ana Beltrán"]
+    # Language detected as English: the numeric date is read month first, with its clock.
+    assert f.language == "en" and f.date == "2025-03-04T23:30:00"
+
+
+def test_page_zones_signature_for_body_selection():
+    doc = build(fixture("byline.html"))
+    zones = page_zones(doc, ["Village hall gets a new roof"])
+    assert zones.headline == doc.opener.index("h1")
+    assert zones.author == "Dmitri Vossberg"
+    assert page_zones(build("<html><body></body></html>")).blocks == ()
+
+
+def test_missing_fields_are_none_and_never_guessed_from_the_url():
+    f = read_page(fixture("bare.html"), url="https://news.example.com/2024/01/02/great-headline-here")
+    assert f.title is None and f.author is None and f.date is None and f.image is None
+    assert f.language == "es" and f.sources == {"language": "text"}  # from the text, said so
+
+
+def test_fields_round_trip_and_order():
+    f = read_page(fixture("graph.html"), url=URL)
+    assert tuple(f.values()) == FIELD_NAMES
+    assert Fields.from_dict(f.to_dict()) == f
+
+
+@pytest.mark.parametrize("raw, iso", [
+    ("2025-02-28T16:45:00.000Z", "2025-02-28T16:45:00+00:00"),
+    ("2025-06-10T15:48:24+0530", "2025-06-10T15:48:24+05:30"),
+    ("2025-06-10T15:48:24-04:00", "2025-06-10T15:48:24-04:00"),
+    ("2016-12-16 21:19:00", "2016-12-16T21:19:00"),
+    ("Fri, 16 Dec 2016 21:19:00 +0100", "2016-12-16T21:19:00+01:00"),
+    ("20161216", "2016-12-16"),
+    ("1700000000", "2023-11-14T22:13:20+00:00"),
+    ("28. Februar 2025 um 14:05 Uhr", "2025-02-28T14:05:00"),
+    ("28 de febrero de 2025", "2025-02-28"),
+    ("28 lutego 2025", "2025-02-28"),
+    ("2025年2月28日 14:05", "2025-02-28T14:05:00"),
+    ("February 28, 2025 at 2:05 p.m.", "2025-02-28T14:05:00"),
+    ("Published: 28.02.2025, 09:30 GMT", "2025-02-28T09:30:00+00:00"),
+    ("2025-13-01", None),
+    ("soon", None),
+])
+def test_dates(raw, iso):
+    assert dates.normalize(raw) == iso
+
+
+def test_ambiguous_numeric_dates_follow_the_language():
+    assert dates.from_text("03/04/2025") == "2025-04-03"
+    assert dates.from_text("03/04/2025", month_first=True) == "2025-03-04"
+    assert dates.from_text("13/04/2025", month_first=True) == "2025-04-13"  # 13 cannot be a month
+
+
+@pytest.mark.parametrize("raw, tag", [("en_us", "en-US"), ("EN", "en"), ("zh-hant-tw", "zh-Hant-TW"),
+                                      ("pt-BR, en", "pt-BR"), ("und", None), ("english please", None)])
+def test_language_tags(raw, tag):
+    assert values.language(raw) == tag
+
+
+def test_authors_are_cleaned_not_invented():
+    assert values.author("By Ann Lee") == "Ann Lee"
+    assert values.author("https://www.facebook.com/someone") is None
+    assert values.author("@handle") is None
+    assert values.author("Andrea WongAndrea Wong") == "Andrea Wong"
+    assert values.name_words("By Ann Lee and Bo Li") == values.name_words("Ann Lee, Bo Li")
+
+
+def test_site_name_is_stripped_from_titles():
+    assert values.strip_site("Ferry news | Lakeside Gazette", ["Lakeside Gazette"]) == "Ferry news"
+    assert values.strip_site("Lakeside Gazette: Ferry news", ["lakeside gazette"]) == "Ferry news"
+    assert values.strip_site("Ferry news - and more", ["Lakeside Gazette"]) == "Ferry news - and more"
+
+
+def test_graph_picks_the_article_node_among_others():
+    graph = Graph(['{"@graph": [{"@type": "WebPage", "name": "Page"}, {"@type": "Article", "headline": "H"}]}'])
+    assert graph.article()["headline"] == "H"
+    assert graph.page()["name"] == "Page"
