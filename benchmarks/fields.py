@@ -44,7 +44,6 @@ sys.path.insert(0, str(ROOT))
 
 from scrapy_bte.api import _as_markup
 from scrapy_bte.fields import read as read_fields
-from scrapy_bte.fields.markup import scan
 from scrapy_bte.fields.values import name_words
 
 FIELDS = ("title", "author", "date", "image")
@@ -95,8 +94,12 @@ def _trafilatura():
     def run(html: bytes, url: str) -> dict[str, str | None]:
         found = trafilatura.bare_extraction(html, url=url, with_metadata=True)
         doc = found.as_dict() if found is not None else {}
-        return {"title": doc.get("title"), "author": doc.get("author"), "date": doc.get("date"),
-                "image": doc.get("image")}
+        return {
+            "title": doc.get("title"),
+            "author": doc.get("author"),
+            "date": doc.get("date"),
+            "image": doc.get("image"),
+        }
 
     return run
 
@@ -131,7 +134,7 @@ def mercury(data: Path, sources: bool) -> None:
             t0 = time.perf_counter()
             theirs = peer(html, url)
             spent["trafilatura"] += time.perf_counter() - t0
-        found = read_fields.candidates(scan(_as_markup(html, None, None, None))) if sources else {}
+        page = read_fields.Page(_as_markup(html, None, None, None)) if sources else None
         for name in FIELDS:
             want = meta.get(EXPECTED[name])
             if not want:
@@ -146,25 +149,22 @@ def mercury(data: Path, sources: bool) -> None:
             used[(name, src)][1] += ok
             if not ok:
                 misses.append(f"{meta_path.name[:-10]} {name}: got {ours[name]!r} want {want!r} ({src})")
-            for source in dict.fromkeys(s for s, _ in found.get(name, [])):
-                value = None
-                for s, raw in found[name]:
-                    if s == source:
-                        value = read_fields.clean(name, raw, url)
-                        if value:
-                            break
-                if value:
-                    stats = by_source.setdefault((name, source), [0, 0])
-                    stats[0] += 1
-                    stats[1] += right(name, value, want)
-    print(f"mercury: {len(pages)} pages; scrapy_bte {len(pages) / spent['ours']:.0f} pages/s (whole extract()), "
-          f"trafilatura {len(pages) / max(spent['trafilatura'], 1e-9):.0f} pages/s\n")
+            for source, value in read_fields.candidates(page, name, url) if page is not None else []:
+                stats = by_source.setdefault((name, source), [0, 0])
+                stats[0] += 1
+                stats[1] += right(name, value, want)
+    print(
+        f"mercury: {len(pages)} pages; scrapy_bte {len(pages) / spent['ours']:.0f} pages/s (whole extract()), "
+        f"trafilatura {len(pages) / max(spent['trafilatura'], 1e-9):.0f} pages/s\n"
+    )
     print("| field | pages with a value | scrapy_bte | trafilatura |")
     print("|---|---:|---:|---:|")
     for name in FIELDS:
         h = hits[name]
         n = max(h["n"], 1)
-        print(f"| {name} | {h['n']} | {h['ours']} ({h['ours'] / n:.0%}) | {h['trafilatura']} ({h['trafilatura'] / n:.0%}) |")
+        print(
+            f"| {name} | {h['n']} | {h['ours']} ({h['ours'] / n:.0%}) | {h['trafilatura']} ({h['trafilatura'] / n:.0%}) |"
+        )
     print("\nWhere scrapy_bte's values came from (pages, right):")
     for (name, src), (n, ok) in sorted(used.items()):
         print(f"  {name:7s} {src:16s} {n:4d} {ok:4d}")
@@ -208,8 +208,10 @@ def languages(data: Path) -> None:
             rows.append(f"  {html_path.stem}: declared {declared}, text {truth}")
     print(f"mercury pages with a detectable gold language: {n}")
     print(f"declared language agrees with the text: {agree}; differs: {differ}; not declared: {undeclared}")
-    print(f"detected from the page's wordiest blocks = gold's language: {sample_right}/{n} "
-          f"({1000 * spent / max(n, 1):.2f} ms per page)")
+    print(
+        f"detected from the page's wordiest blocks = gold's language: {sample_right}/{n} "
+        f"({1000 * spent / max(n, 1):.2f} ms per page)"
+    )
     print("\n".join(rows))
 
 

@@ -129,23 +129,26 @@ def test_fields_round_trip_and_order():
     assert Fields.from_dict(f.to_dict()) == f
 
 
-@pytest.mark.parametrize("raw, iso", [
-    ("2025-02-28T16:45:00.000Z", "2025-02-28T16:45:00+00:00"),
-    ("2025-06-10T15:48:24+0530", "2025-06-10T15:48:24+05:30"),
-    ("2025-06-10T15:48:24-04:00", "2025-06-10T15:48:24-04:00"),
-    ("2016-12-16 21:19:00", "2016-12-16T21:19:00"),
-    ("Fri, 16 Dec 2016 21:19:00 +0100", "2016-12-16T21:19:00+01:00"),
-    ("20161216", "2016-12-16"),
-    ("1700000000", "2023-11-14T22:13:20+00:00"),
-    ("28. Februar 2025 um 14:05 Uhr", "2025-02-28T14:05:00"),
-    ("28 de febrero de 2025", "2025-02-28"),
-    ("28 lutego 2025", "2025-02-28"),
-    ("2025年2月28日 14:05", "2025-02-28T14:05:00"),
-    ("February 28, 2025 at 2:05 p.m.", "2025-02-28T14:05:00"),
-    ("Published: 28.02.2025, 09:30 GMT", "2025-02-28T09:30:00+00:00"),
-    ("2025-13-01", None),
-    ("soon", None),
-])
+@pytest.mark.parametrize(
+    "raw, iso",
+    [
+        ("2025-02-28T16:45:00.000Z", "2025-02-28T16:45:00+00:00"),
+        ("2025-06-10T15:48:24+0530", "2025-06-10T15:48:24+05:30"),
+        ("2025-06-10T15:48:24-04:00", "2025-06-10T15:48:24-04:00"),
+        ("2016-12-16 21:19:00", "2016-12-16T21:19:00"),
+        ("Fri, 16 Dec 2016 21:19:00 +0100", "2016-12-16T21:19:00+01:00"),
+        ("20161216", "2016-12-16"),
+        ("1700000000", "2023-11-14T22:13:20+00:00"),
+        ("28. Februar 2025 um 14:05 Uhr", "2025-02-28T14:05:00"),
+        ("28 de febrero de 2025", "2025-02-28"),
+        ("28 lutego 2025", "2025-02-28"),
+        ("2025年2月28日 14:05", "2025-02-28T14:05:00"),
+        ("February 28, 2025 at 2:05 p.m.", "2025-02-28T14:05:00"),
+        ("Published: 28.02.2025, 09:30 GMT", "2025-02-28T09:30:00+00:00"),
+        ("2025-13-01", None),
+        ("soon", None),
+    ],
+)
 def test_dates(raw, iso):
     assert dates.normalize(raw) == iso
 
@@ -156,8 +159,17 @@ def test_ambiguous_numeric_dates_follow_the_language():
     assert dates.from_text("13/04/2025", month_first=True) == "2025-04-13"  # 13 cannot be a month
 
 
-@pytest.mark.parametrize("raw, tag", [("en_us", "en-US"), ("EN", "en"), ("zh-hant-tw", "zh-Hant-TW"),
-                                      ("pt-BR, en", "pt-BR"), ("und", None), ("english please", None)])
+@pytest.mark.parametrize(
+    "raw, tag",
+    [
+        ("en_us", "en-US"),
+        ("EN", "en"),
+        ("zh-hant-tw", "zh-Hant-TW"),
+        ("pt-BR, en", "pt-BR"),
+        ("und", None),
+        ("english please", None),
+    ],
+)
 def test_language_tags(raw, tag):
     assert values.language(raw) == tag
 

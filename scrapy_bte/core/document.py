@@ -87,6 +87,8 @@ _TAG_RE = re.compile(
 _HAS_WORD = re.compile(r"\w")
 _HIGH_RE = re.compile("[\u0e01-\U0002fa1f]")
 _META_RE = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
+# The property or name value of a meta tag: the cheap test before its attributes are parsed.
+_META_KEY_RE = re.compile(r"""(?:property|name)\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
 # The look-behind starts names only at a word boundary: without it a long
 # run of name characters without "=" costs quadratic time.
 _ATTR_RE = re.compile(r"""(?<![-\w:.])([a-zA-Z_:][-\w:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
@@ -140,7 +142,8 @@ _AUTOCLOSE = {
 _CLOSE_SEARCH = 48
 
 
-def _attrs(raw: str) -> dict[str, str]:
+def attributes(raw: str) -> dict[str, str]:
+    """A tag's attributes from its raw attribute string: names lower-cased, first one wins, entities decoded."""
     out: dict[str, str] = {}
     for m in _ATTR_RE.finditer(raw):
         key = m.group(1).lower()
@@ -235,23 +238,33 @@ def step0_reference(markup: str) -> tuple[str, str | None]:
     return "".join(out), title
 
 
-def meta_content(markup: str, keys: tuple[str, ...], limit: int = 200_000,
-                 values: tuple[str, ...] = ("content",)) -> dict[str, str]:
+def meta_tags(markup: str, limit: int = 200_000) -> list[str]:
+    """The raw ``<meta ...>`` tags of the page head (one pass; the document keeps them for other readers)."""
+    head_end = markup.find("<body")
+    stop = limit if head_end < 0 else min(limit, head_end + 1)
+    return _META_RE.findall(markup, 0, stop)
+
+
+def meta_content(
+    markup: str,
+    keys: tuple[str, ...],
+    limit: int = 200_000,
+    values: tuple[str, ...] = ("content",),
+    tags: list[str] | None = None,
+) -> dict[str, str]:
     """First value of ``<meta property|name=KEY>`` for each lower-case key (page head only).
 
     The value is the first non-empty attribute of ``values``: ``content``
     by the standard; article readers also accept ``value``, which some
-    page normalisers (and pages) write instead.
+    page normalisers (and pages) write instead. ``tags`` are the head's
+    meta tags when :func:`meta_tags` already found them.
     """
     found: dict[str, str] = {}
-    head_end = markup.find("<body")
-    stop = limit if head_end < 0 else min(limit, head_end + 1)
-    for m in _META_RE.finditer(markup, 0, stop):
-        tag = m.group(0)
-        low = tag.lower()
-        if not any(k in low for k in keys):
+    wanted = frozenset(keys)
+    for tag in meta_tags(markup, limit) if tags is None else tags:
+        if wanted.isdisjoint(k.lower() for k in _META_KEY_RE.findall(tag)):
             continue  # parse attributes only of candidate tags
-        attrs = _attrs(tag[5:-1])
+        attrs = attributes(tag[5:-1])
         key = (attrs.get("property") or attrs.get("name") or "").lower()
         if key in keys and key not in found:
             value = next((attrs[v] for v in values if attrs.get(v)), None)
@@ -306,6 +319,8 @@ class Document:
     seg_block: np.ndarray
     title_tag: str | None = None
     meta: dict[str, str] = field(default_factory=dict)
+    #: The head's raw ``<meta>`` tags, for readers of other keys (article fields).
+    meta_tags: list[str] = field(default_factory=list)
     total_tags: int = 0
     source_chars: int = 0
     # Step 0's output and where segments and attribute strings lie in it,
@@ -384,7 +399,7 @@ class Document:
             return None
 
 
-def _empty_document(title: str | None, meta: dict[str, str], source_chars: int) -> Document:
+def _empty_document(title: str | None, meta: dict[str, str], source_chars: int, tags: list[str]) -> Document:
     f = np.zeros(0, dtype=np.float64)
     i = np.zeros(0, dtype=np.int64)
     return Document(
@@ -400,6 +415,7 @@ def _empty_document(title: str | None, meta: dict[str, str], source_chars: int) 
         seg_block=i,
         title_tag=title,
         meta=meta,
+        meta_tags=tags,
         source_chars=source_chars,
     )
 
@@ -580,13 +596,14 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
     (False); by default the C passes when the module is built.
     """
     use_c = _SCAN.use(accelerated) is not None
-    meta = meta_content(markup, ("og:title", "og:site_name", "twitter:title"))
+    head_meta = meta_tags(markup)
+    meta = meta_content(markup, ("og:title", "og:site_name", "twitter:title"), tags=head_meta)
     cleaned, title = step0(markup, accelerated=use_c)
     if "&nbsp;" in cleaned:
         cleaned = cleaned.replace("&nbsp;", " ")
     lnames, flags, tag_len, attr_len, seg_len, seg_words, all_text, has_text = scan(cleaned, accelerated=use_c)
     if not has_text:
-        return _empty_document(title, meta, len(markup))
+        return _empty_document(title, meta, len(markup), head_meta)
     n_tags = len(lnames)
     is_block = (flags & FLAG_BLOCK) > 0
 
@@ -629,7 +646,7 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
         seg_words[np.isin(seg_rawblock, keep[~shown])] = 0.0
         keep, texts = keep[shown], [t for t in texts if t]
     if len(keep) == 0:  # text, but no words (only separators such as "|")
-        return _empty_document(title, meta, len(markup))
+        return _empty_document(title, meta, len(markup), head_meta)
     start_tag = np.concatenate(([-1], block_tag_idx))[keep]
     opener = [lnames[t] if t >= 0 else "" for t in start_tag.tolist()]
     # Markup of empty blocks counts toward the next block with text.
@@ -662,6 +679,7 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
         seg_block=seg_block,
         title_tag=title,
         meta=meta,
+        meta_tags=head_meta,
         total_tags=n_tags,
         source_chars=len(markup),
         _source=cleaned,

@@ -28,27 +28,31 @@ _EPOCH = re.compile(r"\d{10}(\d{3})?")
 #: Month names and their usual abbreviations in the languages of the
 #: pages the project is measured on (nominative and genitive forms).
 _MONTHS: dict[str, int] = {}
-for _month, _names in enumerate((
-    "january jan januar janvier enero ene gennaio gen janeiro januari stycznia styczeń styczen jänner",
-    "february feb februar février fevrier febrero febbraio fevereiro februari lutego luty fév",
-    "march mar märz maerz mars marzo março marco maart marca marzec mär",
-    "april apr avril abril aprile kwietnia kwiecień kwiecien avr abr",
-    "may mai mayo maggio maio mei maja maj",
-    "june jun juni juin junio giugno junho czerwca czerwiec giu",
-    "july jul juli juillet julio luglio julho lipca lipiec juil lug",
-    "august aug août aout agosto augustus sierpnia sierpień sierpien ago",
-    "september sep sept septembre septiembre settembre setembro września wrzesień wrzesien set",
-    "october oct oktober octobre octubre ottobre outubro października październik pazdziernik okt ott out",
-    "november nov novembre noviembre novembro listopada listopad",
-    "december dec dezember décembre decembre diciembre dicembre dezembro grudnia grudzień grudzien dez dic déc",
-), start=1):
+for _month, _names in enumerate(
+    (
+        "january jan januar janvier enero ene gennaio gen janeiro januari stycznia styczeń styczen jänner",
+        "february feb februar février fevrier febrero febbraio fevereiro februari lutego luty fév",
+        "march mar märz maerz mars marzo março marco maart marca marzec mär",
+        "april apr avril abril aprile kwietnia kwiecień kwiecien avr abr",
+        "may mai mayo maggio maio mei maja maj",
+        "june jun juni juin junio giugno junho czerwca czerwiec giu",
+        "july jul juli juillet julio luglio julho lipca lipiec juil lug",
+        "august aug août aout agosto augustus sierpnia sierpień sierpien ago",
+        "september sep sept septembre septiembre settembre setembro września wrzesień wrzesien set",
+        "october oct oktober octobre octubre ottobre outubro października październik pazdziernik okt ott out",
+        "november nov novembre noviembre novembro listopada listopad",
+        "december dec dezember décembre decembre diciembre dicembre dezembro grudnia grudzień grudzien dez dic déc",
+    ),
+    start=1,
+):
     for _name in _names.split():
         _MONTHS.setdefault(_name, _month)
 _MONTH_ALT = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
 _TIME = r"(?:[,\s]+(?:um|à|a las|alle|o|at|-|—|–|\|)?\s*(\d{1,2})[:.h](\d{2})(?:\s*([aApP])\.?[mM]\.?)?(?:\s*(Uhr|h|hrs|GMT|UTC|[ECMP][SD]T|CES?T))?)?"
 # 28 February 2025 / 28. Februar 2025 / 28 de febrero de 2025 / 28 lutego 2025
-_DMY_TEXT = re.compile(r"\b(\d{1,2})\.?\s*(?:de\s+)?(" + _MONTH_ALT + r")\.?,?\s*(?:de\s+)?(\d{4})\b" + _TIME,
-                       re.IGNORECASE)
+_DMY_TEXT = re.compile(
+    r"\b(\d{1,2})\.?\s*(?:de\s+)?(" + _MONTH_ALT + r")\.?,?\s*(?:de\s+)?(\d{4})\b" + _TIME, re.IGNORECASE
+)
 # February 28, 2025
 _MDY_TEXT = re.compile(r"\b(" + _MONTH_ALT + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b" + _TIME, re.IGNORECASE)
 # 2025年2月28日 (Chinese, Japanese), 2025년 2월 28일 (Korean)
@@ -75,8 +79,9 @@ def _offset(text: str | None) -> timezone | None:
     return timezone(sign * timedelta(hours=hours, minutes=minutes))
 
 
-def _format(y: int, m: int, d: int, hh: int | None = None, mm: int = 0, ss: int = 0,
-            tz: timezone | None = None) -> str | None:
+def _format(
+    y: int, m: int, d: int, hh: int | None = None, mm: int = 0, ss: int = 0, tz: timezone | None = None
+) -> str | None:
     if not _valid(y, m, d):
         return None
     try:

@@ -18,19 +18,40 @@ from typing import Any
 #: schema.org types that are an article (``CreativeWork`` subtypes for
 #: written pieces); a node of one of these is the page's article.
 ARTICLE_TYPES = frozenset(
-    t.lower() for t in (
-        "Article", "NewsArticle", "BlogPosting", "ReportageNewsArticle", "AnalysisNewsArticle",
-        "OpinionNewsArticle", "ReviewNewsArticle", "BackgroundNewsArticle", "AskPublicNewsArticle",
-        "LiveBlogPosting", "TechArticle", "ScholarlyArticle", "MedicalScholarlyArticle", "Report",
-        "SatiricalArticle", "AdvertiserContentArticle", "SocialMediaPosting", "DiscussionForumPosting",
-        "Blog", "Review", "Recipe", "HowTo", "VideoObject",
+    t.lower()
+    for t in (
+        "Article",
+        "NewsArticle",
+        "BlogPosting",
+        "ReportageNewsArticle",
+        "AnalysisNewsArticle",
+        "OpinionNewsArticle",
+        "ReviewNewsArticle",
+        "BackgroundNewsArticle",
+        "AskPublicNewsArticle",
+        "LiveBlogPosting",
+        "TechArticle",
+        "ScholarlyArticle",
+        "MedicalScholarlyArticle",
+        "Report",
+        "SatiricalArticle",
+        "AdvertiserContentArticle",
+        "SocialMediaPosting",
+        "DiscussionForumPosting",
+        "Blog",
+        "Review",
+        "Recipe",
+        "HowTo",
+        "VideoObject",
     )
 )
 #: Page-level types: a fallback for fields the article node lacks.
 PAGE_TYPES = frozenset(t.lower() for t in ("WebPage", "ItemPage", "AboutPage", "CollectionPage"))
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
-_PAIR = re.compile(r'"(headline|name|datePublished|dateModified|dateCreated|description|inLanguage|url|@type)"'
-                   r'\s*:\s*"((?:[^"\\]|\\.)*)"')
+_PAIR = re.compile(
+    r'"(headline|name|datePublished|dateModified|dateCreated|description|inLanguage|url|@type)"'
+    r'\s*:\s*"((?:[^"\\]|\\.)*)"'
+)
 _WRAPPERS = ("<!--", "-->", "<![CDATA[", "]]>", "//<![CDATA[", "//]]>")
 
 

@@ -11,53 +11,77 @@ step 0 removes (``<script type="application/ld+json">``, ``<title>``,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
-from ..core.document import attributes, clean_text, meta_content
+from ..core.document import attributes, clean_text
 
 #: ``<meta property|name>`` keys read from the page head: OpenGraph,
 #: Twitter cards, ``article:*``, Dublin Core and the plain HTML names.
 META_KEYS = (
-    "og:title", "og:description", "og:image", "og:image:url", "og:image:secure_url", "og:site_name", "og:url",
-    "og:locale", "og:updated_time",
-    "twitter:title", "twitter:description", "twitter:image", "twitter:image:src",
-    "article:published_time", "article:modified_time", "article:author", "article:published", "article:modified",
-    "dc.title", "dc.creator", "dc.date", "dc.date.issued", "dc.description", "dc.language", "dc.publisher",
-    "dcterms.title", "dcterms.creator", "dcterms.created", "dcterms.issued", "dcterms.modified", "dcterms.date",
-    "dcterms.description", "dcterms.language",
-    "author", "description", "date", "pubdate", "publishdate", "publish-date", "language",
+    "og:title",
+    "og:description",
+    "og:image",
+    "og:image:url",
+    "og:image:secure_url",
+    "og:site_name",
+    "og:url",
+    "og:locale",
+    "og:updated_time",
+    "twitter:title",
+    "twitter:description",
+    "twitter:image",
+    "twitter:image:src",
+    "article:published_time",
+    "article:modified_time",
+    "article:author",
+    "article:published",
+    "article:modified",
+    "dc.title",
+    "dc.creator",
+    "dc.date",
+    "dc.date.issued",
+    "dc.description",
+    "dc.language",
+    "dc.publisher",
+    "dcterms.title",
+    "dcterms.creator",
+    "dcterms.created",
+    "dcterms.issued",
+    "dcterms.modified",
+    "dcterms.date",
+    "dcterms.description",
+    "dcterms.language",
+    "author",
+    "description",
+    "date",
+    "pubdate",
+    "publishdate",
+    "publish-date",
+    "language",
 )
 #: ``itemprop`` names read from microdata anywhere in the page.
-ITEMPROPS = frozenset({"headline", "author", "datepublished", "datemodified", "description", "image",
-                       "inlanguage"})
+ITEMPROPS = frozenset({"headline", "author", "datepublished", "datemodified", "description", "image", "inlanguage"})
 _TAG_AT = re.compile(r"<([a-zA-Z][\w:-]*)((?:\s[^>]*)?)/?>")
 _STRIP_TAGS = re.compile(r"<[^>]*>")
 # Elements whose value is an attribute, not their text (microdata's rules).
-_VALUE_ATTR = {"meta": "content", "time": "datetime", "link": "href", "a": "href", "img": "src", "source": "src",
-               "data": "value"}
+_VALUE_ATTR = {
+    "meta": "content",
+    "time": "datetime",
+    "link": "href",
+    "a": "href",
+    "img": "src",
+    "source": "src",
+    "data": "value",
+}
 #: How many characters after a microdata element or ``<a rel=author>`` are read for its text.
 TEXT_WINDOW = 600
+# A rel attribute holding "author" (the literal prefix keeps the scan at memory speed).
+_REL_AUTHOR = re.compile(r"""rel\s*=\s*["']?(?:[\w-]+\s+)*author\b""")
 #: ``<a rel="author">`` links further apart than this many characters belong to different bylines.
 AUTHOR_GAP = 400
-#: At most this many ``<time>`` and microdata elements are read per page.
+#: At most this many microdata elements and ``rel=author`` links are read per page.
 MAX_HITS = 40
-
-
-@dataclass
-class Markup:
-    """What the raw scans found; every list in page order."""
-
-    meta: dict[str, str] = field(default_factory=dict)
-    jsonld: list[str] = field(default_factory=list)
-    html_lang: str | None = None
-    canonical: str | None = None
-    title_tag: str | None = None
-    #: (itemprop name lower-cased, value, whether the element is inside an author scope)
-    itemprops: list[tuple[str, str]] = field(default_factory=list)
-    #: (datetime attribute, the tag's raw attributes)
-    times: list[tuple[str, str]] = field(default_factory=list)
-    #: Texts of ``<a rel="author">``: the first is the article's, later ones are often related posts'.
-    rel_authors: list[str] = field(default_factory=list)
+#: At most this many ``<time>`` elements: the article's own come first, lists of other articles' later.
+MAX_TIMES = 12
 
 
 def _tag_at(markup: str, lt: int) -> tuple[str, dict[str, str], int] | None:
@@ -75,7 +99,7 @@ def inner_text(markup: str, start: int, name: str, window: int = TEXT_WINDOW) ->
     return clean_text(_STRIP_TAGS.sub(" ", chunk))
 
 
-def _jsonld(markup: str) -> list[str]:
+def jsonld_scripts(markup: str) -> list[str]:
     out: list[str] = []
     at = markup.find("ld+json")
     while at >= 0:
@@ -92,7 +116,7 @@ def _jsonld(markup: str) -> list[str]:
     return out
 
 
-def _html_lang(markup: str) -> str | None:
+def html_lang(markup: str) -> str | None:
     at = markup.find("<html")
     if at < 0:
         at = markup.find("<HTML")
@@ -105,7 +129,7 @@ def _html_lang(markup: str) -> str | None:
     return (attrs.get("lang") or attrs.get("xml:lang") or "").strip() or None
 
 
-def _links(markup: str, head_end: int) -> str | None:
+def canonical(markup: str, head_end: int) -> str | None:
     """``<link rel=canonical href>`` in the head."""
     at = markup.find("canonical", 0, head_end)
     while at >= 0:
@@ -119,7 +143,7 @@ def _links(markup: str, head_end: int) -> str | None:
     return None
 
 
-def _itemprops(markup: str) -> list[tuple[str, str]]:
+def itemprops(markup: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     at = markup.find("itemprop")
     while at >= 0 and len(out) < MAX_HITS:
@@ -156,16 +180,19 @@ def _scoped_name(markup: str, start: int) -> str:
         tag = _tag_at(markup, lt) if lt >= 0 else None
         if tag is not None and tag[2] > at and "name" in tag[1].get("itemprop", "").lower().split():
             name, attrs, end = tag
-            return " ".join(attrs["content"].split()) if name == "meta" and attrs.get("content") else (
-                inner_text(markup, end, name))
+            return (
+                " ".join(attrs["content"].split())
+                if name == "meta" and attrs.get("content")
+                else (inner_text(markup, end, name))
+            )
         at = markup.find("itemprop", at + 8, start + TEXT_WINDOW)
     return ""
 
 
-def _times(markup: str) -> list[tuple[str, str]]:
+def times(markup: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     at = markup.find("<time")
-    while at >= 0 and len(out) < MAX_HITS:
+    while at >= 0 and len(out) < MAX_TIMES:
         m = _TAG_AT.match(markup, at)
         if m is not None and m.group(1).lower() == "time":
             raw = m.group(2)
@@ -176,49 +203,31 @@ def _times(markup: str) -> list[tuple[str, str]]:
     return out
 
 
-def _rel_authors(markup: str) -> list[str]:
+def rel_authors(markup: str) -> list[str]:
     """Texts of the first run of ``<a rel="author">`` links (one byline's names)."""
     out: list[str] = []
     last = 0
-    at = markup.find("author")
-    while at >= 0 and len(out) < MAX_HITS:
-        lt = markup.rfind("<", 0, at)
-        nxt = at + 6
-        if lt >= 0 and markup.startswith(("a ", "a\n", "A "), lt + 1):
-            tag = _tag_at(markup, lt)
-            if tag is not None and tag[2] > at:
-                if "author" in tag[1].get("rel", "").lower().split():
-                    if out and lt - last > AUTHOR_GAP:
-                        break  # a later cluster: related posts' or comments' authors
-                    text = inner_text(markup, tag[2], "a")
-                    if text:
-                        out.append(text)
-                    last = tag[2]
-                nxt = tag[2]
-        at = markup.find("author", nxt)
+    for m in _REL_AUTHOR.finditer(markup):
+        lt = markup.rfind("<", 0, m.start())
+        tag = _tag_at(markup, lt) if lt >= 0 else None
+        if tag is None or tag[0] != "a" or tag[2] <= m.start():
+            continue
+        if out and lt - last > AUTHOR_GAP:
+            break  # a later cluster: related posts' or comments' authors
+        text = inner_text(markup, tag[2], "a")
+        if text:
+            out.append(text)
+        last = tag[2]
+        if len(out) >= MAX_HITS:
+            break
     return out
 
 
-def scan(markup: str) -> Markup:
-    """Every source the field readers choose from, found in one set of scans."""
-    head_end = markup.find("<body")
-    if head_end < 0:
-        head_end = min(len(markup), 200_000)
-    title_tag = None
-    t = markup.find("<title", 0, head_end)
-    if t >= 0:
-        tag = _tag_at(markup, t)
-        if tag is not None and tag[0] == "title":
-            stop = markup.find("</title", tag[2])
-            if stop >= 0:
-                title_tag = clean_text(markup[tag[2] : stop]) or None
-    return Markup(
-        meta=meta_content(markup, META_KEYS, values=("content", "value")),
-        jsonld=_jsonld(markup),
-        html_lang=_html_lang(markup),
-        canonical=_links(markup, head_end),
-        title_tag=title_tag,
-        itemprops=_itemprops(markup),
-        times=_times(markup),
-        rel_authors=_rel_authors(markup),
-    )
+def title_tag(markup: str, head_end: int) -> str | None:
+    """Text of the head's ``<title>`` (when no document model has it already)."""
+    at = markup.find("<title", 0, head_end)
+    tag = _tag_at(markup, at) if at >= 0 else None
+    if tag is None or tag[0] != "title":
+        return None
+    stop = markup.find("</title", tag[2])
+    return (clean_text(markup[tag[2] : stop]) or None) if stop >= 0 else None

@@ -1,34 +1,38 @@
-"""Choose each field's value from the sources a page offers, in a measured order."""
+"""Choose each field's value from the sources a page offers, in a measured order.
+
+Sources are read lazily: a field stops at the first source in
+:data:`ORDER` whose value survives cleaning, and a scan of the whole
+page (microdata, ``<time>``, ``rel=author``) runs only when some field
+still needs it. Most pages are answered by their head alone.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
-from ..core.document import Document, build
+from ..core.document import Document, build, meta_content, meta_tags
 from . import dates, values
 from . import language as _language
+from . import markup as _markup
 from .jsonld import Graph
-from .markup import Markup, scan
 from .record import FIELD_NAMES, Fields
 from .zones import Zones, _fold, _similar, page_zones
 
-Candidates = dict[str, list[tuple[str, str]]]
 
-
-def _node_names(graph: Graph, value: Any) -> list[str]:
+def _node_names(graph: Graph, value: Any) -> str | None:
     """Author names of a JSON-LD ``author``/``creator``: a string, a Person, or a list of them."""
     out: list[str] = []
-    items = value if isinstance(value, list) else [value]
-    for item in items:
+    for item in value if isinstance(value, list) else [value]:
         item = graph.resolve(item)
         if isinstance(item, dict):
             item = item.get("name")
             if isinstance(item, list):
                 item = ", ".join(x for x in item if isinstance(x, str))
-        name = values.author(item)
-        if name:
-            out.append(name)
-    return out
+        if isinstance(item, str) and item.strip():
+            out.append(item)
+    return ", ".join(out) or None
 
 
 def _node_image(graph: Graph, value: Any) -> str | None:
@@ -40,120 +44,185 @@ def _node_image(graph: Graph, value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _node_name(value: Any, graph: Graph) -> str | None:
+def _node_name(graph: Graph, value: Any) -> str | None:
     value = graph.resolve(value)
     if isinstance(value, list):
         value = value[0] if value else None
     if isinstance(value, dict):
         value = value.get("name")
-    return values.text(value)
+    return value if isinstance(value, str) else None
 
 
-def candidates(m: Markup) -> Candidates:
-    """Every source's raw value per field, sources named, before any choice."""
-    out: Candidates = {name: [] for name in FIELD_NAMES}
+class Page:
+    """One page's markup and what has been read from it so far (each scan at most once)."""
 
-    def add(fieldname: str, source: str, value: Any) -> None:
-        if isinstance(value, str) and value.strip():
-            out[fieldname].append((source, value))
+    def __init__(self, markup: str, doc: Document | None = None) -> None:
+        self.markup = markup
+        self.doc = doc
 
-    graph = Graph(m.jsonld)
-    art = graph.article()
-    page = graph.page()
-    if art is not None:
-        add("title", "json-ld", art.get("headline") or art.get("name"))
-        names = _node_names(graph, art.get("author") or art.get("creator"))
-        if names:
-            out["author"].append(("json-ld", ", ".join(names)))
-        add("date", "json-ld", art.get("datePublished") or art.get("dateCreated"))
-        add("modified", "json-ld", art.get("dateModified"))
-        add("description", "json-ld", art.get("description"))
-        add("image", "json-ld", _node_image(graph, art.get("image") or art.get("thumbnailUrl")))
-        add("site_name", "json-ld", _node_name(art.get("publisher"), graph))
-        add("language", "json-ld", art.get("inLanguage"))
-        main = art.get("mainEntityOfPage")
-        add("canonical_url", "json-ld", main.get("@id") if isinstance(main, dict) else main or art.get("url"))
-    if page is not None:
-        add("date", "json-ld-page", page.get("datePublished"))
-        add("modified", "json-ld-page", page.get("dateModified"))
-        add("language", "json-ld-page", page.get("inLanguage"))
-    site = graph.website()
-    if site is not None:
-        add("site_name", "json-ld-site", site.get("name"))
-    meta = m.meta
-    for source, keys in (
-        ("og", ("og:title",)), ("twitter", ("twitter:title",)), ("dc", ("dc.title", "dcterms.title")),
-    ):
-        for key in keys:
-            add("title", source, meta.get(key))
-    for source, key in (("article", "article:author"), ("meta", "author"), ("dc", "dc.creator"),
-                        ("dc", "dcterms.creator")):
-        add("author", source, meta.get(key))
-    for source, key in (("article", "article:published_time"), ("article", "article:published"),
-                        ("dc", "dc.date.issued"), ("dc", "dcterms.issued"), ("dc", "dcterms.created"),
-                        ("dc", "dc.date"), ("dc", "dcterms.date"), ("meta", "date"), ("meta", "pubdate"),
-                        ("meta", "publishdate"), ("meta", "publish-date")):
-        add("date", source, meta.get(key))
-    for source, key in (("article", "article:modified_time"), ("article", "article:modified"),
-                        ("og", "og:updated_time"), ("dc", "dcterms.modified")):
-        add("modified", source, meta.get(key))
-    for source, key in (("og", "og:description"), ("twitter", "twitter:description"), ("meta", "description"),
-                        ("dc", "dc.description"), ("dc", "dcterms.description")):
-        add("description", source, meta.get(key))
-    for source, key in (("og", "og:image:secure_url"), ("og", "og:image"), ("og", "og:image:url"),
-                        ("twitter", "twitter:image"), ("twitter", "twitter:image:src")):
-        add("image", source, meta.get(key))
-    add("site_name", "og", meta.get("og:site_name"))
-    add("site_name", "dc", meta.get("dc.publisher"))
-    add("canonical_url", "link", m.canonical)
-    add("canonical_url", "og", meta.get("og:url"))
-    add("language", "html", m.html_lang)
-    for source, key in (("og", "og:locale"), ("dc", "dc.language"), ("dc", "dcterms.language"),
-                        ("meta", "language")):
-        add("language", source, meta.get(key))
-    props: dict[str, list[str]] = {}
-    for prop, value in m.itemprops:
-        props.setdefault(prop, []).append(value)
-    for fieldname, prop in (("title", "headline"), ("date", "datepublished"), ("modified", "datemodified"),
-                            ("description", "description"), ("image", "image"), ("language", "inlanguage")):
-        if prop in props:
-            add(fieldname, "microdata", props[prop][0])
-    if "author" in props:  # the first: later ones are often comments' or related posts' authors
-        out["author"].append(("microdata", props["author"][0]))
-    for value, raw in m.times:
-        low = raw.lower()
-        if "pubdate" in low or "datepublished" in low or "publish" in low:
-            add("date", "time-published", value)
-            break
-    if m.times:
-        add("date", "time", m.times[0][0])
-    if m.rel_authors:
-        out["author"].append(("rel-author", ", ".join(dict.fromkeys(m.rel_authors))))
-    add("title", "title-tag", m.title_tag)
-    return out
+    @cached_property
+    def head_end(self) -> int:
+        end = self.markup.find("<body")
+        return end if end >= 0 else min(len(self.markup), 200_000)
+
+    @cached_property
+    def meta(self) -> dict[str, str]:
+        tags = self.doc.meta_tags if self.doc is not None else meta_tags(self.markup)
+        return meta_content(self.markup, _markup.META_KEYS, values=("content", "value"), tags=tags)
+
+    @cached_property
+    def graph(self) -> Graph:
+        return Graph(_markup.jsonld_scripts(self.markup))
+
+    @cached_property
+    def article(self) -> dict[str, Any]:
+        return self.graph.article() or {}
+
+    @cached_property
+    def webpage(self) -> dict[str, Any]:
+        return self.graph.page() or {}
+
+    @cached_property
+    def props(self) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for prop, value in _markup.itemprops(self.markup):
+            found.setdefault(prop, []).append(value)
+        return found
+
+    def prop(self, name: str) -> str | None:
+        got = self.props.get(name)
+        return got[0] if got else None  # the first: later ones are often comments' or related posts'
+
+    @cached_property
+    def times(self) -> list[tuple[str, str]]:
+        return _markup.times(self.markup)
+
+    def time_published(self) -> str | None:
+        for value, raw in self.times:
+            low = raw.lower()
+            if "pubdate" in low or "datepublished" in low or "publish" in low:
+                return value
+        return None
+
+    def first_time(self) -> str | None:
+        return self.times[0][0] if self.times else None
+
+    def rel_author(self) -> str | None:
+        names = _markup.rel_authors(self.markup)
+        return ", ".join(dict.fromkeys(names)) or None
+
+    def title_tag(self) -> str | None:
+        if self.doc is not None:
+            return self.doc.title_tag
+        return _markup.title_tag(self.markup, self.head_end)
+
+    def canonical(self) -> str | None:
+        return _markup.canonical(self.markup, self.head_end)
+
+    def html_lang(self) -> str | None:
+        return _markup.html_lang(self.markup)
+
+    def main_entity(self) -> Any:
+        main = self.article.get("mainEntityOfPage")
+        return main.get("@id") if isinstance(main, dict) else main or self.article.get("url")
 
 
-#: Per field, the sources in the order they are trusted (measured on the
-#: mercury set with ``benchmarks/fields.py --sources``); a field takes the
-#: first source whose value survives cleaning.
-ORDER: dict[str, tuple[str, ...]] = {
-    "title": ("json-ld", "og", "twitter", "microdata", "dc", "title-tag"),
-    "author": ("json-ld", "microdata", "rel-author", "article", "meta", "dc"),
-    "date": ("json-ld", "article", "microdata", "time-published", "dc", "meta", "json-ld-page", "time"),
-    "modified": ("json-ld", "article", "microdata", "og", "dc", "json-ld-page"),
-    "description": ("json-ld", "og", "twitter", "meta", "microdata", "dc"),
-    "image": ("json-ld", "og", "twitter", "microdata"),
-    "site_name": ("og", "json-ld", "json-ld-site", "dc"),
-    "language": ("html", "json-ld", "json-ld-page", "microdata", "og", "dc", "meta"),
-    "canonical_url": ("link", "og", "json-ld"),
+Source = Callable[[Page], Any]
+
+
+def _meta(*keys: str) -> Source:
+    return lambda p: next((p.meta[k] for k in keys if k in p.meta), None)
+
+
+def _art(*keys: str) -> Source:
+    return lambda p: next((p.article[k] for k in keys if p.article.get(k)), None)
+
+
+#: Per field, each source's reader, in the order the sources are trusted
+#: (measured on the mercury set with ``benchmarks/fields.py --sources``,
+#: checked on the older sets; JSON-LD first as the most specific where a
+#: page has it). A field takes the first value that survives cleaning.
+SOURCES: dict[str, dict[str, Source]] = {
+    "title": {
+        "json-ld": _art("headline", "name"),
+        "og": _meta("og:title"),
+        "twitter": _meta("twitter:title"),
+        "microdata": lambda p: p.prop("headline"),
+        "dc": _meta("dc.title", "dcterms.title"),
+        "title-tag": Page.title_tag,
+    },
+    "author": {
+        "json-ld": lambda p: _node_names(p.graph, p.article.get("author") or p.article.get("creator")),
+        "meta": _meta("author"),
+        "article": _meta("article:author"),
+        "dc": _meta("dc.creator", "dcterms.creator"),
+        "microdata": lambda p: p.prop("author"),
+        "rel-author": Page.rel_author,
+    },
+    "date": {
+        "json-ld": _art("datePublished", "dateCreated"),
+        "article": _meta("article:published_time", "article:published"),
+        "dc": _meta("dc.date.issued", "dcterms.issued", "dcterms.created", "dc.date", "dcterms.date"),
+        "meta": _meta("date", "pubdate", "publishdate", "publish-date"),
+        "microdata": lambda p: p.prop("datepublished"),
+        "time-published": Page.time_published,
+        "json-ld-page": lambda p: p.webpage.get("datePublished"),
+        "time": Page.first_time,
+    },
+    "modified": {
+        "json-ld": _art("dateModified"),
+        "article": _meta("article:modified_time", "article:modified"),
+        "og": _meta("og:updated_time"),
+        "dc": _meta("dcterms.modified"),
+        "microdata": lambda p: p.prop("datemodified"),
+        "json-ld-page": lambda p: p.webpage.get("dateModified"),
+    },
+    "description": {
+        "json-ld": _art("description"),
+        "og": _meta("og:description"),
+        "twitter": _meta("twitter:description"),
+        "meta": _meta("description"),
+        "dc": _meta("dc.description", "dcterms.description"),
+        "microdata": lambda p: p.prop("description"),
+    },
+    "image": {
+        "json-ld": lambda p: _node_image(p.graph, p.article.get("image") or p.article.get("thumbnailUrl")),
+        "og": _meta("og:image:secure_url", "og:image", "og:image:url"),
+        "twitter": _meta("twitter:image", "twitter:image:src"),
+        "microdata": lambda p: p.prop("image"),
+    },
+    "site_name": {
+        "og": _meta("og:site_name"),
+        "json-ld": lambda p: _node_name(p.graph, p.article.get("publisher")),
+        "json-ld-site": lambda p: (p.graph.website() or {}).get("name"),
+        "dc": _meta("dc.publisher"),
+    },
+    "language": {
+        "html": Page.html_lang,
+        "json-ld": _art("inLanguage"),
+        "json-ld-page": lambda p: p.webpage.get("inLanguage"),
+        "og": _meta("og:locale"),
+        "dc": _meta("dc.language", "dcterms.language"),
+        "meta": _meta("language"),
+        "microdata": lambda p: p.prop("inlanguage"),
+    },
+    "canonical_url": {
+        "link": Page.canonical,
+        "og": _meta("og:url"),
+        "json-ld": Page.main_entity,
+    },
 }
+#: Per field, the source names in trust order.
+ORDER: dict[str, tuple[str, ...]] = {name: tuple(SOURCES[name]) for name in FIELD_NAMES}
 
 
-def clean(fieldname: str, value: str, base: str | None) -> str | None:
-    """One candidate value cleaned for its field; None when it is not a usable value."""
+def clean(fieldname: str, value: Any, base: str | None) -> str | None:
+    """One raw value cleaned for its field; None when it is not a usable value."""
+    if not isinstance(value, str) or not value.strip():
+        return None
     if fieldname == "author":
-        parts = [values.author(p) for p in value.split(", ")] if ", " in value else [values.author(value)]
-        return values.join_authors([p for p in parts if p])
+        parts = value.split(", ") if ", " in value else [value]
+        return values.join_authors([a for a in map(values.author, parts) if a])
     if fieldname in ("date", "modified"):
         return dates.normalize(value)
     if fieldname in ("image", "canonical_url"):
@@ -163,77 +232,110 @@ def clean(fieldname: str, value: str, base: str | None) -> str | None:
     return values.text(value)
 
 
-def choose(found: Candidates, base: str | None) -> Fields:
-    """The first usable candidate of each field, in :data:`ORDER`."""
-    chosen: dict[str, Any] = {}
-    sources: dict[str, str] = {}
-    for fieldname in FIELD_NAMES:
-        by_source = found.get(fieldname, [])
-        for source in ORDER[fieldname]:
-            value = None
-            for src, raw in by_source:
-                if src == source:
-                    value = clean(fieldname, raw, base)
-                    if value:
-                        break
-            if value:
-                chosen[fieldname] = value
-                sources[fieldname] = source
-                break
-    return Fields(**chosen, sources=sources)
+def candidates(page: Page, fieldname: str, base: str | None) -> list[tuple[str, str]]:
+    """Every source's cleaned value of one field, in trust order (for reports and the benchmark)."""
+    out = []
+    for source, read in SOURCES[fieldname].items():
+        value = clean(fieldname, read(page), base)
+        if value:
+            out.append((source, value))
+    return out
 
 
-def _base(url: str | None, found: Candidates) -> str | None:
+def _first(page: Page, fieldname: str, base: str | None) -> tuple[str, str] | None:
+    for source, read in SOURCES[fieldname].items():
+        value = clean(fieldname, read(page), base)
+        if value:
+            return source, value
+    return None
+
+
+def _base(url: str | None, page: Page) -> str | None:
     """What relative URLs resolve against: the page's URL, else an absolute canonical URL."""
     if values.is_absolute(url):
         return url
-    for _, raw in found["canonical_url"]:
-        if values.is_absolute(raw):
-            return raw
+    for read in SOURCES["canonical_url"].values():
+        raw = read(page)
+        if isinstance(raw, str) and values.is_absolute(raw.strip()):
+            return raw.strip()
     return url
 
 
+def choose(page: Page, url: str | None, wanted: tuple[str, ...] = FIELD_NAMES) -> Fields:
+    """The first usable value of each wanted field, in :data:`ORDER`."""
+    base = _base(url, page) if ("image" in wanted or "canonical_url" in wanted) else url
+    chosen: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    for fieldname in wanted:
+        hit = _first(page, fieldname, base)
+        if hit is not None:
+            sources[fieldname], chosen[fieldname] = hit
+    return Fields(**chosen, sources=sources)
+
+
 def read_markup(markup: str, url: str | None = None) -> Fields:
-    """The fields the markup states (no text-based fallback)."""
-    found = candidates(scan(markup))
-    return choose(found, _base(url, found))
+    """The fields the markup states (no block or text fallback)."""
+    return choose(Page(markup), url)
+
+
+def titles(page: Page) -> list[str]:
+    """The markup's title candidates, most trusted first."""
+    return [v for _, v in candidates(page, "title", None)]
 
 
 #: Headings among the first blocks that may be the site's logo (a title part equal to one is the site's name).
 LOGO_BLOCKS = 40
-#: Whether a heading that rewords the markup's title (most words shared) replaces it.
+#: Whether a heading that rewords the markup's title (most words shared) replaces it: measured, it
+#: fixes as many pages as it breaks (editors' social titles against the printed headline).
 TITLE_OVERLAP = False
+
+
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
+
+
+def _title_tag_part(title: str, doc: Document) -> str:
+    """The part of a ``<title>`` ("Headline - Section - Site") that is the headline.
+
+    A part a heading of the page repeats wins; else the longest part, as
+    sites put the headline next to short section and site names.
+    """
+    parts = [p.strip() for p in values.TITLE_SEPARATORS.split(title) if p.strip()]
+    if len(parts) <= 1:
+        return title
+    heads = {_fold(doc.texts[i]) for i, name in enumerate(doc.opener) if name in _HEADINGS}
+    for part in parts:
+        if _fold(part) in heads:
+            return part
+    return max(parts, key=len)
 
 
 def _month_first(language: str | None) -> bool:
     return language in ("en", "en-US")
 
 
-def read_page(markup: str, url: str | None = None, doc: Document | None = None) -> Fields:
-    """All fields of a page: the markup's, then its headline, byline and dateline blocks, then the text's language.
+def read_page(
+    markup: str, url: str | None = None, doc: Document | None = None, wanted: tuple[str, ...] = FIELD_NAMES
+) -> Fields:
+    """All wanted fields of a page: the markup's, then its headline, byline and dateline blocks,
+    then the text's language.
 
     ``doc`` is the page's :class:`~scrapy_bte.document.Document` (built
     when not given); ``url`` is the page's address, which resolves
     relative URLs and is never a source of values itself.
     """
-    return read_page_zones(markup, url, doc)[0]
+    return read_page_zones(markup, url, doc, wanted)[0]
 
 
-def read_page_zones(markup: str, url: str | None = None, doc: Document | None = None) -> tuple[Fields, Zones]:
+def read_page_zones(
+    markup: str, url: str | None = None, doc: Document | None = None, wanted: tuple[str, ...] = FIELD_NAMES
+) -> tuple[Fields, Zones]:
     """:func:`read_page` and the headline, byline and dateline blocks it read (for the body to leave out)."""
-    found = candidates(scan(markup))
-    fields = choose(found, _base(url, found))
-    return complete(fields, build(markup) if doc is None else doc, _titles(found))
+    doc = build(markup) if doc is None else doc
+    page = Page(markup, doc)
+    return complete(choose(page, url, wanted), page, wanted)
 
 
-def _titles(found: Candidates) -> list[str]:
-    """The markup's title candidates, most trusted first."""
-    rank = {source: k for k, source in enumerate(ORDER["title"])}
-    ordered = sorted(found["title"], key=lambda sv: rank.get(sv[0], len(rank)))
-    return [t for t in (values.text(raw) for _, raw in ordered) if t]
-
-
-def complete(fields: Fields, doc: Document, titles: list[str]) -> tuple[Fields, Zones]:
+def complete(fields: Fields, page: Page, wanted: tuple[str, ...] = FIELD_NAMES) -> tuple[Fields, Zones]:
     """``fields`` completed from the page's blocks, and the blocks that were read.
 
     The language comes from the text where the markup declares none
@@ -242,25 +344,31 @@ def complete(fields: Fields, doc: Document, titles: list[str]) -> tuple[Fields, 
     the site's name or a section around it; author and date come from the
     byline and dateline blocks where the markup says nothing.
     """
+    doc = page.doc if page.doc is not None else build(page.markup)
+    markup_titles = titles(page)
     out = fields.values()
     sources = dict(fields.sources)
-    if out["language"] is None and doc.n_blocks:
+    if "language" in wanted and out["language"] is None and doc.n_blocks:
         lang, _ = _language.detect(_language.sample(doc.texts, doc.words.tolist()))
         if lang:
             out["language"], sources["language"] = lang, "text"
-    zones = page_zones(doc, titles or doc.title_tag, month_first=_month_first(out["language"]))
-    if zones.headline is not None:
-        heading = doc.texts[zones.headline]
-        if any(_similar(heading, t, TITLE_OVERLAP) for t in titles):
-            if out["title"] is None or _fold(out["title"]) != _fold(heading):
-                out["title"], sources["title"] = heading, "headline-block"
-        elif out["title"] is None:
-            out["title"], sources["title"] = heading, "h1"
-    if sources.get("title") not in ("headline-block", "h1") and out["title"]:
-        logos = [doc.texts[i] for i, name in enumerate(doc.opener[:LOGO_BLOCKS]) if name == "h1"]
-        out["title"] = values.strip_site(out["title"], [out["site_name"] or "", *logos])
-    if out["author"] is None and zones.author:
+    zones = page_zones(doc, markup_titles or doc.title_tag, month_first=_month_first(out["language"]))
+    if "title" in wanted:
+        if zones.headline is not None:
+            heading = doc.texts[zones.headline]
+            if any(_similar(heading, t, TITLE_OVERLAP) for t in markup_titles):
+                if out["title"] is None or _fold(out["title"]) != _fold(heading):
+                    out["title"], sources["title"] = heading, "headline-block"
+            elif out["title"] is None:
+                out["title"], sources["title"] = heading, "h1"
+        if sources.get("title") not in ("headline-block", "h1") and out["title"]:
+            logos = [doc.texts[i] for i, name in enumerate(doc.opener[:LOGO_BLOCKS]) if name == "h1"]
+            site = out["site_name"] or (_first(page, "site_name", None) or ("", ""))[1]
+            out["title"] = values.strip_site(out["title"], [site, *logos])
+            if sources.get("title") == "title-tag":
+                out["title"] = _title_tag_part(out["title"], doc)
+    if "author" in wanted and out["author"] is None and zones.author:
         out["author"], sources["author"] = zones.author, "byline-block"
-    if zones.date and (out["date"] is None or sources.get("date") == "time"):
+    if "date" in wanted and zones.date and (out["date"] is None or sources.get("date") == "time"):
         out["date"], sources["date"] = zones.date, "dateline-block"
     return Fields(**out, sources=sources), zones

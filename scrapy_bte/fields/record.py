@@ -7,8 +7,7 @@ from dataclasses import fields as _dc_fields
 from typing import Any
 
 #: Every field, in the order reports and items list them.
-FIELD_NAMES = ("title", "author", "date", "modified", "description", "image", "site_name", "language",
-               "canonical_url")
+FIELD_NAMES = ("title", "author", "date", "modified", "description", "image", "site_name", "language", "canonical_url")
 
 
 @dataclass(frozen=True)

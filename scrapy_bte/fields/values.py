@@ -60,7 +60,9 @@ def join_authors(names: list[str]) -> str | None:
 def name_words(value: str) -> set[str]:
     """The words of a list of names, folded: how two author values are compared."""
     return {w.casefold() for part in _NAME_SPLIT.split(_BY.sub("", value)) for w in re.findall(r"\w+", part)} - {
-        "by", "and"}
+        "by",
+        "and",
+    }
 
 
 def url(value: object, base: str | None) -> str | None:
@@ -104,6 +106,8 @@ def language(value: object) -> str | None:
     return "-".join(parts)
 
 
+#: Separators between the parts of a ``<title>`` ("Headline | Section | Site").
+TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|::|·|»|/)\s+|\s*[|｜]\s*")
 _SITE_SEP = re.compile(r"\s+[|\-–—:·»/]\s+|\s*[|｜：:_]\s*")
 
 

@@ -16,7 +16,6 @@ date that fills most of the line.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,10 +31,13 @@ _BY_START = re.compile(
 )
 _BYLINE_HINT = re.compile(r"byline|author|writer|autor|auteur|contributor", re.IGNORECASE)
 _DATE_HINT = re.compile(r"date|time|publish|posted|dateline|updated", re.IGNORECASE)
-_CLASS_ID = re.compile(r"""(?:^|\s)(?:class|id|rel|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
+_CLASS_ID = re.compile(
+    r"""(?:^|\s)(?:class|id|rel|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE
+)
 # Where an author's name ends inside a byline: a separator, a digit, a date word.
 _NAME_END = re.compile(r"\s+[-–—|•·/]\s+|\s*[|•·]\s*|\d|\b(?:[Uu]pdated|[Pp]ublished|on|am|le|el|il|em|in)\b")
 _WORD = re.compile(r"\w+")
+_DIGIT = re.compile(r"\d")
 #: A title may exceed its heading by this many characters (" | Site Name") and still repeat it.
 SITE_CHARS = 30
 #: How many ancestor elements' ``class``/``id`` are read for hints.
@@ -61,16 +63,26 @@ class Zones:
         return tuple(sorted(found))
 
 
+_NOT_WORD = re.compile(r"[^\w\s]|_")
+
+
 def _fold(text: str) -> str:
-    kept = "".join(" " if unicodedata.category(ch)[0] in "PS" else ch for ch in text.casefold())
-    return " ".join(kept.split())
+    """Case, punctuation and symbols folded away, for comparing a heading with a title."""
+    return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())
 
 
-def _hints(doc: Any, block: int) -> str:
+def _hints(doc: Any, block: int, cache: dict[int, str]) -> str:
     """``class``/``id`` values of the block's container and its nearest ancestors, joined."""
+    el = int(doc.container[block])
+    got = cache.get(el)
+    if got is None:
+        got = cache[el] = _element_hints(doc, el)
+    return got
+
+
+def _element_hints(doc: Any, el: int) -> str:
     raws = doc.el_attrs
     parents = doc.el_parent
-    el = int(doc.container[block])
     out: list[str] = []
     for _ in range(HINT_DEPTH):
         if el <= 0:
@@ -92,9 +104,13 @@ def _similar(block: str, title: str, overlap: bool = False) -> bool:
     if got == want:
         return True
     shorter, longer = sorted((got, want), key=len)
-    if shorter in longer and (len(shorter) >= 0.5 * len(longer) or (
+    if shorter in longer and (
+        len(shorter) >= 0.5 * len(longer)
+        or (
             (longer.startswith(shorter) or longer.endswith(shorter))
-            and len(longer) - len(shorter) <= min(SITE_CHARS, len(shorter) // 2))):
+            and len(longer) - len(shorter) <= min(SITE_CHARS, len(shorter) // 2)
+        )
+    ):
         return True
     if not overlap:
         return False
@@ -106,13 +122,14 @@ def _similar(block: str, title: str, overlap: bool = False) -> bool:
 def find_headline(doc: Any, titles: list[str] | str | None) -> int | None:
     """The ``h1``/``h2`` block that repeats one of ``titles`` (the markup's, in trust order), else the first ``h1``."""
     opener = doc.opener
-    heads = [i for i, name in enumerate(opener) if name in ("h1", "h2")]
+    heads = [i for i, name in enumerate(opener) if name == "h1" or name == "h2"]
     if isinstance(titles, str):
         titles = [titles]
+    texts = doc.texts
     for overlap in (False, True):
         for title in titles or []:
             for i in heads:
-                if _similar(doc.texts[i], title, overlap):
+                if _similar(texts[i], title, overlap):
                     return i
     for i in heads:
         if opener[i] == "h1":
@@ -158,7 +175,8 @@ def page_zones(doc: Any, titles: list[str] | str | None = None, *, month_first: 
     headline = find_headline(doc, titles)
     if headline is not None:
         order = list(range(headline + 1, min(n, headline + AFTER + 1))) + list(
-            range(headline - 1, max(-1, headline - BEFORE - 1), -1))
+            range(headline - 1, max(-1, headline - BEFORE - 1), -1)
+        )
     else:
         order = list(range(min(n, AFTER + 1)))
     words = doc.words
@@ -168,18 +186,25 @@ def page_zones(doc: Any, titles: list[str] | str | None = None, *, month_first: 
     dateline: list[int] = []
     author = date = None
     pending_by: int | None = None  # a lone "By" block: the names follow
+    hint_cache: dict[int, str] = {}
     for i in order:
         if words[i] > MAX_WORDS or len(texts[i]) > MAX_CHARS or opener[i] in _CAPTIONS:
             continue
         text = texts[i]
-        found = dates.from_text(text, month_first=month_first)
+        found = dates.from_text(text, month_first=month_first) if _DIGIT.search(text) else None
         if _is_by_word(text):
             pending_by = i
             continue
-        hints = _hints(doc, i)
         by_words = _BY_START.match(text) is not None
-        if author is None and pending_by is not None and i > pending_by and found is None and any(
-                ch.isalpha() for ch in text) and not any(ch.isdigit() for ch in text):
+        hints = "" if (by_words or (author is not None and found is None)) else _hints(doc, i, hint_cache)
+        if (
+            author is None
+            and pending_by is not None
+            and i > pending_by
+            and found is None
+            and any(ch.isalpha() for ch in text)
+            and not any(ch.isdigit() for ch in text)
+        ):
             name = byline_author(text)
             if name is not None:
                 byline.extend((pending_by, i))
@@ -190,8 +215,11 @@ def page_zones(doc: Any, titles: list[str] | str | None = None, *, month_first: 
             if name is not None and (by_words or len(_WORD.findall(name)) >= len(_WORD.findall(text)) // 2):
                 byline.append(i)
                 author = name
-        if found is not None and date is None and (
-                len(_WORD.findall(text)) <= 12 or _DATE_HINT.search(hints) or i in byline):
+        if (
+            found is not None
+            and date is None
+            and (len(_WORD.findall(text)) <= 12 or _DATE_HINT.search(hints) or i in byline)
+        ):
             dateline.append(i)
             date = found
     return Zones(headline, tuple(sorted(byline)), tuple(sorted(dateline)), author, date)
