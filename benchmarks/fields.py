@@ -42,9 +42,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scrapy_bte.api import _as_markup
-from scrapy_bte.fields import read as read_fields
-from scrapy_bte.fields.values import name_words
+from scrapy_bte.api import as_markup  # noqa: E402
+from scrapy_bte.fields import read as read_fields  # noqa: E402
+from scrapy_bte.fields.values import name_words  # noqa: E402
 
 FIELDS = ("title", "author", "date", "image")
 EXPECTED = {"title": "title", "author": "author", "date": "date_published", "image": "lead_image_url"}
@@ -110,7 +110,7 @@ def _ours(html: bytes, url: str) -> tuple[dict[str, str | None], dict[str, str]]
     result = extract(html, url=url)
     fields = getattr(result, "fields", None)
     if fields is None:  # before the fields are on Extraction: read them directly
-        fields = read_fields.read_page(_as_markup(html, None, None, None), url=url)
+        fields = read_fields.read_page(as_markup(html, None, None, None), url=url)
     return fields.values(), fields.sources
 
 
@@ -134,7 +134,7 @@ def mercury(data: Path, sources: bool) -> None:
             t0 = time.perf_counter()
             theirs = peer(html, url)
             spent["trafilatura"] += time.perf_counter() - t0
-        page = read_fields.Page(_as_markup(html, None, None, None)) if sources else None
+        page = read_fields.Page(as_markup(html, None, None, None)) if sources else None
         for name in FIELDS:
             want = meta.get(EXPECTED[name])
             if not want:
@@ -192,7 +192,7 @@ def languages(data: Path) -> None:
         if truth is None:
             continue
         n += 1
-        markup = _as_markup(html_path.read_bytes(), None, None, None)
+        markup = as_markup(html_path.read_bytes(), None, None, None)
         declared = read_fields.read_markup(markup).language
         doc = parse(html_path.read_bytes())
         t0 = time.perf_counter()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scrapy_bte.document import build
+from scrapy_bte.core.document import build
 from scrapy_bte.fields import dates, values
 from scrapy_bte.fields.jsonld import Graph, parse
 from scrapy_bte.fields.read import read_markup, read_page, read_page_zones
