@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from scrapy_bte.errors import ConfigError, ExtractionError
-from scrapy_bte.pool import PoolClosed, PoolFull, WorkerCrashed, WorkerPool, WorkerTimeout
+from scrapy_bte.pool import Lifecycle, PoolClosed, PoolFull, WorkerCrashed, WorkerPool, WorkerTimeout
 from scrapy_bte.result import Extraction
 
 try:
@@ -206,6 +207,27 @@ def test_close_waits_or_fails_pending_and_leaves_no_children():
     with pytest.raises(PoolClosed):
         hung.result(0)
     assert_gone(pids)
+
+
+def test_lifecycle_is_one_state_and_a_drain_can_be_escalated():
+    """open -> draining (close waits for a hung job) -> aborting (close(wait=False)) -> stopped."""
+    p = make_pool(1)
+    assert p.state is Lifecycle.OPEN and not p.closed
+    hung = p.submit(b"sleep:60")
+    queued = p.submit(b"sleep:0")
+    wait_until(hung.running)
+    closer = threading.Thread(target=p.close)  # wait=True: blocked by the hung job
+    closer.start()
+    assert wait_until(lambda: p.state is Lifecycle.DRAINING) and p.closed
+    with pytest.raises(PoolClosed):
+        p.submit(b"x")
+    assert not hung.done() and not queued.done()
+    p.close(wait=False)
+    closer.join(WAIT)
+    assert not closer.is_alive() and p.state is Lifecycle.STOPPED
+    for fut in (hung, queued):
+        with pytest.raises(PoolClosed):
+            fut.result(0)
 
 
 def assert_gone(pids: list[int]) -> None:

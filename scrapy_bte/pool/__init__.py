@@ -1,7 +1,9 @@
 """A process pool that runs extraction off the reactor thread.
 
-The parent side (:mod:`.parent`: :class:`WorkerPool` and its dispatcher)
-and the child side (:mod:`.child`: the loop each worker process runs).
+The parent side: :class:`WorkerPool` (:mod:`.parent`), its dispatcher
+thread (:mod:`.dispatcher`) and the state the two share, with the pool's
+lifecycle (:mod:`.state`); the child side: the loop each worker process
+runs (:mod:`.child`); and what the pool raises (:mod:`.errors`).
 
 Imports: :mod:`scrapy_bte.api` (in the workers), :mod:`scrapy_bte.result`
 and :mod:`scrapy_bte.errors`. Never Scrapy or Twisted: the Scrapy layer
@@ -9,18 +11,13 @@ adapts the pool's futures to its reactor.
 """
 
 from .child import run_extract
-from .parent import (
-    DEFAULT_TARGET,
-    PoolClosed,
-    PoolFull,
-    WorkerCrashed,
-    WorkerPool,
-    WorkerTimeout,
-    suggested_max_pending,
-)
+from .errors import PoolClosed, PoolFull, WorkerCrashed, WorkerTimeout
+from .parent import DEFAULT_TARGET, WorkerPool, suggested_max_pending
+from .state import Lifecycle
 
 __all__ = [
     "DEFAULT_TARGET",
+    "Lifecycle",
     "PoolClosed",
     "PoolFull",
     "WorkerCrashed",

@@ -1,0 +1,125 @@
+"""What the pool's callers and its dispatcher thread share, behind one lock.
+
+Callers on any thread queue jobs, wait for capacity and close the pool; the
+dispatcher thread takes jobs and completes their futures. Everything here
+is read and written under :attr:`Shared.lock`; the wake-up pipe lets a
+caller interrupt the dispatcher's wait.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import threading
+from collections import deque
+from concurrent.futures import Future, InvalidStateError
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import PoolClosed
+
+#: The counters :meth:`WorkerPool.stats` reports.
+STATS = ("submitted", "completed", "errors", "timeouts", "crashes", "restarts")
+
+
+class Lifecycle(enum.Enum):
+    """The pool's life, in the only order it moves: open, then draining or
+    aborting (draining may still turn into aborting), then stopped."""
+
+    #: Accepting jobs.
+    OPEN = "open"
+    #: ``close(wait=True)``: no new jobs; queued and running ones finish.
+    DRAINING = "draining"
+    #: ``close(wait=False)`` or a failure: queued and running jobs fail, busy workers are killed.
+    ABORTING = "aborting"
+    #: The dispatcher has shut everything down.
+    STOPPED = "stopped"
+
+
+@dataclass(eq=False)
+class Job:
+    """One page on its way through the pool."""
+
+    id: int
+    future: Future
+    payload: tuple[bytes, str | None, str | None, str | None]  # body, encoding, content type, URL
+
+    def describe(self) -> str:
+        """The page's URL for messages, or the job's number."""
+        url = self.payload[3]
+        return repr(url) if url else f"job {self.id}"
+
+
+def settle(fut: Future, result: Any = None, exc: BaseException | None = None) -> None:
+    """Complete ``fut`` unless the caller cancelled it meanwhile."""
+    try:
+        if exc is not None:
+            fut.set_exception(exc)
+        else:
+            fut.set_result(result)
+    except InvalidStateError:
+        pass
+
+
+class Shared:
+    """The queue, the counters and the lifecycle, guarded by :attr:`lock`."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.queue: deque[Job] = deque()
+        self.pending = 0
+        self.next_id = 0
+        self.waiters: list[Future[None]] = []
+        self.stats = dict.fromkeys(STATS, 0)
+        self.state = Lifecycle.OPEN
+        self.close_error: BaseException = PoolClosed("the worker pool is closed")
+        self.wake_r, self.wake_w = os.pipe()
+        os.set_blocking(self.wake_r, False)
+        os.set_blocking(self.wake_w, False)
+
+    def wake(self) -> None:
+        """Interrupt the dispatcher's wait (call with :attr:`lock` held)."""
+        if self.state is not Lifecycle.STOPPED:
+            try:
+                os.write(self.wake_w, b"x")
+            except BlockingIOError:  # pipe full: the dispatcher is awake anyway
+                pass
+
+    def fresh_close_error(self) -> BaseException:
+        """A new instance of the error closed pools raise (one per caller)."""
+        err = self.close_error
+        return type(err)(*err.args)
+
+    def request_close(self, error: BaseException | None, *, drain: bool) -> None:
+        """Move to draining or aborting (``error`` says why, the first time);
+        a later request without ``drain`` escalates a drain."""
+        with self.lock:
+            if self.state is Lifecycle.OPEN:
+                self.state = Lifecycle.DRAINING if drain else Lifecycle.ABORTING
+                if error is not None:
+                    self.close_error = error
+            elif not drain and self.state is Lifecycle.DRAINING:
+                self.state = Lifecycle.ABORTING
+            waiters, self.waiters = self.waiters, []
+            self.wake()
+        for w in waiters:
+            settle(w)
+
+    def job_done(self, _fut: Future) -> None:
+        """A job's future completed: its slot is free, waiters may retry."""
+        with self.lock:
+            self.pending -= 1
+            waiters, self.waiters = self.waiters, []
+        for w in waiters:
+            settle(w)
+
+    def count(self, key: str) -> None:
+        with self.lock:
+            self.stats[key] += 1
+
+    def stop(self) -> None:
+        """The dispatcher's last step: nothing will wake it again."""
+        with self.lock:
+            self.state = Lifecycle.STOPPED
+            os.close(self.wake_r)
+            os.close(self.wake_w)
