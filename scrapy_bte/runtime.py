@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from scrapy import signals
 from scrapy.http import Request, Response
-from scrapy.utils.asyncio import run_in_thread
+from scrapy.utils.asyncio import is_asyncio_available, run_in_thread
 
 from . import pool as _pool
+from .api import extract
 from .errors import BTEError, ConfigError, ModelError
 from .filler import ItemFiller
 from .result import Extraction
@@ -100,8 +101,6 @@ class BTERuntime:
     def _probe(self) -> None:
         """Fail at start-up, naming the settings, if ``extract()`` rejects the
         method, options or model: otherwise every page would fail one by one."""
-        from .api import extract
-
         try:
             extract(_PROBE_HTML, method=self.config.method, **self.config.extract_options())
         except (ConfigError, ModelError) as exc:
@@ -258,8 +257,6 @@ class BTERuntime:
                 await _await_future(pool.wait_for_capacity())
 
     def _extract_inline(self, html: bytes | str, **kwargs: Any) -> Extraction:
-        from .api import extract
-
         return extract(html, method=self.config.method, **kwargs, **self.config.extract_options())
 
     def _failed(self, exc: Exception) -> Extraction:
@@ -289,11 +286,11 @@ async def _await_future(future: Future[_T]) -> _T:
     driven by Deferreds, so a Deferred is fired from the reactor thread via
     ``callFromThread`` when the pool's thread completes the future.
     """
-    from scrapy.utils.asyncio import is_asyncio_available
-
     if is_asyncio_available():
         return await asyncio.wrap_future(future)
 
+    # Imported here: importing the reactor module installs a reactor, which
+    # must be whichever one Scrapy chose, not a default.
     from twisted.internet import reactor
     from twisted.internet.defer import Deferred
 
