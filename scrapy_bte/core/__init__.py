@@ -1,8 +1,9 @@
 """The core: bytes to the document model every method reads.
 
 Decoding (:mod:`.decode`), the document model and its C scanner
-(:mod:`.document`), queries over its element skeleton (:mod:`.tree`) and
-word counting for scripts without spaces (:mod:`.scripts`).
+(:mod:`.document`), queries over its element skeleton (:mod:`.tree`),
+word counting for scripts without spaces (:mod:`.scripts`) and the one
+loader of the optional C passes (:mod:`.accel`, ``scrapy_bte.ACCELERATED``).
 
 Imports: :mod:`scrapy_bte.errors` and the standard library, numpy and w3lib
 only. Nothing above it (fields, methods, learned model, adapters) and never
