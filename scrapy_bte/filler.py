@@ -19,7 +19,7 @@ from .result import Extraction
 from .settings import FLAT_SCORE_FIELDS, BTEConfig
 
 if TYPE_CHECKING:
-    from scrapy.statscollectors import StatsCollector
+    from .crawl_stats import CrawlStats
 
 logger = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ def _unset(value: Any) -> bool:
 class ItemFiller:
     """Writes an :class:`Extraction` into any item type itemadapter supports."""
 
-    def __init__(self, config: BTEConfig, stats: StatsCollector) -> None:
+    def __init__(self, config: BTEConfig, stats: CrawlStats) -> None:
         self.config = config
         self.stats = stats
         self._missing_by_class: dict[type, tuple[str, ...]] = {}
@@ -82,7 +82,7 @@ class ItemFiller:
     def check(self, item: Any) -> bool:
         """Whether *item* can take the fields; counts ``bte/errors/item_fields`` if not."""
         if self.missing_fields(item):
-            self.stats.inc_value("bte/errors/item_fields")
+            self.stats.inc("bte/errors/item_fields")
             return False
         return True
 
@@ -99,7 +99,7 @@ class ItemFiller:
                 adapter[name] = scores.get(key)
         elif self.config.scores_field is not None:
             adapter[self.config.scores_field] = scores
-        self.stats.inc_value("bte/items")
+        self.stats.inc("bte/items")
 
     def fill_skipped(self, item: Any, reason: str) -> None:
         """With flat scores, give an item of a skipped response the same

@@ -53,7 +53,7 @@ class BTEDownloaderMiddleware:
         request.meta["bte"] = extraction
         min_words = runtime.config.min_words
         if min_words and extraction.error is None and extraction.words < min_words:
-            runtime.stats.inc_value("bte/dropped/too_short")
+            runtime.stats.inc("bte/dropped/too_short")
             logger.debug(
                 "scrapy-bte: dropped %s: %d word(s) < BTE_MIN_WORDS=%d", response.url, extraction.words, min_words
             )

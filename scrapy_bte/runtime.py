@@ -25,6 +25,7 @@ from scrapy.utils.asyncio import is_asyncio_available, run_in_thread
 
 from . import pool as _pool
 from .api import extract
+from .crawl_stats import CrawlStats
 from .errors import BTEError, ConfigError, ModelError
 from .filler import ItemFiller
 from .result import Extraction
@@ -77,8 +78,8 @@ class BTERuntime:
     def __init__(self, crawler: Crawler, config: BTEConfig) -> None:
         self.crawler = crawler
         self.config = config
-        self.stats = crawler.stats
-        assert self.stats is not None
+        assert crawler.stats is not None
+        self.stats = CrawlStats(crawler.stats)
         self.filler = ItemFiller(config, self.stats)
         self.pool: _pool.WorkerPool | None = None
         self.downloader_enabled = False
@@ -126,7 +127,7 @@ class BTERuntime:
             # and the model loaded that is 60-90 ms with the reactor stopped.
             # Objects alive now live as long as the crawl, so leave them out.
             gc.freeze()
-            self.stats.set_value("bte/gc_frozen", gc.get_freeze_count())
+            self.stats.set("bte/gc_frozen", gc.get_freeze_count())
 
     async def _start_pool(self) -> None:
         config = self.config
@@ -157,26 +158,31 @@ class BTERuntime:
             # Nothing is in flight after a normal finish; after a forced stop a
             # hung page must not delay shutdown. Joining takes a moment: thread.
             await run_in_thread(pool.close, wait=False)
-        get = self.stats.get_value
-        pages = sum(get(key, 0) for key in ("bte/extracted", "bte/empty", "bte/errors"))
-        seconds = float(get("bte/seconds", 0.0))
+        get = self.stats.get
+        pages = sum(get(key) for key in ("bte/extracted", "bte/empty", "bte/errors"))
+        seconds = get("bte/milliseconds") / 1000.0
         logger.info(
             "scrapy-bte: %d page(s) extracted (%d with text, %d empty, %d errors, %d timeouts),"
             " %d word(s), %d item(s) filled; skipped %d non-HTML, %d too large;"
             " %.2f s extracting (%.3f s/page, %d worker(s))",
             pages,
-            get("bte/extracted", 0),
-            get("bte/empty", 0),
-            get("bte/errors", 0),
-            get("bte/timeouts", 0),
-            get("bte/words", 0),
-            get("bte/items", 0),
-            get("bte/skipped/non_html", 0),
-            get("bte/skipped/too_large", 0),
+            get("bte/extracted"),
+            get("bte/empty"),
+            get("bte/errors"),
+            get("bte/timeouts"),
+            get("bte/words"),
+            get("bte/items"),
+            get("bte/skipped/non_html"),
+            get("bte/skipped/too_large"),
             seconds,
             seconds / pages if pages else 0.0,
             self.config.workers,
         )
+        if self.stats.failures:
+            logger.warning(
+                "scrapy-bte: the stats collector failed %d time(s); the bte/ stats of this crawl are incomplete",
+                self.stats.failures,
+            )
 
     # -- deciding ----------------------------------------------------------
 
@@ -193,7 +199,7 @@ class BTERuntime:
             else:
                 reason = "non_html"
         if reason is not None:
-            self.stats.inc_value(f"bte/skipped/{reason}")
+            self.stats.inc(f"bte/skipped/{reason}")
             request.meta["bte_skipped"] = reason
         return reason
 
@@ -243,7 +249,7 @@ class BTERuntime:
             raise
         except Exception as exc:  # noqa: BLE001 - a bad page must never break the crawl
             result = self._failed(exc)
-        self.stats.inc_value("bte/seconds", time.perf_counter() - started, start=0.0)
+        self.stats.add_seconds("bte/milliseconds", time.perf_counter() - started)
         self._count(result, url)
         return result
 
@@ -253,7 +259,7 @@ class BTERuntime:
             try:
                 return pool.submit(body, **kwargs)
             except _pool.PoolFull:
-                self.stats.inc_value("bte/pool_full_waits")
+                self.stats.inc("bte/pool_full_waits")
                 await _await_future(pool.wait_for_capacity())
 
     def _extract_inline(self, html: bytes | str, **kwargs: Any) -> Extraction:
@@ -261,21 +267,21 @@ class BTERuntime:
 
     def _failed(self, exc: Exception) -> Extraction:
         if isinstance(exc, _pool.WorkerTimeout):
-            self.stats.inc_value("bte/timeouts")
+            self.stats.inc("bte/timeouts")
         if not isinstance(exc, BTEError):
             # Not a deliberate error: still one line, no traceback in the log.
-            self.stats.inc_value("bte/errors/unexpected")
+            self.stats.inc("bte/errors/unexpected")
         return Extraction.failed(error_text(exc), method=self.config.method)
 
     def _count(self, result: Extraction, url: str | None) -> None:
         if result.error is not None:
-            self.stats.inc_value("bte/errors")
+            self.stats.inc("bte/errors")
             logger.warning("scrapy-bte: extraction failed for %s: %s", url or "<item html>", result.error)
         elif result.empty:
-            self.stats.inc_value("bte/empty")
+            self.stats.inc("bte/empty")
         else:
-            self.stats.inc_value("bte/extracted")
-            self.stats.inc_value("bte/words", result.words)
+            self.stats.inc("bte/extracted")
+            self.stats.inc("bte/words", result.words)
 
 
 async def _await_future(future: Future[_T]) -> _T:
