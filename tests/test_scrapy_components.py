@@ -226,7 +226,7 @@ def test_skip_reason(status: int, content_type: bytes | None, body: bytes, meta:
     response = Response("http://example.com/", status=status, headers=headers, body=body, request=request)
     assert runtime.skip_reason(request, response) == reason
     if reason:
-        assert runtime.stats.get_value(f"bte/skipped/{reason}") == 1
+        assert runtime.stats.get(f"bte/skipped/{reason}") == 1
 
 
 # -- items -------------------------------------------------------------------
@@ -284,7 +284,7 @@ def test_filler_reports_a_class_missing_fields_once(caplog: pytest.LogCaptureFix
     errors = [r for r in caplog.records if r.levelname == "ERROR"]
     assert len(errors) == 1
     assert "Bare" in errors[0].getMessage() and "text, bte" in errors[0].getMessage()
-    assert runtime.stats.get_value("bte/errors/item_fields") == 3
+    assert runtime.stats.get("bte/errors/item_fields") == 3
 
 
 @pytest.mark.parametrize("make", [dict, ScrapyArticle, DataclassArticle, AttrsArticle])
