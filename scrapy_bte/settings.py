@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy.exceptions import NotConfigured
 
 from .api import METHODS
+from .cpus import usable_cpus
 from .errors import ConfigError
 from .pool import suggested_max_pending
 
@@ -41,16 +42,13 @@ _RESERVED_OPTIONS = frozenset({"html", "method", "url", "encoding", "content_typ
 
 
 def default_workers(concurrent_requests: int | None = None) -> int:
-    """One worker per usable CPU, keeping one for Scrapy's own reactor thread.
+    """One worker per usable CPU (affinity mask and cgroup CPU quota), keeping
+    one for Scrapy's own reactor thread.
 
     Capped at ``CONCURRENT_REQUESTS``: more pages than that are never in
     flight, so extra workers would only hold memory.
     """
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        cpus = os.cpu_count() or 1
-    workers = max(1, cpus - 1)
+    workers = max(1, usable_cpus() - 1)
     return min(workers, concurrent_requests) if concurrent_requests else workers
 
 
@@ -85,7 +83,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "BTE_WORKERS",
         None,
         "Extraction worker processes; `0` extracts inline in the reactor thread (blocks it: debugging and tiny crawls only).",
-        "`None` = CPUs − 1 (at least 1, at most `CONCURRENT_REQUESTS`)",
+        "`None` = usable CPUs − 1 (affinity mask and cgroup CPU quota; at least 1, at most `CONCURRENT_REQUESTS`)",
     ),
     SettingSpec(
         "BTE_TIMEOUT",
