@@ -328,3 +328,32 @@ def test_sigkill_loses_in_flight_pages_which_reseeding_recovers(
         for item in recovered:
             assert marker(int(item["url"].rsplit("-", 1)[1].split(".")[0])) in item["text"]
     print(f"SIGKILL: {len(lost)} of {site.articles} articles lost ({len(buffered)} in the feed buffer), all recovered")
+
+
+def test_example_project_on_scrapy_redis(redis_db: Any, redis_server: RedisServer, tmp_path: Path) -> None:
+    """The news spider with ``news.settings_redis``, as the README runs it: two processes."""
+    project = REPO / "example_project"
+    manifest = json.loads((project / "site" / "manifest.json").read_text(encoding="utf-8"))
+    articles = {Path(entry["page"]).name for entry in manifest["articles"]}
+    env = dict(os.environ, SCRAPY_SETTINGS_MODULE="news.settings_redis", REDIS_URL=redis_server.url)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(project), str(REPO), env.get("PYTHONPATH")]))
+    outputs = [tmp_path / f"part-{n}.jsonl" for n in (1, 2)]
+    processes = [
+        subprocess.Popen([sys.executable, "-m", "scrapy", "crawl", "news", "-O", str(out), "-s", "LOG_LEVEL=INFO"],
+                         cwd=project, env=env, stderr=subprocess.PIPE, text=True)
+        for out in outputs
+    ]
+    try:
+        logs = [process.communicate(timeout=180)[1] for process in processes]
+    finally:
+        for process in processes:
+            process.kill()
+    assert [process.returncode for process in processes] == [0, 0], [log[-3000:] for log in logs]
+    for log in logs:
+        assert "Traceback" not in log and "] ERROR: " not in log, log[-3000:]
+    items = [json.loads(line) for out in outputs if out.exists() for line in out.read_text(encoding="utf-8").splitlines()]
+    counts = Counter(Path(item["url"]).name for item in items)
+    assert set(counts) == articles and set(counts.values()) == {1}
+    assert all(item["text"] and "error" not in item["bte"] for item in items)
+    stats = _assert_integer_stats(redis_db.hgetall("news:stats"))
+    assert _close_within(len(articles), stats["bte/items"], 2), stats
