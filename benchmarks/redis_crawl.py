@@ -1,0 +1,181 @@
+"""Crawl benchmark on scrapy-redis: pages/s with one and with two crawler processes.
+
+    python benchmarks/redis_crawl.py [--pages 2000] [--delay 0.2] [--jitter 0.5]
+                                     [--processes 1,2] [--no-baseline] [--data DIR]
+
+Needs ``redis-server`` on PATH and the ``redis`` extra. A throwaway
+redis-server (127.0.0.1, free port, no persistence) holds the shared request
+queue, dupefilter and stats; the page server of ``benchmarks/crawl.py``
+serves ``--pages`` pages of the labelled sets in ``--data`` and answers each
+request after ``--delay`` seconds ± ``--jitter``, as remote sites do.
+
+Each run starts N crawler processes at once, all with the same spider: it
+requests every page URL, and the Redis dupefilter lets each URL into the
+shared queue once, so the processes split the pages between them. Every
+process runs with ``CONCURRENT_REQUESTS=64`` (so two processes keep twice
+as many requests open), ``CONCURRENT_ITEMS=1`` and the add-on's defaults
+(``BTE_WORKERS`` = usable CPUs − 1 per process). Pages/s counts the items of
+all processes between the first and the last item, so start-up is left out.
+Rows without the add-on (the same crawl, scrapy-redis alone) show what the
+machine allows; ``--no-baseline`` skips them. The check column says whether
+every page was exported exactly once across the processes.
+
+Other processes on the machine skew every number: the load average is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from crawl import DEFAULT_DATA, PageServer, load_bodies  # noqa: E402 - after the path set-up
+from redis_server import RedisServer  # noqa: E402
+
+CONCURRENT_REQUESTS = 64
+
+
+def crawl_child(config: dict[str, Any]) -> None:
+    """One crawler process (run by the parent with ``--child``)."""
+    import scrapy
+    from scrapy import signals
+    from scrapy.crawler import CrawlerProcess
+
+    port, pages, result = config["port"], config["pages"], Path(config["result"])
+    times: list[float] = []
+
+    class BenchSpider(scrapy.Spider):
+        name = "bench"
+
+        async def start(self) -> Any:
+            for i in range(pages):
+                yield scrapy.Request(f"http://127.0.0.1:{port}/p/{i}")
+
+        def parse(self, response: Any, **kwargs: Any) -> Any:
+            yield {"url": response.url}
+
+    settings: dict[str, Any] = {
+        "CONCURRENT_REQUESTS": CONCURRENT_REQUESTS,
+        "CONCURRENT_REQUESTS_PER_DOMAIN": CONCURRENT_REQUESTS,
+        "CONCURRENT_ITEMS": 1,
+        "DOWNLOAD_DELAY": 0,
+        "AUTOTHROTTLE_ENABLED": False,
+        "ROBOTSTXT_OBEY": False,
+        "TELNETCONSOLE_ENABLED": False,
+        "LOG_LEVEL": "WARNING",
+        "LOGSTATS_INTERVAL": 0,  # scrapy-redis 0.9 cannot read Scrapy's float start_time back
+        "SCHEDULER": "scrapy_redis.scheduler.Scheduler",
+        "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
+        "STATS_CLASS": "scrapy_redis.stats.RedisStatsCollector",
+        "SCHEDULER_PERSIST": True,
+        "REDIS_URL": config["redis_url"],
+        "FEEDS": {config["feed"]: {"format": "jsonlines"}},
+        "ADDONS": {"scrapy_bte.Addon": 100} if config["addon"] else {},
+    }
+    process = CrawlerProcess(settings)
+    crawler = process.create_crawler(BenchSpider)
+
+    def item_scraped() -> None:
+        times.append(time.time())  # wall clock: comparable across the processes
+
+    crawler.signals.connect(item_scraped, signal=signals.item_scraped)  # a weak reference: kept alive here
+    process.crawl(crawler)
+    process.start()
+    result.write_text(json.dumps({"items": times}), encoding="utf-8")
+
+
+@dataclass
+class Run:
+    processes: int
+    addon: bool
+    items: int
+    per_process: list[int]
+    pages_per_s: float
+    wall_s: float
+    exported_once: bool
+
+
+def run(server: PageServer, redis: RedisServer, args: argparse.Namespace, processes: int, addon: bool,
+        tmp: Path) -> Run:
+    redis.client().flushall()
+    name = f"{processes}-{'addon' if addon else 'plain'}"
+    children, configs = [], []
+    started = time.perf_counter()
+    for n in range(processes):
+        config = {"port": server.port, "pages": args.pages, "addon": addon, "redis_url": redis.url,
+                  "feed": str(tmp / f"{name}-{n}.jsonl"), "result": str(tmp / f"{name}-{n}.json")}
+        configs.append(config)
+        children.append(subprocess.Popen([sys.executable, __file__, "--child", json.dumps(config)],
+                                         stderr=subprocess.PIPE, text=True))
+    errors = [child.communicate(timeout=1800)[1] for child in children]
+    wall = time.perf_counter() - started
+    for child, error in zip(children, errors):
+        if child.returncode != 0:
+            raise SystemExit(f"crawl {name} failed:\n{error[-4000:]}")
+    times = sorted(t for c in configs for t in json.loads(Path(c["result"]).read_text())["items"])
+    per_process = [len(json.loads(Path(c["result"]).read_text())["items"]) for c in configs]
+    urls = Counter(json.loads(line)["url"] for c in configs for line in Path(c["feed"]).read_text().splitlines())
+    span = times[-1] - times[0] if len(times) > 1 else 0.0
+    return Run(processes=processes, addon=addon, items=len(times), per_process=per_process,
+               pages_per_s=(len(times) - 1) / span if span else 0.0, wall_s=wall,
+               exported_once=len(urls) == args.pages and set(urls.values()) == {1})
+
+
+def table(runs: list[Run]) -> str:
+    rows = ["| processes | add-on | items | items per process | pages/s | wall s | every page once |",
+            "| ---: | --- | ---: | --- | ---: | ---: | --- |"]
+    for r in runs:
+        rows.append(f"| {r.processes} | {'on' if r.addon else 'off'} | {r.items} | "
+                    f"{' + '.join(map(str, r.per_process))} | {r.pages_per_s:.0f} | {r.wall_s:.1f} | "
+                    f"{'yes' if r.exported_once else 'NO'} |")
+    return "\n".join(rows)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", type=int, default=2000, help="pages per crawl (default 2000)")
+    parser.add_argument("--delay", type=float, default=0.2, help="server response delay in seconds (default 0.2)")
+    parser.add_argument("--jitter", type=float, default=0.5, help="relative spread of the delay (default 0.5)")
+    parser.add_argument("--processes", default="1,2", help="crawler process counts to run (default 1,2)")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the runs without the add-on")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"labelled sets (default {DEFAULT_DATA})")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.child:
+        crawl_child(json.loads(args.child))
+        return 0
+    counts = [int(n) for n in args.processes.split(",")]
+    runs: list[Run] = []
+    with (PageServer(load_bodies(args.data, args.pages), delay=args.delay, jitter=args.jitter) as server,
+          RedisServer() as redis, tempfile.TemporaryDirectory() as tmp):
+        for processes in counts:
+            for addon in ([False] if not args.no_baseline else []) + [True]:
+                runs.append(run(server, redis, args, processes, addon, Path(tmp)))
+                print(f"  done: {processes} process(es), add-on {'on' if addon else 'off'}: "
+                      f"{runs[-1].pages_per_s:.0f} pages/s", file=sys.stderr)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"scrapy-redis crawl benchmark: {args.pages} pages from {args.data}, delay {args.delay * 1000:g} ms "
+          f"±{args.jitter:.0%}, CONCURRENT_REQUESTS={CONCURRENT_REQUESTS} per process, {os.cpu_count()} CPUs, "
+          f"load average {load} at the end\n")
+    print(table(runs))
+    return 0 if all(r.exported_once for r in runs) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
