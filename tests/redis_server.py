@@ -54,7 +54,8 @@ class RedisServer:
     def client(self, **kwargs: Any) -> Any:
         import redis
 
-        return redis.Redis(host="127.0.0.1", port=self.port, decode_responses=True, **kwargs)
+        kwargs.setdefault("decode_responses", True)
+        return redis.Redis(host="127.0.0.1", port=self.port, **kwargs)
 
     def start(self) -> RedisServer:
         self._dir = tempfile.TemporaryDirectory(prefix="redis-test-")

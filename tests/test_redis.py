@@ -12,6 +12,7 @@ the reason; with the environment variable ``CI`` set they fail instead.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import os
@@ -149,6 +150,15 @@ class Crawler:
         return items, cut
 
 
+def _load_crawler_module() -> Any:
+    """The crawler script as a module (its spider serialises requests for the queue)."""
+    spec = importlib.util.spec_from_file_location("redis_crawl", CRAWLER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _seed(client: Any, urls: list[str]) -> None:
     client.rpush(START_KEY, *(json.dumps({"url": url}) for url in urls))
 
@@ -249,11 +259,12 @@ def test_two_processes_share_one_queue(redis_db: Any, redis_server: RedisServer,
     assert redis_db.scard(DUPEFILTER_KEY) > 0  # and persisted with its dupefilter
 
 
-def test_sigkill_loses_in_flight_pages_which_reseeding_recovers(
+def test_sigkill_loses_in_flight_pages_which_requeueing_recovers(
     redis_db: Any, redis_server: RedisServer, tmp_path: Path
 ) -> None:
     from scrapy.http import Request
     from scrapy_redis.dupefilter import RFPDupeFilter
+    from scrapy_redis.queue import PriorityQueue
 
     with LinkedSite(articles=40, delay=0.05) as site:
         site.hold_after = 15
@@ -310,13 +321,19 @@ def test_sigkill_loses_in_flight_pages_which_reseeding_recovers(
         taken = [url for url in lost if url in crawled]
         assert all(redis_db.sismember(DUPEFILTER_KEY, fingerprint(Request(url))) for url in taken)
 
-        # Recovery: mark the missing URLs as seen (links to them found while
-        # recovering are then dropped), and push them to the start key, from
-        # which scrapy-redis makes requests with dont_filter=True for the
-        # spider's default callback (parse).
-        redis_db.sadd(DUPEFILTER_KEY, *(fingerprint(Request(url)) for url in lost))
-        _seed(redis_db, lost)
-        recovery = Crawler("recovery", tmp_path, redis_server, batch_size=CONCURRENT_REQUESTS)
+        # Recovery: requests pushed straight into the shared queue keep their
+        # callback (URLs pushed to the start key would go to parse, the
+        # default one, and yield no item). Marking them seen first drops links
+        # to them that the recovery crawl finds.
+        spider = _load_crawler_module().SiteSpider()
+        raw = redis_server.client(decode_responses=False)
+        seen = RFPDupeFilter(server=raw, key=DUPEFILTER_KEY)
+        queue = PriorityQueue(server=raw, spider=spider, key=QUEUE_KEY)
+        for url in lost:
+            request = Request(url, callback=spider.parse_article, dont_filter=True)
+            seen.request_seen(request)
+            queue.push(request)
+        recovery = Crawler("recovery", tmp_path, redis_server)
         try:
             assert recovery.wait(timeout=120) == 0, recovery.log[-3000:]
         finally:
