@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy.exceptions import NotConfigured
 
 from .api import METHODS
-from .cpus import usable_cpus
+from .pool.cpus import usable_cpus
 from .errors import ConfigError
 from .pool import suggested_max_pending
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scrapy_bte.cpus import affinity_cpus, cgroup_cpu_quota, usable_cpus
+from scrapy_bte.pool.cpus import affinity_cpus, cgroup_cpu_quota, usable_cpus
 from scrapy_bte.settings import default_workers
 
 

@@ -3,7 +3,8 @@
 The parent side: :class:`WorkerPool` (:mod:`.parent`), its dispatcher
 thread (:mod:`.dispatcher`) and the state the two share, with the pool's
 lifecycle (:mod:`.state`); the child side: the loop each worker process
-runs (:mod:`.child`); and what the pool raises (:mod:`.errors`).
+runs (:mod:`.child`); what the pool raises (:mod:`.errors`); and how many
+CPUs the process may really use, the default pool size (:mod:`.cpus`).
 
 Imports: :mod:`scrapy_bte.api` (in the workers), :mod:`scrapy_bte.result`
 and :mod:`scrapy_bte.errors`. Never Scrapy or Twisted: the Scrapy layer
