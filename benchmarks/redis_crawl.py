@@ -107,18 +107,28 @@ class Run:
     exported_once: bool
 
 
-def run(server: PageServer, redis: RedisServer, args: argparse.Namespace, processes: int, addon: bool,
-        tmp: Path) -> Run:
+def run(
+    server: PageServer, redis: RedisServer, args: argparse.Namespace, processes: int, addon: bool, tmp: Path
+) -> Run:
     redis.client().flushall()
     name = f"{processes}-{'addon' if addon else 'plain'}"
     children, configs = [], []
     started = time.perf_counter()
     for n in range(processes):
-        config = {"port": server.port, "pages": args.pages, "addon": addon, "redis_url": redis.url,
-                  "feed": str(tmp / f"{name}-{n}.jsonl"), "result": str(tmp / f"{name}-{n}.json")}
+        config = {
+            "port": server.port,
+            "pages": args.pages,
+            "addon": addon,
+            "redis_url": redis.url,
+            "feed": str(tmp / f"{name}-{n}.jsonl"),
+            "result": str(tmp / f"{name}-{n}.json"),
+        }
         configs.append(config)
-        children.append(subprocess.Popen([sys.executable, __file__, "--child", json.dumps(config)],
-                                         stderr=subprocess.PIPE, text=True))
+        children.append(
+            subprocess.Popen(
+                [sys.executable, __file__, "--child", json.dumps(config)], stderr=subprocess.PIPE, text=True
+            )
+        )
     errors = [child.communicate(timeout=1800)[1] for child in children]
     wall = time.perf_counter() - started
     for child, error in zip(children, errors):
@@ -128,18 +138,28 @@ def run(server: PageServer, redis: RedisServer, args: argparse.Namespace, proces
     per_process = [len(json.loads(Path(c["result"]).read_text())["items"]) for c in configs]
     urls = Counter(json.loads(line)["url"] for c in configs for line in Path(c["feed"]).read_text().splitlines())
     span = times[-1] - times[0] if len(times) > 1 else 0.0
-    return Run(processes=processes, addon=addon, items=len(times), per_process=per_process,
-               pages_per_s=(len(times) - 1) / span if span else 0.0, wall_s=wall,
-               exported_once=len(urls) == args.pages and set(urls.values()) == {1})
+    return Run(
+        processes=processes,
+        addon=addon,
+        items=len(times),
+        per_process=per_process,
+        pages_per_s=(len(times) - 1) / span if span else 0.0,
+        wall_s=wall,
+        exported_once=len(urls) == args.pages and set(urls.values()) == {1},
+    )
 
 
 def table(runs: list[Run]) -> str:
-    rows = ["| processes | add-on | items | items per process | pages/s | wall s | every page once |",
-            "| ---: | --- | ---: | --- | ---: | ---: | --- |"]
+    rows = [
+        "| processes | add-on | items | items per process | pages/s | wall s | every page once |",
+        "| ---: | --- | ---: | --- | ---: | ---: | --- |",
+    ]
     for r in runs:
-        rows.append(f"| {r.processes} | {'on' if r.addon else 'off'} | {r.items} | "
-                    f"{' + '.join(map(str, r.per_process))} | {r.pages_per_s:.0f} | {r.wall_s:.1f} | "
-                    f"{'yes' if r.exported_once else 'NO'} |")
+        rows.append(
+            f"| {r.processes} | {'on' if r.addon else 'off'} | {r.items} | "
+            f"{' + '.join(map(str, r.per_process))} | {r.pages_per_s:.0f} | {r.wall_s:.1f} | "
+            f"{'yes' if r.exported_once else 'NO'} |"
+        )
     return "\n".join(rows)
 
 
@@ -162,17 +182,25 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     counts = [int(n) for n in args.processes.split(",")]
     runs: list[Run] = []
-    with (PageServer(load_bodies(args.data, args.pages), delay=args.delay, jitter=args.jitter) as server,
-          RedisServer() as redis, tempfile.TemporaryDirectory() as tmp):
+    with (
+        PageServer(load_bodies(args.data, args.pages), delay=args.delay, jitter=args.jitter) as server,
+        RedisServer() as redis,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
         for processes in counts:
             for addon in ([False] if not args.no_baseline else []) + [True]:
                 runs.append(run(server, redis, args, processes, addon, Path(tmp)))
-                print(f"  done: {processes} process(es), add-on {'on' if addon else 'off'}: "
-                      f"{runs[-1].pages_per_s:.0f} pages/s", file=sys.stderr)
+                print(
+                    f"  done: {processes} process(es), add-on {'on' if addon else 'off'}: "
+                    f"{runs[-1].pages_per_s:.0f} pages/s",
+                    file=sys.stderr,
+                )
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"scrapy-redis crawl benchmark: {args.pages} pages from {args.data}, delay {args.delay * 1000:g} ms "
-          f"±{args.jitter:.0%}, CONCURRENT_REQUESTS={CONCURRENT_REQUESTS} per process, {os.cpu_count()} CPUs, "
-          f"load average {load} at the end\n")
+    print(
+        f"scrapy-redis crawl benchmark: {args.pages} pages from {args.data}, delay {args.delay * 1000:g} ms "
+        f"±{args.jitter:.0%}, CONCURRENT_REQUESTS={CONCURRENT_REQUESTS} per process, {os.cpu_count()} CPUs, "
+        f"load average {load} at the end\n"
+    )
     print(table(runs))
     return 0 if all(r.exported_once for r in runs) else 1
 

@@ -60,14 +60,14 @@ class CrawlStats:
         try:
             value = self._stats.get_value(key, default)
             return int(value) if value is not None else default
-        except Exception as exc:  # any backend error: a stat is never worth a page
+        except Exception as exc:  # noqa: BLE001 - any backend error: a stat is never worth a page
             self._failed(key, exc)
             return default
 
     def _call(self, method: str, key: str, *args: Any, **kwargs: Any) -> None:
         try:
             getattr(self._stats, method)(key, *args, **kwargs)
-        except Exception as exc:  # any backend error: a stat is never worth a page
+        except Exception as exc:  # noqa: BLE001 - any backend error: a stat is never worth a page
             self._failed(key, exc)
 
     def _failed(self, key: str, exc: Exception) -> None:

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 from scrapy.exceptions import NotConfigured
 
 from .api import METHODS
-from .pool.cpus import usable_cpus
 from .errors import ConfigError
 from .pool import suggested_max_pending
+from .pool.cpus import usable_cpus
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -98,7 +98,7 @@ class LinkedSite:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def do_GET(self) -> None:  # noqa: N802 - http.server API
+            def do_GET(self) -> None:
                 path = self.path.split("?", 1)[0]
                 with site._lock:
                     held = site.hold_after is not None and site._started >= site.hold_after

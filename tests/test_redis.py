@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from linked_site import LinkedSite, marker
 from redis_server import RedisServer, redis_server_path
 
@@ -185,8 +184,9 @@ def _close_within(expected: int, value: int, processes: int, step: int = 1) -> b
     return expected - (processes - 1) * step <= value <= expected
 
 
-def test_crawl_stats_under_redis_stats_collector(redis_db: Any, redis_server: RedisServer,
-                                                 caplog: pytest.LogCaptureFixture) -> None:
+def test_crawl_stats_under_redis_stats_collector(
+    redis_db: Any, redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
     from scrapy.utils.test import get_crawler
     from scrapy_redis.stats import RedisStatsCollector
 
@@ -311,10 +311,16 @@ def test_sigkill_loses_in_flight_pages_which_requeueing_recovers(
         # the survivor nor a restarted process would fetch them again.
         assert lost, "the killed process had pages in flight"
         log = killed.log
-        crawled = {line.split("Crawled (200) <GET ", 1)[1].split(">", 1)[0]
-                   for line in log.splitlines() if "Crawled (200) <GET " in line}
-        scraped = {line.split("Scraped from <200 ", 1)[1].split(">", 1)[0]
-                   for line in log.splitlines() if "Scraped from <200 " in line}
+        crawled = {
+            line.split("Crawled (200) <GET ", 1)[1].split(">", 1)[0]
+            for line in log.splitlines()
+            if "Crawled (200) <GET " in line
+        }
+        scraped = {
+            line.split("Scraped from <200 ", 1)[1].split(">", 1)[0]
+            for line in log.splitlines()
+            if "Scraped from <200 " in line
+        }
         buffered = scraped - {item["url"] for item in killed_items}
         assert set(lost) >= buffered
         fingerprint = RFPDupeFilter(server=None, key="").request_fingerprint
@@ -356,8 +362,13 @@ def test_example_project_on_scrapy_redis(redis_db: Any, redis_server: RedisServe
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(project), str(REPO), env.get("PYTHONPATH")]))
     outputs = [tmp_path / f"part-{n}.jsonl" for n in (1, 2)]
     processes = [
-        subprocess.Popen([sys.executable, "-m", "scrapy", "crawl", "news", "-O", str(out), "-s", "LOG_LEVEL=INFO"],
-                         cwd=project, env=env, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-m", "scrapy", "crawl", "news", "-O", str(out), "-s", "LOG_LEVEL=INFO"],
+            cwd=project,
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for out in outputs
     ]
     try:
@@ -368,7 +379,9 @@ def test_example_project_on_scrapy_redis(redis_db: Any, redis_server: RedisServe
     assert [process.returncode for process in processes] == [0, 0], [log[-3000:] for log in logs]
     for log in logs:
         assert "Traceback" not in log and "] ERROR: " not in log, log[-3000:]
-    items = [json.loads(line) for out in outputs if out.exists() for line in out.read_text(encoding="utf-8").splitlines()]
+    items = [
+        json.loads(line) for out in outputs if out.exists() for line in out.read_text(encoding="utf-8").splitlines()
+    ]
     counts = Counter(Path(item["url"]).name for item in items)
     assert set(counts) == articles and set(counts.values()) == {1}
     assert all(item["text"] and "error" not in item["bte"] for item in items)

@@ -97,7 +97,7 @@ def _walk(mount_point: Path, mount_root: str, cgroup_path: str, read: Callable[[
     """
     relative = cgroup_path
     if mount_root != "/" and (relative == mount_root or relative.startswith(mount_root.rstrip("/") + "/")):
-        relative = relative[len(mount_root):]
+        relative = relative[len(mount_root) :]
     directory = mount_point / relative.lstrip("/")
     if not directory.is_dir():
         directory = mount_point
