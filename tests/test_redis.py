@@ -248,7 +248,7 @@ def test_two_processes_share_one_queue(redis_db: Any, redis_server: RedisServer,
     # 3. The bte/ stats in Redis add up (see _close_within for the tolerance).
     stats = _assert_integer_stats(redis_db.hgetall(STATS_KEY))
     html = [path for path, status in served if status == 200]
-    words = {path: extract(site.pages[path], url=site.url(path)).words for path in set(html)}
+    words = {path: extract(site.pages[path]).words for path in set(html)}
     assert _close_within(len(html), stats["bte/extracted"], 2), (len(html), stats)
     assert _close_within(site.articles, stats["bte/items"], 2), stats
     assert _close_within(len(served) - len(html), stats["bte/skipped/non_html"], 2), stats
