@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .core.decode import to_unicode
+from .core.decode import non_html_format, to_unicode
 from .core.document import Document, build, clean_text
 from .errors import ConfigError, ExtractionError
 from .fields.title import document_title
@@ -41,6 +41,9 @@ def as_markup(html: HtmlInput, encoding: str | None, content_type: str | None, m
     if isinstance(html, str):
         if max_bytes is not None and len(html) > max_bytes:
             raise ExtractionError(f"document of {len(html)} characters exceeds max_bytes={max_bytes}")
+        kind = non_html_format(html)
+        if kind is not None:
+            raise ExtractionError(f"{kind} body: not an HTML document")
         if "\x00" in html:
             html = html.replace("\x00", "")
         # Lone surrogates (from a lenient decoder upstream) could not be encoded again.

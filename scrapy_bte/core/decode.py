@@ -15,6 +15,7 @@ a ``<meta>`` that names UTF-16 (a page readable as ASCII is not UTF-16).
 from __future__ import annotations
 
 import codecs
+import re
 
 from w3lib.encoding import (
     html_body_declared_encoding,
@@ -62,7 +63,13 @@ _NOT_CONTROL = bytes(b for b in range(256) if b not in _CONTROLS)
 
 
 def looks_binary(data: bytes) -> bool:
-    """True for bodies that are clearly not markup (PDF, images, archives)."""
+    """True for bodies that are clearly not markup (PDF, images, archives).
+
+    NUL is left out of the control-byte share: documents padded with NUL
+    bytes (fixed-size records, pre-allocated files) are still documents, and
+    decoding drops the NULs. The NULs stay in the sample because UTF-16
+    without a byte-order mark is recognised by them.
+    """
     head = data[:1024].lstrip()
     if head.startswith(_BINARY_MAGIC):
         return True
@@ -71,12 +78,57 @@ def looks_binary(data: bytes) -> bool:
         return False
     if sample.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 BOM: text
         return False
-    controls = len(sample.translate(None, _NOT_CONTROL))
+    nuls = sample.count(b"\x00")
     # UTF-16 without a BOM has a NUL in every other byte; markup sniffing
-    # decides that case below, so only a high share of varied controls counts.
-    if sample.count(b"\x00") * 2 >= len(sample) * 0.8 and (b"<\x00" in sample or b"\x00<" in sample):
+    # decides that case later, so it is never binary here.
+    if nuls * 2 >= len(sample) * 0.8 and (b"<\x00" in sample or b"\x00<" in sample):
         return False
-    return controls > len(sample) * 0.1
+    controls = len(sample.translate(None, _NOT_CONTROL)) - nuls
+    return controls > (len(sample) - nuls) * 0.1
+
+
+# Bodies servers label text/html that are data or code, not documents: their
+# "main text" would be the whole body. Only the first bytes are looked at,
+# and only shapes no HTML page starts with count.
+_JSON_START = re.compile(
+    rb"""\s*(?:\{\s*(?:"(?:[^"\\\n]|\\.){0,200}"\s*:|\}\s*$)"""
+    rb"""|\[\s*(?:[\[{"]|\]\s*$|(?:-?\d+(?:\.\d+)?|true|false|null)\s*,))""",
+)
+_SCRIPT_START = re.compile(
+    rb"""\s*(?:/\*|//|["']use strict["']"""
+    rb"""|[!(]\s*function\s*[\w$]*\s*\(|\(\s*\(\s*[\w$,\s]*\)\s*=>"""
+    rb"""|(?:var|let|const)\s+[\w$]+\s*[=;,]"""
+    rb"""|function\s*[\w$]*\s*\([\w$,\s]*\)\s*\{"""
+    rb"""|(?:import|export)\s+(?:[{*"']|default\b|const\b|function\b|class\b|[\w$]+\s*(?:,|from\b))"""
+    rb"""|(?:window|document|self|globalThis)\s*\.\s*[\w$]+\s*[.=(\[]"""
+    rb"""|define\s*\(|[\w$.]+\s*\(\s*[{\[])""",
+)
+# Markup that would make a script-looking start a page after all (a page
+# whose first line is a stray comment, a bundle built around HTML strings).
+_PAGE_TAG = re.compile(rb"<(?:!doctype|html|head|body|div|p|article|main|table|title)\b", re.IGNORECASE)
+_SNIFF = 1024
+
+
+def non_html_format(data: bytes | str) -> str | None:
+    """``"json"`` or ``"javascript"`` for bodies that are clearly one of them, else None.
+
+    A JSON document served as ``text/html`` would otherwise come out whole as
+    main text. JSON is recognised by its opening structure (``{"key":``,
+    ``[{``, ``[1,``); script by openings no page starts with (``/*``,
+    ``function f(){``, ``var x =``, ``import``, ``callback({``), and only
+    when no page-level tag follows in the first kilobyte.
+    """
+    head = data[: _SNIFF * 4] if isinstance(data, bytes) else data[: _SNIFF * 4].encode("utf-8", "replace")
+    if head.startswith(b"\xef\xbb\xbf"):
+        head = head[3:]
+    head = head.lstrip()[:_SNIFF]
+    if not head or head[:1] == b"<":
+        return None
+    if _JSON_START.match(head):
+        return "json"
+    if _SCRIPT_START.match(head) and not _PAGE_TAG.search(head):
+        return "javascript"
+    return None
 
 
 _REFUSED = frozenset({"idna", "punycode", "undefined", "utf-7", "unicode-escape", "raw-unicode-escape"})
@@ -148,10 +200,14 @@ def to_unicode(
     """Decode ``html``; return ``(text, encoding_used)``.
 
     Invalid byte sequences become U+FFFD; NUL characters are dropped. Raises
-    :class:`ExtractionError` for binary bodies (PDF, images, archives).
+    :class:`ExtractionError` for binary bodies (PDF, images, archives) and
+    for JSON and JavaScript bodies (see :func:`non_html_format`).
     """
     if looks_binary(html):
         raise ExtractionError("binary body: not an HTML document")
+    kind = non_html_format(html)
+    if kind is not None:
+        raise ExtractionError(f"{kind} body: not an HTML document")
     bom_encoding, bom = read_bom(html)
     if bom_encoding is not None and bom is not None:
         used, html = bom_encoding, html[len(bom) :]
