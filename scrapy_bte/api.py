@@ -12,6 +12,7 @@ import numpy as np
 
 from .core.decode import non_html_format, to_unicode
 from .core.document import Document, build, clean_text
+from .core.fingerprint import fingerprint
 from .errors import ConfigError, ExtractionError
 from .fields.title import document_title
 from .learned import auto as _auto
@@ -170,8 +171,9 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
     kept_chars = int(doc.chars[kept].sum()) if n else 0
     kept_bytes = int(doc.bytes[kept].sum()) if n else 0
     text_ratio = kept_chars / total_chars if total_chars else 0.0
+    text = "\n".join(paragraphs)
     return Extraction(
-        text="\n".join(paragraphs),
+        text=text,
         paragraphs=paragraphs,
         title=title,
         method=method,
@@ -183,6 +185,7 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
         kept_blocks=[int(b) for b in blocks],
         span=None if span is None else (span.first_block, span.last_block),
         n_blocks=n,
+        fingerprint=fingerprint(text),
     )
 
 

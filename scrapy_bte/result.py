@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-SCORE_KEYS = ("bte_score", "density", "text_ratio", "confidence", "method", "title")
+SCORE_KEYS = ("bte_score", "density", "text_ratio", "confidence", "method", "title", "words", "fingerprint")
 
 
 @dataclass(frozen=True)
@@ -15,6 +15,8 @@ class Extraction:
     ``kept_blocks`` are indices into the document's text blocks and ``span``
     is BTE's ``(first_block, last_block)`` (inclusive) so reports can draw
     what was kept; both are empty/``None`` for a page without text.
+    ``fingerprint`` is the text's 64-bit SimHash in hex (see
+    :mod:`scrapy_bte.core.fingerprint`), ``None`` for texts too short to compare.
     """
 
     text: str
@@ -30,6 +32,7 @@ class Extraction:
     span: tuple[int, int] | None = None
     n_blocks: int = 0
     error: str | None = None
+    fingerprint: str | None = None
 
     @property
     def empty(self) -> bool:
@@ -58,6 +61,7 @@ class Extraction:
             "span": list(self.span) if self.span is not None else None,
             "n_blocks": int(self.n_blocks),
             "error": self.error,
+            "fingerprint": self.fingerprint,
         }
 
     @classmethod
@@ -78,6 +82,7 @@ class Extraction:
             span=tuple(span) if span is not None else None,  # type: ignore[arg-type]
             n_blocks=int(data.get("n_blocks", 0)),
             error=data.get("error"),
+            fingerprint=data.get("fingerprint"),
         )
 
     @classmethod

@@ -32,6 +32,8 @@ FLAT_SCORE_FIELDS = {
     "confidence": "bte_confidence",
     "method": "bte_method",
     "title": "bte_title",
+    "words": "bte_words",
+    "fingerprint": "bte_fingerprint",
     "error": "bte_error",
 }
 """Score key -> top-level item field written when ``BTE_FLAT_SCORES`` is on."""

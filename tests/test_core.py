@@ -283,7 +283,16 @@ def test_extraction_to_dict_is_json_safe_and_round_trips():
     again = Extraction.from_dict(data)
     assert again == result
     scores = result.scores()
-    assert set(scores) == {"bte_score", "density", "text_ratio", "confidence", "method", "title"}
+    assert set(scores) == {
+        "bte_score",
+        "density",
+        "text_ratio",
+        "confidence",
+        "method",
+        "title",
+        "words",
+        "fingerprint",
+    }
     assert Extraction.failed("timeout").scores()["error"] == "timeout"
 
 
