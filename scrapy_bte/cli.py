@@ -1,78 +1,125 @@
 """``scrapy-bte`` command line.
 
-Exit codes: 0 success; 1 extraction failed for at least one input
-(ExtractionError: binary, too large...); 2 usage errors (argparse's own code,
-bad options, unreadable files); 3 the output was empty for every input.
+Exit codes: 0 success; 1 at least one input failed (extraction refused a
+page: binary, JSON, too large, timeout; or a file or WARC record could not be
+read), the others were still processed; 2 usage errors (argparse's own code,
+bad method or options); 3 no page gave any text.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
+from typing import Any, TextIO
 
 from . import __version__
-from .api import DEFAULT_METHOD, METHODS, extract
-from .errors import BTEError, ConfigError, ExtractionError
+from .api import DEFAULT_MAX_BYTES, DEFAULT_METHOD, METHODS, extract
+from .batch import Outcome, Progress, Summary, extract_all
+from .errors import BTEError
+from .sources import BadInput, Skipped, is_warc, read
 from .training import commands as training
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_EMPTY = 3
+EXIT_CODES_HELP = (
+    "Exit codes: 0 ok; 1 some input failed (refused page, unreadable file or record; the rest is still done); "
+    "2 usage error; 3 no page gave any text."
+)
+_PROBE_HTML = "<html><body><p>A short probe paragraph.</p></body></html>"
 
 
-def _read(source: str) -> bytes:
-    if source == "-":
-        return sys.stdin.buffer.read()
-    return Path(source).read_bytes()
-
-
-def _cmd_extract(args: argparse.Namespace) -> int:
-    options = {}
+def _options(args: argparse.Namespace) -> dict[str, Any] | str:
+    """Method options from the command line, or an error message."""
+    options: dict[str, Any] = {}
     for item in args.option or []:
         key, sep, value = item.partition("=")
         if not sep:
-            print(f"scrapy-bte: --option takes KEY=VALUE, got {item!r}", file=sys.stderr)
-            return EXIT_USAGE
+            return f"--option takes KEY=VALUE, got {item!r}"
         options[key] = _parse_value(value)
     if args.model:
         options["model_path"] = args.model
     if args.comments is not None:
         options["comments"] = args.comments == "keep"
-    status = EXIT_OK
-    produced = False
-    for source in args.files:
+    options.setdefault("max_bytes", DEFAULT_MAX_BYTES)
+    return options
+
+
+def _write(out: TextIO, outcome: Outcome, args: argparse.Namespace, headers: bool) -> None:
+    item, result = outcome.item, outcome.extraction
+    if result is None:
+        return
+    if args.format in ("jsonl", "json"):
+        out.write(json.dumps({"source": item.source, **result.to_dict()}, ensure_ascii=False) + "\n")
+        return
+    if headers:
+        out.write(f"==> {item.source} <==\n")
+    if args.title and result.title:
+        out.write(result.title + "\n\n")
+    out.write(result.text + ("\n" if result.text else ""))
+
+
+def _report(outcome: Outcome, verbose: bool) -> None:
+    item = outcome.item
+    if isinstance(item, BadInput):
+        print(f"scrapy-bte: cannot read {item.source}: {item.reason}", file=sys.stderr)
+    elif outcome.error is not None:
+        print(f"scrapy-bte: {item.source}: {outcome.error}", file=sys.stderr)
+    elif isinstance(item, Skipped) and verbose:
+        print(f"scrapy-bte: skipped {item.source}: {item.reason}", file=sys.stderr)
+
+
+def _cmd_extract(args: argparse.Namespace) -> int:
+    options = _options(args)
+    if isinstance(options, str):
+        print(f"scrapy-bte: {options}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.jobs < 0:
+        print("scrapy-bte: --jobs must be >= 0", file=sys.stderr)
+        return EXIT_USAGE
+    try:  # a bad method, option or model fails once here, not once per page
+        extract(_PROBE_HTML, method=args.method, encoding=None, **options)
+        if args.encoding:
+            extract(b"<p>x</p>", method=args.method, encoding=args.encoding, **options)
+    except BTEError as exc:  # unknown method, option, model or encoding
+        print(f"scrapy-bte: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    headers = len(args.files) > 1 or any(f != "-" and (os.path.isdir(f) or is_warc(f)) for f in args.files)
+    out: TextIO = sys.stdout
+    if args.output:
         try:
-            data = _read(source)
+            out = open(args.output, "w", encoding="utf-8")  # noqa: SIM115 - closed in finally
         except OSError as exc:
-            print(f"scrapy-bte: cannot read {source}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"scrapy-bte: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
             return EXIT_USAGE
-        try:
-            result = extract(data, method=args.method, encoding=args.encoding, **options)
-        except ConfigError as exc:
-            print(f"scrapy-bte: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-        except ExtractionError as exc:
-            print(f"scrapy-bte: {source}: {exc}", file=sys.stderr)
-            status = EXIT_FAILED
-            continue
-        produced = produced or bool(result.text)
-        if args.format == "json":
-            payload = result.to_dict()
-            payload["source"] = source
-            sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+    summary = Summary()
+    progress = Progress()
+    try:
+        pages = read(args.files, max_bytes=int(options["max_bytes"]))
+        for outcome in extract_all(
+            pages, jobs=args.jobs, timeout=args.timeout, method=args.method, options=options, encoding=args.encoding
+        ):
+            summary.add(outcome)
+            if outcome.error is not None or isinstance(outcome.item, BadInput):
+                progress.clear()  # the message gets a line of its own
+            _report(outcome, args.verbose)
+            _write(out, outcome, args, headers)
+            progress.update(summary, outcome.item.source)
+    finally:
+        progress.clear()
+        if out is not sys.stdout:
+            out.close()
         else:
-            if len(args.files) > 1:
-                sys.stdout.write(f"==> {source} <==\n")
-            if args.title and result.title:
-                sys.stdout.write(result.title + "\n\n")
-            sys.stdout.write(result.text + ("\n" if result.text else ""))
-    if status == EXIT_OK and not produced:
-        return EXIT_EMPTY
-    return status
+            out.flush()
+    if not args.quiet:
+        print(f"scrapy-bte: {summary.line()}", file=sys.stderr)
+    if summary.errors or summary.bad_inputs:
+        return EXIT_FAILED
+    return EXIT_OK if summary.with_text else EXIT_EMPTY
 
 
 def _parse_value(value: str) -> object:
@@ -93,16 +140,37 @@ def build_parser() -> argparse.ArgumentParser:
 
     ex = sub.add_parser(
         "extract",
-        help="print the main text of HTML files or stdin",
-        description="Print the main text of each FILE (or stdin for '-'). Exit codes: 0 ok, "
-        "1 extraction failed for an input, 2 usage error, 3 every output was empty.",
+        help="print the main text of HTML files, folders, WARC files or stdin",
+        description="Extract the main text of each PATH: an HTML file, a folder (its *.html and *.htm files, "
+        "recursively), a WARC file (.warc, .warc.gz: its HTML response and resource records; needs "
+        "pip install 'scrapy-bte[warc]'), or - for standard input. A summary line goes to stderr at the end, "
+        "and a progress line while it runs when stderr is a terminal. " + EXIT_CODES_HELP,
     )
-    ex.add_argument("files", nargs="+", metavar="FILE", help="HTML file, or - for standard input")
+    ex.add_argument("files", nargs="+", metavar="PATH", help="HTML file, folder, WARC file, or - for standard input")
     ex.add_argument(
         "--method", default=DEFAULT_METHOD, choices=METHODS, help=f"extraction method (default: {DEFAULT_METHOD})"
     )
     ex.add_argument(
-        "--format", default="text", choices=("text", "json"), help="plain text, or one JSON object per input"
+        "--format",
+        default="text",
+        choices=("text", "jsonl", "json"),
+        help="plain text, or one JSON object per line and page with source, text and fields (json = jsonl)",
+    )
+    ex.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE instead of standard output")
+    ex.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="extract in N worker processes, each page with --timeout (default 0: in this process)",
+    )
+    ex.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="with --jobs: seconds one page may take before its worker is replaced (default 10)",
     )
     ex.add_argument("--encoding", default=None, help="decode input with this encoding instead of detecting it")
     ex.add_argument("--model", default=None, help="path to a model .npz for the model/auto methods")
@@ -114,12 +182,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ex.add_argument("--title", action="store_true", help="print the title before the text (text format)")
     ex.add_argument(
-        "-o",
         "--option",
         action="append",
         metavar="KEY=VALUE",
-        help="method option, e.g. -o threshold=mean (repeatable)",
+        help="method option, e.g. --option threshold=mean (repeatable)",
     )
+    ex.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    ex.add_argument("-v", "--verbose", action="store_true", help="also report WARC records that are not pages")
     ex.set_defaults(func=_cmd_extract)
 
     training.add_train_parser(sub)
@@ -140,6 +209,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `scrapy-bte extract ... | head`: the reader has had enough
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -46,11 +46,11 @@ def test_stdin_and_title(capsys, monkeypatch):
 
 
 def test_method_options_are_passed_and_checked(capsys):
-    code, out, _ = run(capsys, "extract", "--method", "density", "-o", "threshold=mean", str(SAMPLE))
+    code, out, _ = run(capsys, "extract", "--method", "density", "--option", "threshold=mean", str(SAMPLE))
     assert code == EXIT_OK and SENTENCE in out
-    code, _, err = run(capsys, "extract", "--method", "density", "-o", "threshold=median", str(SAMPLE))
+    code, _, err = run(capsys, "extract", "--method", "density", "--option", "threshold=median", str(SAMPLE))
     assert code == EXIT_USAGE and "threshold" in err
-    code, _, err = run(capsys, "extract", "-o", "no-equals-sign", str(SAMPLE))
+    code, _, err = run(capsys, "extract", "--option", "no-equals-sign", str(SAMPLE))
     assert code == EXIT_USAGE and "KEY=VALUE" in err
 
 
@@ -73,8 +73,8 @@ def test_exit_codes(capsys, tmp_path):
     assert run(capsys, "extract", str(empty))[0] == EXIT_EMPTY
     code, _, err = run(capsys, "extract", str(pdf))
     assert code == EXIT_FAILED and "binary" in err
-    code, _, err = run(capsys, "extract", str(tmp_path / "missing.html"))
-    assert code == EXIT_USAGE and "cannot read" in err
+    code, out, err = run(capsys, "extract", str(tmp_path / "missing.html"), str(SAMPLE))
+    assert code == EXIT_FAILED and "cannot read" in err and SENTENCE in out  # counted, and the run goes on
     # One good input among failures still reports the failure.
     assert run(capsys, "extract", str(SAMPLE), str(pdf))[0] == EXIT_FAILED
 
@@ -99,4 +99,4 @@ def test_every_command_has_help(command):
 def test_usage_error_exit_code():
     proc = subprocess.run([sys.executable, "-m", "scrapy_bte", "extract"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == EXIT_USAGE
-    assert "FILE" in proc.stderr
+    assert "PATH" in proc.stderr

@@ -131,6 +131,44 @@ def non_html_format(data: bytes | str) -> str | None:
     return None
 
 
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+# Types servers send when they do not know better: the body decides.
+GENERIC_TYPES = frozenset(
+    {"", "application/octet-stream", "binary/octet-stream", "text/plain", "application/unknown", "unknown/unknown"}
+)
+_HTML_START = re.compile(
+    rb"^(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*"
+    rb"<(?:!doctype\s+html|html|head|body|title|meta|script|style|div|p|h[1-6])\b",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def media_type(content_type: str | bytes | None) -> str:
+    """The lower-cased media type of a Content-Type value, '' if absent."""
+    if not content_type:
+        return ""
+    if isinstance(content_type, bytes):
+        content_type = content_type.decode("latin-1")
+    return content_type.split(";", 1)[0].strip().lower()
+
+
+def looks_like_html(body: bytes) -> bool:
+    """Sniff the first bytes of an untyped body (what browsers do for such responses)."""
+    return bool(_HTML_START.match(body[:_SNIFF]))
+
+
+def is_html(content_type: str | bytes | None, body: bytes) -> bool:
+    """Whether a body with this Content-Type is an HTML document worth extracting.
+
+    Labelled HTML counts unless it is JSON or script (:func:`non_html_format`);
+    untyped and generic bodies count when they start like a page.
+    """
+    mtype = media_type(content_type)
+    if mtype in HTML_TYPES:
+        return non_html_format(body) is None
+    return mtype in GENERIC_TYPES and looks_like_html(body)
+
+
 _REFUSED = frozenset({"idna", "punycode", "undefined", "utf-7", "unicode-escape", "raw-unicode-escape"})
 
 

@@ -1,0 +1,190 @@
+"""Extraction over many pages for the command line, in input order.
+
+With ``jobs = 0`` pages are extracted here, one after another. With
+``jobs >= 1`` they go to a :class:`~scrapy_bte.pool.WorkerPool`: the same
+per-page timeout and crash isolation as in a crawl, so one hostile page in a
+corpus of millions costs its own result, not the run. Results still come out
+in input order (a window of at most ``4 * jobs`` pages in flight), so output
+files are reproducible and line up with their inputs.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from .api import extract
+from .errors import BTEError, ExtractionError
+from .pool import PoolFull, WorkerPool
+from .result import Extraction
+from .sources import BadInput, Item, Page, Skipped
+
+# forkserver where the platform has it (POSIX); spawn elsewhere (Windows).
+_START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+PAGES_IN_FLIGHT_PER_JOB = 4
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one item: its extraction, or why there is none."""
+
+    item: Item
+    extraction: Extraction | None = None
+    error: str | None = None
+
+
+def _error_text(exc: BaseException) -> str:
+    """One line, in the form the worker pool reports the errors raised in a worker."""
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def _inline(items: Iterable[Item], method: str, options: dict[str, Any], encoding: str | None) -> Iterator[Outcome]:
+    for item in items:
+        if not isinstance(item, Page):
+            yield Outcome(item)
+            continue
+        try:
+            result = extract(item.body, method=method, encoding=encoding, content_type=item.content_type, **options)
+        except ExtractionError as exc:
+            yield Outcome(item, error=_error_text(exc))
+        else:
+            yield Outcome(item, extraction=result)
+
+
+def _settle(item: Item, future: Future[Extraction] | None) -> Outcome:
+    if future is None:
+        return Outcome(item)
+    try:
+        result = future.result()
+    except BTEError as exc:  # timeout, crashed worker, closed pool
+        return Outcome(item, error=_error_text(exc))
+    if result.error is not None:
+        return Outcome(item, error=result.error)
+    return Outcome(item, extraction=result)
+
+
+def _pooled(
+    items: Iterable[Item], jobs: int, timeout: float, method: str, options: dict[str, Any], encoding: str | None
+) -> Iterator[Outcome]:
+    window: deque[tuple[Item, Future[Extraction] | None]] = deque()
+    with WorkerPool(
+        jobs,
+        timeout=timeout,
+        max_pending=PAGES_IN_FLIGHT_PER_JOB * jobs,
+        method=method,
+        options=options,
+        start_method=_START_METHOD,
+    ) as pool:
+        for item in items:
+            future = None
+            if isinstance(item, Page):
+                while True:
+                    try:
+                        # The URL names the page in the pool's timeout and crash messages.
+                        future = pool.submit(item.body, encoding=encoding, content_type=item.content_type, url=item.url)
+                        break
+                    except PoolFull:
+                        if window[0][1] is None or window[0][1].done():
+                            yield _settle(*window.popleft())
+                        else:
+                            pool.wait_for_capacity().result()
+            window.append((item, future))
+            while window and (window[0][1] is None or window[0][1].done()):
+                yield _settle(*window.popleft())
+        while window:
+            yield _settle(*window.popleft())
+
+
+def extract_all(
+    items: Iterable[Item],
+    *,
+    jobs: int = 0,
+    timeout: float = 10.0,
+    method: str,
+    options: dict[str, Any] | None = None,
+    encoding: str | None = None,
+) -> Iterator[Outcome]:
+    """One :class:`Outcome` per item, in order; never raises for a bad page."""
+    options = dict(options or {})
+    if jobs <= 0:
+        return _inline(items, method, options, encoding)
+    return _pooled(items, jobs, timeout, method, options, encoding)
+
+
+@dataclass
+class Summary:
+    """Counts for the closing line (and the exit code)."""
+
+    pages: int = 0  # pages handed to extraction
+    empty: int = 0
+    errors: int = 0  # pages whose extraction failed
+    bad_inputs: int = 0  # paths or records that could not be read
+    skipped: int = 0  # WARC records that are not pages
+    started: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.started = time.perf_counter()
+
+    def add(self, outcome: Outcome) -> None:
+        item = outcome.item
+        if isinstance(item, BadInput):
+            self.bad_inputs += 1
+        elif isinstance(item, Skipped):
+            self.skipped += 1
+        else:
+            self.pages += 1
+            if outcome.error is not None:
+                self.errors += 1
+            elif outcome.extraction is not None and outcome.extraction.empty:
+                self.empty += 1
+
+    @property
+    def with_text(self) -> int:
+        return self.pages - self.empty - self.errors
+
+    def rate(self) -> float:
+        elapsed = time.perf_counter() - self.started
+        return self.pages / elapsed if elapsed > 0 else 0.0
+
+    def line(self) -> str:
+        extra = ""
+        if self.bad_inputs:
+            extra += f", {self.bad_inputs} unreadable"
+        if self.skipped:
+            extra += f", {self.skipped} records skipped"
+        return f"{self.pages} pages, {self.empty} empty, {self.errors} errors{extra}, {self.rate():.1f} pages/s"
+
+
+class Progress:
+    """A one-line progress display on stderr, only when it is a terminal."""
+
+    INTERVAL = 0.2
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = self.stream.isatty()
+        self._last = 0.0
+        self._shown = False
+
+    def update(self, summary: Summary, source: str) -> None:
+        now = time.perf_counter()
+        if not self.enabled or now - self._last < self.INTERVAL:
+            return
+        self._last = now
+        name = source if len(source) <= 40 else "..." + source[-37:]
+        self.stream.write(f"\r\x1b[K{summary.line()}  {name}")
+        self.stream.flush()
+        self._shown = True
+
+    def clear(self) -> None:
+        if self._shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._shown = False

@@ -1,0 +1,176 @@
+"""Pages to extract from the paths a corpus builder names: files, folders, stdin, WARC.
+
+Web corpora are stored as WARC files (ISO 28500): one record per fetched
+resource, HTTP headers included. Only ``response`` and ``resource`` records
+that hold HTML are pages; ``revisit`` records hold no body (they point at an
+earlier identical one), and requests, metadata and non-HTML responses are
+not pages either. Reading WARC needs FastWARC (``pip install
+'scrapy-bte[warc]'``); it is imported only when a WARC file is named.
+
+Bodies are decoded from their transfer encoding by FastWARC and from their
+content encoding (gzip, deflate) here: FastWARC 2.0's ``auto_decode='all'``
+stops the whole file after a record that is both chunked and gzip-encoded,
+and decoding here also caps the decoded size (a gzip bomb is one bad
+record, not an exhausted machine).
+
+A path that cannot be read becomes a :class:`BadInput` in the stream, so the
+caller counts and reports it and goes on with the next one.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from .core.decode import GENERIC_TYPES, HTML_TYPES, is_html, media_type
+
+HTML_SUFFIXES = (".html", ".htm")
+WARC_SUFFIXES = (".warc", ".warc.gz")
+
+
+@dataclass(frozen=True)
+class Page:
+    """One document: where it came from, its bytes and what its server said about them."""
+
+    source: str  # the path, "-" for stdin, or a WARC record's target URI
+    body: bytes
+    url: str | None = None  # a WARC record's target URI
+    content_type: str | None = None
+
+
+@dataclass(frozen=True)
+class BadInput:
+    """A path or record that could not be read, and why (one line)."""
+
+    source: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A WARC record that is not a page (revisit, non-HTML, not 2xx): counted, not extracted."""
+
+    source: str
+    reason: str
+
+
+Item = Page | BadInput | Skipped
+
+
+def is_warc(path: str) -> bool:
+    return path.lower().endswith(WARC_SUFFIXES)
+
+
+def expand(paths: Iterable[str]) -> Iterator[str]:
+    """Paths in order; a folder becomes its ``*.html``/``*.htm`` files, recursively and sorted."""
+    for path in paths:
+        if path != "-" and os.path.isdir(path):
+            found = [
+                str(child)
+                for child in Path(path).rglob("*")
+                if child.name.lower().endswith(HTML_SUFFIXES) and child.is_file()
+            ]
+            yield from sorted(found)
+        else:
+            yield path
+
+
+def read(paths: Iterable[str], *, stdin: BinaryIO | None = None, max_bytes: int | None = None) -> Iterator[Item]:
+    """Every page (or bad input, or skipped record) of *paths*, in order."""
+    for path in expand(paths):
+        if path == "-":
+            stream = stdin if stdin is not None else sys.stdin.buffer
+            yield Page("-", stream.read())
+        elif is_warc(path):
+            yield from read_warc(path, max_bytes=max_bytes)
+        else:
+            try:
+                yield Page(path, Path(path).read_bytes())
+            except OSError as exc:
+                yield BadInput(path, exc.strerror or str(exc))
+
+
+def _content_decode(body: bytes, encoding: str, max_bytes: int | None) -> bytes:
+    """Undo a Content-Encoding; raises ``ValueError`` for unknown codings or oversize output."""
+    codings = [c.strip().lower() for c in encoding.split(",") if c.strip() and c.strip().lower() != "identity"]
+    for coding in reversed(codings):  # applied in the order listed, so undone backwards
+        if coding in ("gzip", "x-gzip"):
+            decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif coding == "deflate":
+            # Servers send both zlib-wrapped and raw deflate under this name.
+            decoder = zlib.decompressobj(zlib.MAX_WBITS if body[:1] == b"\x78" else -zlib.MAX_WBITS)
+        else:
+            raise ValueError(f"unsupported content encoding {coding!r}")
+        limit = max_bytes + 1 if max_bytes is not None else 0
+        try:
+            out = decoder.decompress(body, limit)
+        except zlib.error as exc:
+            raise ValueError(f"bad {coding} body: {exc}") from None
+        if max_bytes is not None and len(out) > max_bytes:
+            raise ValueError(f"body over {max_bytes} bytes after {coding} decoding")
+        body = out
+    return body
+
+
+def read_warc(path: str, *, max_bytes: int | None = None) -> Iterator[Item]:
+    """The HTML pages of a WARC file (``.warc`` or ``.warc.gz``)."""
+    try:
+        from fastwarc.warc import ArchiveIterator, WarcRecordType
+    except ImportError:
+        yield BadInput(path, "reading WARC files needs FastWARC: pip install 'scrapy-bte[warc]'")
+        return
+    wanted = WarcRecordType.response | WarcRecordType.resource | WarcRecordType.revisit
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - closed below, after the generator is done
+    except OSError as exc:
+        yield BadInput(path, exc.strerror or str(exc))
+        return
+    records = 0
+    with stream:
+        try:
+            for record in ArchiveIterator(stream, record_types=wanted, parse_http=True, auto_decode="transfer"):
+                records += 1
+                yield _page_of(record, path, max_bytes)
+        except (OSError, ValueError) as exc:  # FastWARC: a file it cannot read, decompress or parse
+            yield BadInput(path, f"unreadable WARC after {records} record(s): {exc or type(exc).__name__}")
+            return
+    if not records:
+        yield BadInput(path, "no WARC records found (not a WARC file?)")
+
+
+def _page_of(record: object, path: str, max_bytes: int | None) -> Item:
+    """The page a response or resource record holds, or why it holds none."""
+    from fastwarc.warc import WarcRecordType
+
+    headers = record.headers  # type: ignore[attr-defined]
+    uri = headers.get("WARC-Target-URI") or f"{path}#{headers.get('WARC-Record-ID', '?')}"
+    kind = record.record_type  # type: ignore[attr-defined]
+    if kind == WarcRecordType.revisit:
+        return Skipped(uri, "revisit")
+    http = record.http_headers if record.is_http else None  # type: ignore[attr-defined]
+    if http is not None:
+        if not 200 <= (http.status_code or 0) < 300:
+            return Skipped(uri, f"HTTP status {http.status_code}")
+        content_type = http.get("Content-Type")
+    else:
+        content_type = headers.get("Content-Type")
+    if media_type(content_type) not in HTML_TYPES | GENERIC_TYPES:
+        return Skipped(uri, "non_html")  # images, video...: not read at all
+    expected = record.content_length  # type: ignore[attr-defined]
+    body = record.reader.read()  # type: ignore[attr-defined]
+    if len(body) < expected and not (http is not None and http.get("Transfer-Encoding")):
+        # FastWARC hands out what a cut-off file still holds without a word.
+        return BadInput(uri, f"truncated record in {path}: {len(body)} of {expected} bytes")
+    if http is not None and http.get("Content-Encoding"):
+        try:
+            body = _content_decode(body, http.get("Content-Encoding"), max_bytes)
+        except ValueError as exc:
+            return BadInput(uri, str(exc))
+    if not is_html(content_type, body):
+        return Skipped(uri, "non_html")
+    return Page(uri, body, url=headers.get("WARC-Target-URI"), content_type=content_type)
