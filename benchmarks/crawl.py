@@ -2,6 +2,7 @@
 
     python benchmarks/crawl.py [--pages 2000] [--delay 0.2] [--jitter 0.5] [--workers N]
                                [--method M] [--data DIR] [--no-ceiling] [--json out.json]
+                               [--extract responses,items] [--item-share 1.0]
 
 A local HTTP server (asyncio, keep-alive, bodies preloaded in memory) on
 127.0.0.1 serves ``--pages`` pages of the labelled sets in ``--data`` (raw
@@ -20,6 +21,19 @@ would otherwise dominate both crawls). Its spider requests every page URL
 directly and yields ``{"url": ...}``, which the add-on (when on) fills with
 ``text`` and ``bte``. A tiny extension inside the crawl ticks every 10 ms,
 records how late each tick runs (reactor stalls) and when each item is done.
+
+``--extract`` lists the ``BTE_EXTRACT`` modes crawled with the add-on:
+``responses`` extracts every HTML response in the downloader middleware,
+before the callback runs; ``items`` extracts in the spider middleware, only
+responses whose callback yields an item that needs text. ``--item-share``
+is the share of pages whose callback yields an item (the others stand for
+index and section pages, which only lead to articles); with 0.55 the crawl
+looks like the example project's (30 items from 54 pages). Per run the table
+also shows how many pages were extracted and saved, and the bytes of
+responses waiting in Scrapy's scraper (sampled every tick, as Scrapy counts
+them against ``SCRAPER_SLOT_MAX_ACTIVE_SIZE``, 5 MB by default: above it the
+engine stops pulling new requests): in ``items`` mode responses are
+extracted while they sit there.
 
 RSS growth is the memory of the crawl process and its workers at the end
 minus after the first 10 % of items (the memory target: under 10 MiB over a
@@ -185,7 +199,9 @@ class StallProbe:
     def __init__(self, crawler: Any) -> None:
         from scrapy import signals
 
+        self.crawler = crawler
         self.path = crawler.settings["BENCH_RESULT"]
+        self.active: list[int] = []
         self.tenth = max(1, int(crawler.settings.getint("BENCH_PAGES", 0) * 0.1))
         self.rss: list[float] = []
         self.ticks: list[tuple[float, float]] = []
@@ -211,6 +227,9 @@ class StallProbe:
         now = time.perf_counter()
         self.ticks.append((now, max(0.0, now - self._last - TICK)))
         self._last = now
+        slot = getattr(getattr(self.crawler.engine, "scraper", None), "slot", None)
+        if slot is not None:
+            self.active.append(slot.active_size)
 
     def item_scraped(self) -> None:
         self.items.append(time.perf_counter())
@@ -222,7 +241,16 @@ class StallProbe:
         if self._loop is not None and self._loop.running:
             self._loop.stop()
         self.rss.append(tree_rss_mb(os.getpid()))
-        data = {"ticks": self.ticks, "items": self.items, "opened": self.opened, "closed": self.closed, "rss": self.rss}
+        stats = self.crawler.stats.get_stats() if self.crawler.stats else {}
+        data = {
+            "ticks": self.ticks,
+            "items": self.items,
+            "opened": self.opened,
+            "closed": self.closed,
+            "rss": self.rss,
+            "active": self.active,
+            "bte": {k: v for k, v in stats.items() if k.startswith("bte/") and isinstance(v, (int, float))},
+        }
         Path(self.path).write_text(json.dumps(data), encoding="utf-8")
 
 
@@ -232,6 +260,7 @@ def crawl_child(config: dict[str, Any]) -> None:
     from scrapy.crawler import CrawlerProcess
 
     port, pages = config["port"], config["pages"]
+    share = config.get("item_share", 1.0)
 
     class BenchSpider(scrapy.Spider):
         name = "bench"
@@ -241,7 +270,10 @@ def crawl_child(config: dict[str, Any]) -> None:
                 yield scrapy.Request(f"http://127.0.0.1:{port}/p/{i}")
 
         def parse(self, response: Any, **kwargs: Any) -> Any:
-            yield {"url": response.url}
+            # Pages without an item stand for index pages: spread evenly, same pages in every run.
+            page = int(response.url.rsplit("/", 1)[1])
+            if int((page + 1) * share) > int(page * share):
+                yield {"url": response.url}
 
     settings: dict[str, Any] = {
         "CONCURRENT_REQUESTS": 64,
@@ -263,6 +295,8 @@ def crawl_child(config: dict[str, Any]) -> None:
         settings["BTE_WORKERS"] = config["workers"]
     if config["method"] is not None:
         settings["BTE_METHOD"] = config["method"]
+    if config.get("extract") is not None:
+        settings["BTE_EXTRACT"] = config["extract"]
     process = CrawlerProcess(settings, install_root_handler=True)
     process.crawl(BenchSpider)
     process.start()
@@ -278,6 +312,7 @@ class Run:
     delay: float
     addon: bool
     workers: int | None
+    extract: str | None
     items: int
     pages_per_s: float
     wall_s: float
@@ -287,6 +322,10 @@ class Run:
     rss_growth_mb: float | None = None  # process tree RSS at the end minus after 10 % of items
     same_text: int | None = None  # exported texts equal to extract() (add-on runs)
     compared: int | None = None
+    extracted: int | None = None  # pages the add-on extracted (with text, empty or failed)
+    saved: int | None = None  # bte/extractions_saved
+    active_max_mb: float = 0.0  # bytes of responses in the scraper, at most and on average
+    active_mean_mb: float = 0.0
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -294,10 +333,13 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-def run_crawl(server: PageServer, args: argparse.Namespace, delay: float, addon: bool, tmp: Path) -> Run:
-    """One crawl in a subprocess; with the add-on, exported texts are checked against ``extract()``."""
+def run_crawl(
+    server: PageServer, args: argparse.Namespace, delay: float, addon: bool, mode: str | None, tmp: Path
+) -> Run:
+    """One crawl in a subprocess (``mode``: BTE_EXTRACT, None for the default); with
+    the add-on, exported texts are checked against ``extract()``."""
     server.delay = delay
-    name = f"{'addon' if addon else 'plain'}-{delay:g}"
+    name = f"{(mode or 'default') if addon else 'plain'}-{delay:g}"
     feed, result = tmp / f"{name}.jsonl", tmp / f"{name}.json"
     config = {
         "port": server.port,
@@ -307,6 +349,8 @@ def run_crawl(server: PageServer, args: argparse.Namespace, delay: float, addon:
         "method": args.method,
         "feed": str(feed),
         "result": str(result),
+        "extract": mode,
+        "item_share": args.item_share,
     }
     started = time.perf_counter()
     proc = subprocess.run(
@@ -320,10 +364,12 @@ def run_crawl(server: PageServer, args: argparse.Namespace, delay: float, addon:
     span = items[-1] - items[0] if len(items) > 1 else 0.0
     lags = [lag for _, lag in data["ticks"]]
     steady = [lag for t, lag in data["ticks"] if items and t >= items[0]]
+    active = data.get("active") or [0]
     run = Run(
         delay=delay,
         addon=addon,
         workers=args.workers if addon else None,
+        extract=mode,
         items=len(items),
         pages_per_s=(len(items) - 1) / span if span else 0.0,
         wall_s=wall,
@@ -331,8 +377,13 @@ def run_crawl(server: PageServer, args: argparse.Namespace, delay: float, addon:
         steady_stall_ms=1000 * max(steady, default=0.0),
         p99_lag_ms=1000 * _percentile(lags, 0.99),
         rss_growth_mb=data["rss"][-1] - data["rss"][0] if len(data.get("rss", [])) == 2 else None,
+        active_max_mb=max(active) / 2**20,
+        active_mean_mb=sum(active) / len(active) / 2**20,
     )
     if addon:
+        bte = data.get("bte", {})
+        run.extracted = int(sum(bte.get(k, 0) for k in ("bte/extracted", "bte/empty", "bte/errors")))
+        run.saved = int(bte.get("bte/extractions_saved", 0))
         run.same_text, run.compared = compare_texts(feed, server.bodies, args.method)
     return run
 
@@ -358,9 +409,9 @@ def compare_texts(feed: Path, bodies: list[bytes], method: str | None) -> tuple[
 
 def table(runs: list[Run]) -> str:
     rows = [
-        "| delay | add-on | workers | items | pages/s | ratio | wall s | max stall ms | after 1st item ms "
-        "| p99 lag ms | RSS growth MiB | text = extract() |",
-        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| delay | add-on | workers | items | extracted | saved | pages/s | ratio | wall s | max stall ms "
+        "| after 1st item ms | p99 lag ms | scraper MB max / mean | RSS growth MiB | text = extract() |",
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     base = {run.delay: run for run in runs if not run.addon}
     for run in runs:
@@ -370,10 +421,13 @@ def table(runs: list[Run]) -> str:
         same = f"{run.same_text}/{run.compared}" if run.compared is not None else "-"
         workers = "-" if not run.addon else ("default" if run.workers is None else str(run.workers))
         growth = "-" if run.rss_growth_mb is None else f"{run.rss_growth_mb:+.1f}"
+        addon = f"on, {run.extract or 'default'}" if run.addon else "off"
+        extracted = "-" if run.extracted is None else str(run.extracted)
+        saved = "-" if run.saved is None else str(run.saved)
         rows.append(
-            f"| {run.delay * 1000:g} ms | {'on' if run.addon else 'off'} | {workers} | {run.items} | "
+            f"| {run.delay * 1000:g} ms | {addon} | {workers} | {run.items} | {extracted} | {saved} | "
             f"{run.pages_per_s:.0f} | {ratio:.2f} | {run.wall_s:.1f} | {run.max_stall_ms:.0f} | {run.steady_stall_ms:.0f} | "
-            f"{run.p99_lag_ms:.1f} | {growth} | {same} |"
+            f"{run.p99_lag_ms:.1f} | {run.active_max_mb:.1f} / {run.active_mean_mb:.1f} | {growth} | {same} |"
         )
     return "\n".join(rows)
 
@@ -422,6 +476,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"labelled sets (default {DEFAULT_DATA})")
     parser.add_argument("--no-ceiling", action="store_true", help="skip the delay-0 runs")
+    parser.add_argument(
+        "--extract",
+        default=None,
+        help="comma-separated BTE_EXTRACT modes crawled with the add-on (default: the add-on's default)",
+    )
+    parser.add_argument(
+        "--item-share",
+        type=float,
+        default=1.0,
+        help="share of pages whose callback yields an item (default 1.0; 0.55 is like the example project)",
+    )
     parser.add_argument("--json", type=Path, help="also write the runs as JSON here")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -436,24 +501,30 @@ def main(argv: list[str] | None = None) -> int:
     runs: list[Run] = []
     if not 0 <= args.jitter <= 1:
         raise SystemExit("--jitter must be within 0..1")
+    if not 0 < args.item_share <= 1:
+        raise SystemExit("--item-share must be within (0, 1]")
+    modes: list[str | None] = [None, *(args.extract.split(",") if args.extract else [""])]
     with (
         PageServer(load_bodies(args.data, args.pages), jitter=args.jitter) as server,
         tempfile.TemporaryDirectory() as tmp,
     ):
         for delay in delays:
-            for addon in (False, True):
-                runs.append(run_crawl(server, args, delay, addon, Path(tmp)))
+            for mode in modes:
+                runs.append(run_crawl(server, args, delay, mode is not None, mode or None, Path(tmp)))
                 print(
-                    f"  done: delay {delay:g} s, add-on {'on' if addon else 'off'}: {runs[-1].pages_per_s:.0f} pages/s",
+                    f"  done: delay {delay:g} s, add-on {'off' if mode is None else mode or 'on'}: "
+                    f"{runs[-1].pages_per_s:.0f} pages/s",
                     file=sys.stderr,
                 )
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
-        f"Crawl benchmark: {args.pages} pages from {args.data}, delay ±{args.jitter:.0%}, "
+        f"Crawl benchmark: {args.pages} pages from {args.data}, items from {args.item_share:.0%} of them, delay ±{args.jitter:.0%}, "
         f"CONCURRENT_REQUESTS=64, {os.cpu_count()} CPUs, load average {load} at the end\n"
     )
     print(table(runs))
-    results = targets(runs[0], runs[1])
+    results: list[tuple[str, bool]] = []
+    for run in runs[1 : len(modes)]:
+        results += [(f"{run.extract or 'default'}: {text}", met) for text, met in targets(runs[0], run)]
     print()
     for text, met in results:
         print(f"- [{'x' if met else ' '}] {text}")

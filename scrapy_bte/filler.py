@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 
-from .result import Extraction
+from .result import SCORE_KEYS, Extraction
 from .settings import FLAT_SCORE_FIELDS, BTEConfig
 
 if TYPE_CHECKING:
@@ -102,14 +102,28 @@ class ItemFiller:
         self.stats.inc("bte/items")
 
     def fill_skipped(self, item: Any, reason: str) -> None:
-        """With flat scores, give an item of a skipped response the same
-        columns as every other item (a CSV exporter takes its columns from
-        the first item it sees): empty text and scores, ``bte_error`` saying
-        why. Without flat scores such items stay as the spider made them."""
-        if not self.config.flat_scores:
-            return
+        """Say in *item* why it has no text: empty text, and scores that are
+        all None but ``error = "skipped: <reason>"``. Nested and flat alike,
+        so every exported item explains itself, and a CSV exporter (which
+        takes its columns from the first item it sees) gets every column."""
         adapter = ItemAdapter(item)
         adapter[self.config.text_field] = ""
-        for name in FLAT_SCORE_FIELDS.values():
-            adapter[name] = None
-        adapter[FLAT_SCORE_FIELDS["error"]] = f"skipped: {reason}"
+        scores: dict[str, Any] = dict.fromkeys(SCORE_KEYS)
+        scores["error"] = f"skipped: {reason}"
+        if self.config.flat_scores:
+            for key, name in FLAT_SCORE_FIELDS.items():
+                adapter[name] = scores.get(key)
+        elif self.config.scores_field is not None:
+            adapter[self.config.scores_field] = scores
+
+    def scores_of(self, item: Any) -> dict[str, Any] | None:
+        """The scores this crawl wrote into *item* (nested or flat), or None if it wrote none."""
+        adapter = ItemAdapter(item)
+        if self.config.flat_scores:
+            if FLAT_SCORE_FIELDS["method"] not in adapter:
+                return None
+            return {key: adapter.get(name) for key, name in FLAT_SCORE_FIELDS.items()}
+        if self.config.scores_field is None:
+            return None
+        scores = adapter.get(self.config.scores_field) if self.config.scores_field in adapter else None
+        return scores if isinstance(scores, dict) else None

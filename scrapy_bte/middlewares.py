@@ -1,18 +1,18 @@
 """The downloader and spider middlewares: where responses meet the runtime.
 
-The downloader middleware extracts every accepted response into
-``request.meta["bte"]``; the spider middleware fills the items a callback
-yields. Both delegate the work to the crawler's
+The downloader middleware extracts accepted responses into
+``request.meta["bte"]`` before their callback (``BTE_EXTRACT = "responses"``,
+or ``meta["bte_extract"]``); the spider middleware fills the items a callback
+yields, extracting the response at the first item that needs text when that
+has not happened yet. Both delegate the work to the crawler's
 :class:`~scrapy_bte.runtime.BTERuntime`.
 """
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import is_item
-from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Request, Response
 
 from .result import Extraction
@@ -26,20 +26,21 @@ if TYPE_CHECKING:
     # typing.Self requires Python 3.11
     from typing_extensions import Self
 
-logger = logging.getLogger(__name__)
-
 
 class BTEDownloaderMiddleware:
-    """Extracts every final 2xx HTML response into ``request.meta["bte"]``.
+    """Extracts final 2xx HTML responses into ``request.meta["bte"]`` before their callback runs.
 
+    Every response with ``BTE_EXTRACT = "responses"``; with ``"items"`` only
+    those whose request has ``meta["bte_extract"] = True`` (the others are
+    left to the spider middleware, which extracts where an item needs text).
     Runs below HttpCompressionMiddleware (590) and RetryMiddleware (550) so it
     sees decompressed bodies of responses that will not be retried; callbacks
-    read ``response.meta["bte"]``.
+    read ``response.meta["bte"]``. It never drops a response: the pages a
+    crawl follows links from must reach their callbacks whatever their text.
     """
 
     def __init__(self, runtime: BTERuntime) -> None:
         self.runtime = runtime
-        runtime.downloader_enabled = True
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -47,17 +48,9 @@ class BTEDownloaderMiddleware:
 
     async def process_response(self, request: Request, response: Response) -> Response:
         runtime = self.runtime
-        if runtime.skip_reason(request, response) is not None:
+        if not runtime.extracts_early(request) or runtime.skip_reason(request, response) is not None:
             return response
-        extraction = await runtime.extract_response(response)
-        request.meta["bte"] = extraction
-        min_words = runtime.config.min_words
-        if min_words and extraction.error is None and extraction.words < min_words:
-            runtime.stats.inc("bte/dropped/too_short")
-            logger.debug(
-                "scrapy-bte: dropped %s: %d word(s) < BTE_MIN_WORDS=%d", response.url, extraction.words, min_words
-            )
-            raise IgnoreRequest(f"main text has {extraction.words} word(s) < BTE_MIN_WORDS={min_words}")
+        request.meta["bte"] = await runtime.extract_response(response)
         return response
 
 
@@ -68,8 +61,11 @@ class BTESpiderMiddleware:
     gets ``text`` and ``bte`` without touching ``response.meta``. Because the
     middleware sees each response together with its callback's output, it
     needs no URL cache, and redirects and several items per page just work.
-    Without the downloader middleware it extracts the response itself, lazily,
-    only when the callback yields an item that needs text.
+    Unless the downloader middleware extracted the response already
+    (``BTE_EXTRACT = "responses"``, or ``meta["bte_extract"]``), it extracts
+    the response itself, at the first item that needs text, and sets
+    ``response.meta["bte"]`` then; a response no item needs is never
+    extracted (``bte/extractions_saved``).
     """
 
     def __init__(self, runtime: BTERuntime) -> None:
@@ -90,20 +86,30 @@ class BTESpiderMiddleware:
                     looked_up = True
                 if extraction is not None:
                     filler.fill(obj, extraction)
-                elif response.request is not None:
-                    filler.fill_skipped(obj, response.request.meta.get("bte_skipped", "not extracted"))
+                else:
+                    meta = response.request.meta if response.request is not None else {}
+                    filler.fill_skipped(obj, meta.get("bte_skipped", "not extracted"))
             yield obj
+        if not looked_up:
+            self._count_saved(response)
+
+    def _count_saved(self, response: Response) -> None:
+        """An HTML response that no item needed text from, left unextracted: count it."""
+        request = response.request
+        if request is None or isinstance(request.meta.get("bte"), Extraction) or "bte_skipped" in request.meta:
+            return
+        if self.runtime.classify(request, response) is None:
+            self.runtime.stats.inc("bte/extractions_saved")
 
     async def _extraction_for(self, response: Response) -> Extraction | None:
         request = response.request
-        meta = request.meta if request is not None else {}
-        found = meta.get("bte")
-        if isinstance(found, Extraction) or self.runtime.downloader_enabled or request is None:
-            # With the downloader middleware on, a missing result means the
-            # response was skipped on purpose (non-HTML, too large, dont_bte).
-            return found if isinstance(found, Extraction) else None
-        if self.runtime.skip_reason(request, response) is not None:
+        if request is None:
+            return None
+        found = request.meta.get("bte")
+        if isinstance(found, Extraction):
+            return found
+        if "bte_skipped" in request.meta or self.runtime.skip_reason(request, response) is not None:
             return None
         extraction = await self.runtime.extract_response(response)
-        meta["bte"] = extraction
+        request.meta["bte"] = extraction
         return extraction

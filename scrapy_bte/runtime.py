@@ -13,7 +13,6 @@ import asyncio
 import gc
 import logging
 import multiprocessing
-import re
 import time
 import weakref
 from concurrent.futures import Future
@@ -25,6 +24,7 @@ from scrapy.utils.asyncio import is_asyncio_available, run_in_thread
 
 from . import pool as _pool
 from .api import extract
+from .core.decode import is_html
 from .crawl_stats import CrawlStats
 from .errors import BTEError, ConfigError, ModelError
 from .filler import ItemFiller
@@ -37,33 +37,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
-HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
-# Types servers send when they do not know better: the body decides.
-GENERIC_TYPES = frozenset(
-    {"", "application/octet-stream", "binary/octet-stream", "text/plain", "application/unknown", "unknown/unknown"}
-)
 # forkserver where the platform has it (POSIX); spawn elsewhere (Windows).
 _START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-_SNIFF_BYTES = 1024
 _PROBE_HTML = "<html><head><title>probe</title></head><body><p>A short probe paragraph.</p></body></html>"
-_HTML_START = re.compile(
-    rb"^(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*"
-    rb"<(?:!doctype\s+html|html|head|body|title|meta|script|style|div|p|h[1-6])\b",
-    re.IGNORECASE | re.DOTALL,
-)
-
-
-def looks_like_html(body: bytes) -> bool:
-    """Sniff the first bytes of an untyped body (what browsers do for such responses)."""
-    return bool(_HTML_START.match(body[:_SNIFF_BYTES]))
-
-
-def media_type(response: Response) -> str:
-    """The lower-cased media type of the Content-Type header, '' if absent."""
-    raw = response.headers.get(b"Content-Type")
-    if not raw:
-        return ""
-    return raw.decode("latin-1").split(";", 1)[0].strip().lower()
 
 
 def error_text(exc: BaseException) -> str:
@@ -82,7 +58,6 @@ class BTERuntime:
         self.stats = CrawlStats(crawler.stats)
         self.filler = ItemFiller(config, self.stats)
         self.pool: _pool.WorkerPool | None = None
-        self.downloader_enabled = False
         self._probe()
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
@@ -164,6 +139,7 @@ class BTERuntime:
         logger.info(
             "scrapy-bte: %d page(s) extracted (%d with text, %d empty, %d errors, %d timeouts),"
             " %d word(s), %d item(s) filled; skipped %d non-HTML, %d too large;"
+            " %d extraction(s) saved (no item needed them); items dropped: %d too short, %d near-duplicate;"
             " %.2f s extracting (%.3f s/page, %d worker(s))",
             pages,
             get("bte/extracted"),
@@ -174,6 +150,9 @@ class BTERuntime:
             get("bte/items"),
             get("bte/skipped/non_html"),
             get("bte/skipped/too_large"),
+            get("bte/extractions_saved"),
+            get("bte/dropped/too_short"),
+            get("bte/dropped/duplicate"),
             seconds,
             seconds / pages if pages else 0.0,
             self.config.workers,
@@ -186,22 +165,26 @@ class BTERuntime:
 
     # -- deciding ----------------------------------------------------------
 
-    def skip_reason(self, request: Request, response: Response) -> str | None:
-        """Why *response* is not extracted (counted in stats), or None to extract it."""
+    def classify(self, request: Request, response: Response) -> str | None:
+        """Why *response* would not be extracted, or None to extract it (counts nothing)."""
         if request.meta.get("dont_bte"):
-            reason = "dont_bte"
-        elif not 200 <= response.status < 300:
-            reason = "non_html"
-        else:
-            mtype = media_type(response)
-            if mtype in HTML_TYPES or (mtype in GENERIC_TYPES and looks_like_html(response.body)):
-                reason = "too_large" if len(response.body) > self.config.max_bytes else None
-            else:
-                reason = "non_html"
+            return "dont_bte"
+        if not 200 <= response.status < 300 or not is_html(response.headers.get(b"Content-Type"), response.body):
+            return "non_html"
+        return "too_large" if len(response.body) > self.config.max_bytes else None
+
+    def skip_reason(self, request: Request, response: Response) -> str | None:
+        """:meth:`classify`, counted in the stats and remembered in ``meta["bte_skipped"]``."""
+        reason = self.classify(request, response)
         if reason is not None:
             self.stats.inc(f"bte/skipped/{reason}")
             request.meta["bte_skipped"] = reason
         return reason
+
+    def extracts_early(self, request: Request) -> bool:
+        """Whether the downloader middleware extracts this request's response
+        (``BTE_EXTRACT = "responses"``, or the request opted in with ``bte_extract``)."""
+        return self.config.extract == "responses" or bool(request.meta.get("bte_extract"))
 
     # -- extracting --------------------------------------------------------
 

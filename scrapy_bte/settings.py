@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
 
+EXTRACT_MODES = ("items", "responses")
+"""Values accepted by ``BTE_EXTRACT``."""
+
 FLAT_SCORE_FIELDS = {
     "bte_score": "bte_score",
     "density": "bte_density",
@@ -105,9 +108,14 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "`10485760` (10 MiB)",
     ),
     SettingSpec(
+        "BTE_EXTRACT",
+        "items",
+        "Which responses are extracted: `'items'` only those whose callback yields an item that needs text (in the spider middleware, at the first such item); `'responses'` every HTML response, before its callback runs (callbacks can read `response.meta['bte']`). A request with `meta={'bte_extract': True}` is extracted before its callback in either mode.",
+    ),
+    SettingSpec(
         "BTE_MIN_WORDS",
         0,
-        "Drop responses whose main text has fewer words (downloader middleware: `IgnoreRequest`, `bte/dropped/too_short`); `0` = off.",
+        "Drop items whose main text has fewer words (item pipeline: `DropItem` logged at DEBUG, `bte/dropped/too_short`); items of skipped or failed pages are kept, with their reason. Responses are never dropped, so links are still followed; `0` = off.",
     ),
     SettingSpec("BTE_TEXT_FIELD", "text", "Item field that receives the main text."),
     SettingSpec(
@@ -118,7 +126,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(
         "BTE_FLAT_SCORES",
         False,
-        "Write scores as top-level fields `bte_score`, `bte_density`, `bte_text_ratio`, `bte_confidence`, `bte_method`, `bte_title`, `bte_error` (for CSV).",
+        "Write scores as top-level fields `bte_score`, `bte_density`, `bte_text_ratio`, `bte_confidence`, `bte_method`, `bte_title`, `bte_words`, `bte_fingerprint`, `bte_error` (for CSV).",
     ),
     SettingSpec(
         "BTE_HTML_FIELD",
@@ -127,6 +135,16 @@ SETTINGS: tuple[SettingSpec, ...] = (
     ),
     SettingSpec(
         "BTE_DROP_HTML_FIELD", False, "Remove `BTE_HTML_FIELD` from items after extraction so raw HTML is not exported."
+    ),
+    SettingSpec(
+        "BTE_DEDUPLICATE",
+        False,
+        "Drop items whose text is a near-duplicate of an earlier item's in this crawl process: fingerprints within `BTE_DEDUPLICATE_DISTANCE` bits (item pipeline: `DropItem` logged at DEBUG, `bte/dropped/duplicate`). Texts under 20 words are never compared. Per process: not shared between scrapy-redis processes.",
+    ),
+    SettingSpec(
+        "BTE_DEDUPLICATE_DISTANCE",
+        5,
+        "Hamming distance, in bits of the 64-bit `fingerprint`, at most which `BTE_DEDUPLICATE` counts two texts as near-duplicates (0 = the same fingerprint; at most 15).",
     ),
     SettingSpec(
         "BTE_OPTIONS",
@@ -279,6 +297,9 @@ class BTEConfig:
     options: dict[str, Any]
     gc_freeze: bool = True
     comments: bool | None = None
+    extract: str = "items"
+    deduplicate: bool = False
+    deduplicate_distance: int = 5
 
     @classmethod
     def from_settings(cls, settings: BaseSettings | dict[str, Any]) -> BTEConfig:
@@ -310,6 +331,20 @@ class BTEConfig:
             raise ConfigError(f"BTE_HTML_FIELD ({html_field!r}) must differ from BTE_TEXT_FIELD and BTE_SCORES_FIELD")
         if scores_field is not None and scores_field == text_field:
             raise ConfigError(f"BTE_SCORES_FIELD ({scores_field!r}) must differ from BTE_TEXT_FIELD")
+        extract = get("BTE_EXTRACT")
+        if extract not in EXTRACT_MODES:
+            raise ConfigError(f"BTE_EXTRACT must be one of {', '.join(EXTRACT_MODES)}, got {extract!r}")
+        flat_scores = as_bool("BTE_FLAT_SCORES", get("BTE_FLAT_SCORES"))
+        min_words = _int("BTE_MIN_WORDS", get("BTE_MIN_WORDS"), 0)
+        deduplicate = as_bool("BTE_DEDUPLICATE", get("BTE_DEDUPLICATE"))
+        distance = _int("BTE_DEDUPLICATE_DISTANCE", get("BTE_DEDUPLICATE_DISTANCE"), 0)
+        if distance > 15:
+            raise ConfigError(f"BTE_DEDUPLICATE_DISTANCE must be <= 15, got {distance}")
+        if (min_words or deduplicate) and scores_field is None and not flat_scores:
+            # The pipeline reads words and fingerprint from the item's scores.
+            raise ConfigError(
+                "BTE_MIN_WORDS and BTE_DEDUPLICATE need scores on items: set BTE_SCORES_FIELD or BTE_FLAT_SCORES"
+            )
         return cls(
             enabled=as_bool("BTE_ENABLED", get("BTE_ENABLED")),
             method=method,
@@ -318,15 +353,18 @@ class BTEConfig:
             timeout=_positive_float("BTE_TIMEOUT", get("BTE_TIMEOUT")),
             max_pending=max_pending,
             max_bytes=_int("BTE_MAX_BYTES", get("BTE_MAX_BYTES"), 1),
-            min_words=_int("BTE_MIN_WORDS", get("BTE_MIN_WORDS"), 0),
+            min_words=min_words,
             text_field=text_field,
             scores_field=scores_field,
-            flat_scores=as_bool("BTE_FLAT_SCORES", get("BTE_FLAT_SCORES")),
+            flat_scores=flat_scores,
             html_field=html_field,
             drop_html_field=as_bool("BTE_DROP_HTML_FIELD", get("BTE_DROP_HTML_FIELD")),
             options=_options("BTE_OPTIONS", get("BTE_OPTIONS")),
             gc_freeze=as_bool("BTE_GC_FREEZE", get("BTE_GC_FREEZE")),
             comments=_comments("BTE_COMMENTS", get("BTE_COMMENTS"), method),
+            extract=extract,
+            deduplicate=deduplicate,
+            deduplicate_distance=distance,
         )
 
     @classmethod
@@ -367,6 +405,7 @@ _NONE_IS_VALID = frozenset(
 
 __all__ = [
     "DEFAULTS",
+    "EXTRACT_MODES",
     "FLAT_SCORE_FIELDS",
     "SETTINGS",
     "BTEConfig",

@@ -78,6 +78,20 @@ LATIN1_PAGE = (
     "</article></body></html>"
 ).encode("windows-1252")
 
+# A front page and a section page with little text of their own, whose links
+# (class="follow") lead to the articles, as on a news site.
+INDEX_PAGE = (
+    b"<html><head><title>Valley News</title></head><body><h1>Valley News</h1>"
+    b"<p>Today: <a class='follow' href='/section.html'>Nature and environment</a></p></body></html>"
+)
+SECTION_PAGE = (
+    b"<html><head><title>Nature</title></head><body><h1>Nature and environment</h1><ul>"
+    b"<li><a class='follow' href='/article1.html'>Otters return</a></li>"
+    b"<li><a class='follow' href='/article2.html'>A new bridge</a></li>"
+    b"<li><a class='follow' href='/article1-copy.html'>Otters return (updated)</a></li>"
+    b"</ul></body></html>"
+)
+
 HOSTILE_MARK = "<!-- bte-test:{} -->"
 
 
@@ -104,6 +118,14 @@ def build_routes() -> dict[str, Route]:
         "/slow.html": Route(article2, delay=1.0),
         "/huge.html": Route(huge),
         "/redirect": Route(b"", None, 302, {"Location": "/article2.html?via=redirect"}),
+        "/index.html": Route(INDEX_PAGE),
+        "/section.html": Route(SECTION_PAGE),
+        "/article1-copy.html": Route(article1.replace(b"</article>", b"<p>Updated on Tuesday.</p></article>")),
+        "/short-copy.html": Route(_fixture("short.html")),
+        "/json-as-html": Route(
+            b'{"title": "not a page", "items": [{"id": 1, "text": "words and words"}]}', "text/html"
+        ),
+        "/padded.html": Route(article2 + b"\x00" * 4096),
         "/doc.pdf": Route(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n", "application/pdf"),
         "/image.png": Route(b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "image/png"),
         "/data.json": Route(b'{"title": "not a page", "items": [1, 2, 3]}', "application/json"),

@@ -24,8 +24,9 @@ from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
 from scrapy_bte import Addon, BTEDownloaderMiddleware, BTEItemPipeline, BTESpiderMiddleware, ConfigError
+from scrapy_bte.core.decode import looks_like_html
 from scrapy_bte.result import Extraction
-from scrapy_bte.runtime import BTERuntime, _await_future, looks_like_html
+from scrapy_bte.runtime import BTERuntime, _await_future
 from scrapy_bte.settings import DEFAULTS, FLAT_SCORE_FIELDS, SETTINGS, BTEConfig, default_workers, settings_table
 
 EXTRACTION = Extraction(
@@ -72,6 +73,10 @@ def test_defaults() -> None:
         ("BTE_OPTIONS", {"url": "x"}),
         ("BTE_COMMENTS", "sometimes"),
         ("BTE_COMMENTS", 2),
+        ("BTE_EXTRACT", "everything"),
+        ("BTE_DEDUPLICATE", "maybe"),
+        ("BTE_DEDUPLICATE_DISTANCE", 16),
+        ("BTE_DEDUPLICATE_DISTANCE", -1),
     ],
 )
 def test_bad_value_names_the_setting(name: str, value: Any) -> None:
@@ -119,6 +124,13 @@ def test_scores_field_can_be_turned_off() -> None:
     assert config.wanted_fields() == ("text",)
     flat = BTEConfig.from_settings(Settings({"BTE_FLAT_SCORES": True}))
     assert flat.wanted_fields() == ("text", *FLAT_SCORE_FIELDS.values())
+
+
+@pytest.mark.parametrize("setting", [{"BTE_MIN_WORDS": 50}, {"BTE_DEDUPLICATE": True}])
+def test_item_filters_need_scores_on_items(setting: dict[str, Any]) -> None:
+    with pytest.raises(ConfigError, match="need scores on items"):
+        BTEConfig.from_settings(Settings({**setting, "BTE_SCORES_FIELD": None}))
+    assert BTEConfig.from_settings(Settings({**setting, "BTE_SCORES_FIELD": None, "BTE_FLAT_SCORES": True}))
 
 
 def test_settings_table_lists_every_setting() -> None:

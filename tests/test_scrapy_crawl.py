@@ -47,7 +47,7 @@ MAIN_PAGES: list[dict[str, Any]] = [
     {"path": "/article1.html?opt-out", "dont_bte": True},
     {"path": "/article2.html?preset", "preset": "preset by spider"},
 ]
-EXTRACTED_PAGES = 12  # HTML responses above that are extracted (one empty)
+EXTRACTED_PAGES = 11  # HTML responses above whose items need text (one empty)
 FILLED_ITEMS = 12  # items that get text: not the preset one, two from two_items
 MAIN_SETTINGS = {"BTE_MAX_BYTES": 200_000}
 NON_HTML = ("/doc.pdf", "/image.png", "/data.json", "/untyped.bin")
@@ -124,22 +124,27 @@ def test_broken_and_empty_pages_do_not_break_the_crawl(main: CrawlResult) -> Non
     assert_scores(empty)
 
 
-def test_skipped_responses_pass_through_untouched(main: CrawlResult) -> None:
-    for path in (*NON_HTML, "/huge.html"):
-        assert set(main.one(path)) == {"url"}, main.one(path)
+def test_items_of_skipped_responses_say_why_they_have_no_text(main: CrawlResult) -> None:
+    reasons = {**dict.fromkeys(NON_HTML, "non_html"), "/huge.html": "too_large", "/article1.html?opt-out": "dont_bte"}
+    for path, reason in reasons.items():
+        item = main.one(path)
+        assert item["text"] == "", item
+        assert item["bte"]["error"] == f"skipped: {reason}"
+        assert set(SCORE_KEYS) <= set(item["bte"]) and all(item["bte"][key] is None for key in SCORE_KEYS)
     assert main.by_path("/missing.html") == []  # 404: HttpErrorMiddleware's business
-    opted_out = [item for item in main.items if item["url"].endswith("?opt-out")]
-    assert opted_out == [{"url": opted_out[0]["url"]}]
     preset = [item for item in main.items if item["url"].endswith("?preset")]
     assert preset == [{"url": preset[0]["url"], "text": "preset by spider"}]
 
 
 def test_stats_and_summary(main: CrawlResult) -> None:
     assert main.returncode == 0, main.log[-3000:]
-    assert main.stat("bte/skipped/non_html") == len(NON_HTML) + 1  # + the 404
+    # The 404 never reaches a callback, so no item asks for its text (BTE_EXTRACT = "items").
+    assert main.stat("bte/skipped/non_html") == len(NON_HTML)
     assert main.stat("bte/skipped/too_large") == 1
     assert main.stat("bte/skipped/dont_bte") == 1
+    # The preset page's item has its text already: its response is never extracted.
     assert main.stat("bte/extracted") == EXTRACTED_PAGES - 1
+    assert main.stat("bte/extractions_saved") == 1
     assert main.stat("bte/empty") == 1
     assert main.stat("bte/errors") == 0
     assert main.stat("bte/timeouts") == 0
@@ -288,7 +293,7 @@ def test_comments_setting_drops_comment_sections(crawl: Callable[..., CrawlResul
         (
             {"DOWNLOADER_MIDDLEWARES": {"scrapy_bte.BTEDownloaderMiddleware": 540}},
             "meta",
-            {},
+            {"BTE_EXTRACT": "responses"},
             ["/article1.html", "/doc.pdf"],
         ),
         (
@@ -313,7 +318,11 @@ def test_each_component_alone(
     assert result.returncode == 0
     assert_article(result.one("/article1.html")["text"], ARTICLE1_SENTENCES)
     if "/doc.pdf" in pages:
-        assert result.one("/doc.pdf").get("text") is None
+        pdf = result.one("/doc.pdf")
+        if mode == "meta":  # the callback read response.meta["bte"] itself: there was none
+            assert pdf.get("text") is None
+        else:
+            assert pdf["text"] == "" and pdf["bte"]["error"] == "skipped: non_html"
         assert result.stat("bte/skipped/non_html") == 1
     assert "html" not in result.one("/article1.html")
     assert result.stat("bte/extracted") == 1
