@@ -41,7 +41,7 @@ def site_crawls(site: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str
             tmp_path_factory.mktemp(f"site-{mode}"),
             ["/index.html"],
             mode="site",
-            settings={"BTE_EXTRACT": mode, "BTE_WORKERS": 1},
+            settings={"BTE_EXTRACT": mode, "BTE_WORKERS": 0},
         )
         for mode in ("items", "responses")
     }
@@ -82,7 +82,7 @@ def test_meta_opt_in_extracts_before_the_callback(crawl: Callable[..., CrawlResu
 
 
 def test_json_labelled_html_is_skipped_and_nul_padding_is_a_page(crawl: Callable[..., CrawlResult]) -> None:
-    result = crawl(["/json-as-html", "/padded.html"], settings={"BTE_WORKERS": 1})
+    result = crawl(["/json-as-html", "/padded.html"], settings={"BTE_WORKERS": 0})
     data = result.one("/json-as-html")
     assert data["text"] == "" and data["bte"]["error"] == "skipped: non_html"
     assert result.stat("bte/skipped/non_html") == 1
@@ -93,7 +93,7 @@ def test_json_labelled_html_is_skipped_and_nul_padding_is_a_page(crawl: Callable
 
 def test_deduplicate_drops_near_duplicates_once(site: str, tmp_path: Path) -> None:
     pages = ["/article1.html", "/article1-copy.html", "/article2.html", "/short.html", "/short-copy.html", "/doc.pdf"]
-    kept = run_crawl(site, tmp_path / "all", pages, settings={"BTE_WORKERS": 1})
+    kept = run_crawl(site, tmp_path / "all", pages, settings={"BTE_WORKERS": 0})
     fingerprints = {path: kept.one(path)["bte"]["fingerprint"] for path in pages}
     original, copy = from_hex(fingerprints["/article1.html"]), from_hex(fingerprints["/article1-copy.html"])
     assert original != copy and distance(original, copy) <= DEFAULT_DISTANCE
@@ -103,7 +103,7 @@ def test_deduplicate_drops_near_duplicates_once(site: str, tmp_path: Path) -> No
     assert fingerprints["/short.html"] is None and fingerprints["/short-copy.html"] is None
     assert fingerprints["/doc.pdf"] is None
 
-    deduplicated = run_crawl(site, tmp_path / "dedup", pages, settings={"BTE_WORKERS": 1, "BTE_DEDUPLICATE": True})
+    deduplicated = run_crawl(site, tmp_path / "dedup", pages, settings={"BTE_WORKERS": 0, "BTE_DEDUPLICATE": True})
     exported = paths(deduplicated)
     assert len(exported) == len(pages) - 1
     assert ("/article1.html" in exported) != ("/article1-copy.html" in exported)  # whichever came first stays
