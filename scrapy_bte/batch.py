@@ -163,23 +163,33 @@ class Summary:
 
 
 class Progress:
-    """A one-line progress display on stderr, only when it is a terminal."""
+    """A progress bar on stderr, only when it is a terminal (never in a log file or pipe).
+
+    The bar counts inputs (files, and each WARC file as one), since the
+    number of pages in a WARC file is not known before it is read; the
+    counts of the summary line follow it.
+    """
 
     INTERVAL = 0.2
+    WIDTH = 20
 
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, total: int, stream: TextIO | None = None) -> None:
+        self.total = max(total, 1)
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = self.stream.isatty()
         self._last = 0.0
         self._shown = False
 
-    def update(self, summary: Summary, source: str) -> None:
+    def update(self, summary: Summary, inputs_read: int, *, final: bool = False) -> None:
+        """Redraw, at most every ``INTERVAL`` seconds (always when ``final``)."""
         now = time.perf_counter()
-        if not self.enabled or now - self._last < self.INTERVAL:
+        if not self.enabled or (now - self._last < self.INTERVAL and not final):
             return
         self._last = now
-        name = source if len(source) <= 40 else "..." + source[-37:]
-        self.stream.write(f"\r\x1b[K{summary.line()}  {name}")
+        share = min(inputs_read, self.total) / self.total
+        filled = round(share * self.WIDTH)
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        self.stream.write(f"\r\x1b[K[{bar}] {inputs_read}/{self.total} inputs  {summary.line()}")
         self.stream.flush()
         self._shown = True
 

@@ -12,14 +12,14 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from . import __version__
 from .api import DEFAULT_MAX_BYTES, DEFAULT_METHOD, METHODS, extract
 from .batch import Outcome, Progress, Summary, extract_all
 from .errors import BTEError
-from .sources import BadInput, Skipped, is_warc, read
+from .sources import BadInput, Item, Skipped, expand, is_warc, read
 from .training import commands as training
 
 EXIT_OK = 0
@@ -97,18 +97,27 @@ def _cmd_extract(args: argparse.Namespace) -> int:
             print(f"scrapy-bte: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
             return EXIT_USAGE
     summary = Summary()
-    progress = Progress()
+    inputs = list(expand(args.files))
+    progress = Progress(len(inputs))
+    inputs_read = 0
+
+    def pages() -> Iterator[Item]:
+        nonlocal inputs_read
+        for path in inputs:
+            inputs_read += 1
+            yield from read([path], max_bytes=int(options["max_bytes"]))
+
     try:
-        pages = read(args.files, max_bytes=int(options["max_bytes"]))
         for outcome in extract_all(
-            pages, jobs=args.jobs, timeout=args.timeout, method=args.method, options=options, encoding=args.encoding
+            pages(), jobs=args.jobs, timeout=args.timeout, method=args.method, options=options, encoding=args.encoding
         ):
             summary.add(outcome)
             if outcome.error is not None or isinstance(outcome.item, BadInput):
                 progress.clear()  # the message gets a line of its own
             _report(outcome, args.verbose)
             _write(out, outcome, args, headers)
-            progress.update(summary, outcome.item.source)
+            progress.update(summary, inputs_read)
+        progress.update(summary, inputs_read, final=True)
     finally:
         progress.clear()
         if out is not sys.stdout:
@@ -144,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Extract the main text of each PATH: an HTML file, a folder (its *.html and *.htm files, "
         "recursively), a WARC file (.warc, .warc.gz: its HTML response and resource records; needs "
         "pip install 'scrapy-bte[warc]'), or - for standard input. A summary line goes to stderr at the end, "
-        "and a progress line while it runs when stderr is a terminal. " + EXIT_CODES_HELP,
+        "and a progress bar while it runs when stderr is a terminal. " + EXIT_CODES_HELP,
     )
     ex.add_argument("files", nargs="+", metavar="PATH", help="HTML file, folder, WARC file, or - for standard input")
     ex.add_argument(

@@ -299,4 +299,5 @@ def test_progress_line_only_on_a_terminal(tmp_path):
     assert proc.returncode == EXIT_OK
     text = seen.decode()
     assert "\r\x1b[K" in text  # the line is redrawn in place and cleared at the end
+    assert "] 5/5 inputs" in text and "[" + "#" * 20 + "]" in text
     assert "5 pages, 0 empty, 0 errors" in text.splitlines()[-1]
