@@ -115,6 +115,7 @@ class BTERuntime:
                 method=config.method,
                 options=config.extract_options(),
                 start_method=_START_METHOD,
+                max_memory=config.worker_max_memory,
             )
         except Exception as exc:  # noqa: BLE001 - e.g. no processes allowed: one clear line
             logger.error("scrapy-bte: cannot start the extraction workers, pages will get an error: %s", exc)
@@ -251,6 +252,8 @@ class BTERuntime:
     def _failed(self, exc: Exception) -> Extraction:
         if isinstance(exc, _pool.WorkerTimeout):
             self.stats.inc("bte/timeouts")
+        elif isinstance(exc, _pool.WorkerOutOfMemory):
+            self.stats.inc("bte/memory_errors")
         if not isinstance(exc, BTEError):
             # Not a deliberate error: still one line, no traceback in the log.
             self.stats.inc("bte/errors/unexpected")

@@ -96,6 +96,12 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "Seconds one page may take in a worker before it is killed and the page gets an `error` (not enforced when `BTE_WORKERS = 0`).",
     ),
     SettingSpec(
+        "BTE_WORKER_MAX_MEMORY",
+        2**30,
+        "Heap bytes one worker process may use (`RLIMIT_DATA`, set inside the worker); a page that needs more gets an `error`, its worker is replaced and `bte/memory_errors` counts it. `None` or `0` = no cap (not enforced when `BTE_WORKERS = 0`).",
+        "`1073741824` (1 GiB)",
+    ),
+    SettingSpec(
         "BTE_MAX_PENDING",
         None,
         "Pages queued or running in the worker pool at most; past it, extraction waits for a free slot.",
@@ -159,6 +165,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
 )
 
 DEFAULTS: dict[str, Any] = {spec.name: spec.default for spec in SETTINGS}
+DEFAULTS_WORKER_MAX_MEMORY: int = DEFAULTS["BTE_WORKER_MAX_MEMORY"]
 
 
 def settings_table() -> str:
@@ -203,6 +210,23 @@ def _int(name: str, value: Any, minimum: int) -> int:
         raise ConfigError(f"{name} must be an integer, got {value!r}")
     if number < minimum:
         raise ConfigError(f"{name} must be >= {minimum}, got {number}")
+    return number
+
+
+def _memory_cap(name: str, value: Any) -> int | None:
+    """Bytes, or None for no cap (``None``, ``0``)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+        return None
+    number = _int(name, value, 0)
+    if number == 0:
+        return None
+    from .pool import MIN_WORKER_MEMORY
+
+    if number < MIN_WORKER_MEMORY:
+        raise ConfigError(
+            f"{name} must be 0 (no cap) or at least {MIN_WORKER_MEMORY} bytes"
+            f" (a worker needs that much before its first page), got {number}"
+        )
     return number
 
 
@@ -300,6 +324,7 @@ class BTEConfig:
     extract: str = "items"
     deduplicate: bool = False
     deduplicate_distance: int = 5
+    worker_max_memory: int | None = DEFAULTS_WORKER_MAX_MEMORY
 
     @classmethod
     def from_settings(cls, settings: BaseSettings | dict[str, Any]) -> BTEConfig:
@@ -365,6 +390,7 @@ class BTEConfig:
             extract=extract,
             deduplicate=deduplicate,
             deduplicate_distance=distance,
+            worker_max_memory=_memory_cap("BTE_WORKER_MAX_MEMORY", get("BTE_WORKER_MAX_MEMORY")),
         )
 
     @classmethod
@@ -400,7 +426,15 @@ class BTEConfig:
 
 # Settings for which an explicit None is a valid value (not "use the default").
 _NONE_IS_VALID = frozenset(
-    {"BTE_COMMENTS", "BTE_MODEL_PATH", "BTE_HTML_FIELD", "BTE_SCORES_FIELD", "BTE_WORKERS", "BTE_MAX_PENDING"}
+    {
+        "BTE_WORKER_MAX_MEMORY",
+        "BTE_COMMENTS",
+        "BTE_MODEL_PATH",
+        "BTE_HTML_FIELD",
+        "BTE_SCORES_FIELD",
+        "BTE_WORKERS",
+        "BTE_MAX_PENDING",
+    }
 )
 
 __all__ = [

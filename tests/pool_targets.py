@@ -7,6 +7,7 @@ it stays light: no Scrapy, no extraction stack.
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import time
 from typing import Any
@@ -23,7 +24,9 @@ def slow_or_crash(
     options: dict[str, Any],
 ) -> dict[str, Any]:
     """``sleep:S`` sleeps S seconds, ``exit:N`` calls ``os._exit(N)``,
-    ``segv`` kills itself with SIGSEGV, ``raise`` raises; a returned result
+    ``segv`` kills itself with SIGSEGV, ``raise`` raises, ``alloc:M`` holds
+    M MiB of written memory, ``limits`` reports the worker's heap cap and
+    thread settings as its text; a returned result
     echoes the body as its text and names the worker pid in ``paragraphs[1]``."""
     cmd, _, arg = body.decode(encoding or "utf-8").partition(":")
     if cmd == "sleep":
@@ -35,6 +38,12 @@ def slow_or_crash(
     elif cmd == "raise":
         raise ValueError(f"hostile page {url}")
     text = body.decode(encoding or "utf-8")
+    if cmd == "alloc":
+        held = bytearray(int(float(arg) * 2**20))  # zero-filled: the pages are written
+        text = f"alloc:{len(held) >> 20}"
+    elif cmd == "limits":
+        soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
+        text = f"{soft} {os.environ.get('OPENBLAS_NUM_THREADS')} {os.environ.get('OMP_NUM_THREADS')}"
     # The second paragraph tells the tests which worker ran the job.
     paragraphs = [text, f"pid={os.getpid()}"]
     return Extraction(

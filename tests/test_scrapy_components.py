@@ -60,6 +60,8 @@ def test_defaults() -> None:
         ("BTE_TIMEOUT", 0),
         ("BTE_TIMEOUT", "soon"),
         ("BTE_MAX_PENDING", 0),
+        ("BTE_WORKER_MAX_MEMORY", 2**20),
+        ("BTE_WORKER_MAX_MEMORY", "lots"),
         ("BTE_MAX_BYTES", 0),
         ("BTE_MIN_WORDS", -5),
         ("BTE_TEXT_FIELD", ""),
@@ -82,6 +84,12 @@ def test_defaults() -> None:
 def test_bad_value_names_the_setting(name: str, value: Any) -> None:
     with pytest.raises(ConfigError, match=name):
         BTEConfig.from_settings(Settings({name: value}))
+
+
+@pytest.mark.parametrize(("value", "expected"), [(None, None), (0, None), ("0", None), ("536870912", 2**29)])
+def test_worker_memory_cap_setting(value: Any, expected: int | None) -> None:
+    assert BTEConfig.from_settings(Settings({})).worker_max_memory == 2**30
+    assert BTEConfig.from_settings(Settings({"BTE_WORKER_MAX_MEMORY": value})).worker_max_memory == expected
 
 
 def test_values_from_the_command_line_are_parsed() -> None:

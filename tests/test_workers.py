@@ -22,7 +22,15 @@ from pathlib import Path
 import pytest
 
 from scrapy_bte.errors import ConfigError, ExtractionError
-from scrapy_bte.pool import Lifecycle, PoolClosed, PoolFull, WorkerCrashed, WorkerPool, WorkerTimeout
+from scrapy_bte.pool import (
+    Lifecycle,
+    PoolClosed,
+    PoolFull,
+    WorkerCrashed,
+    WorkerOutOfMemory,
+    WorkerPool,
+    WorkerTimeout,
+)
 from scrapy_bte.result import Extraction
 
 try:
@@ -120,6 +128,33 @@ def test_timeout_replaces_only_that_worker():
         assert (stats["timeouts"], stats["crashes"], stats["completed"]) == (1, 0, 4)
 
 
+def test_memory_cap_fails_only_the_page_over_it():
+    cap = 384 * 2**20
+    with make_pool(2, max_memory=cap) as p:
+        # The cap is the worker's own limit, and numeric libraries run one thread.
+        threads = [os.environ.get(name, "1") for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")]
+        assert p.submit(b"limits").result(WAIT).text.split() == [str(cap), *threads]
+        neighbour = p.submit(b"sleep:3.0")
+        wait_until(neighbour.running)
+        under = worker_pid(p.submit(b"alloc:64").result(WAIT))
+        hog = p.submit(b"alloc:1024", url="http://huge/")
+        with pytest.raises(WorkerOutOfMemory, match=r"http://huge/.*memory cap") as info:
+            hog.result(WAIT)
+        assert isinstance(info.value, ExtractionError)
+        assert neighbour.result(WAIT).text == "sleep:3.0"
+        assert wait_until(lambda: under not in p.pids and len(p.pids) == 2)
+        again = p.submit(b"alloc:64").result(WAIT)
+        assert again.text == "alloc:64" and worker_pid(again) != under
+        stats = p.stats()
+        assert (stats["memory_errors"], stats["crashes"], stats["errors"], stats["restarts"]) == (1, 0, 0, 1)
+
+
+def test_without_a_cap_a_worker_takes_what_it_needs():
+    with make_pool(1) as p:
+        assert p.submit(b"alloc:512").result(WAIT).text == "alloc:512"
+        assert p.stats()["memory_errors"] == 0
+
+
 @pytest.mark.parametrize(("body", "why"), [(b"exit:3", "exit code 3"), (b"segv", "SIGSEGV")])
 def test_crash_fails_only_its_own_job(pool, body, why):
     neighbour = pool.submit(b"sleep:0.6")
@@ -159,7 +194,15 @@ def test_unimportable_target_fails_futures_not_forever():
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"start_method": "fork"}, {"target": "no_colon"}, {"timeout": 0}, {"max_pending": 0}, {"target": lambda *a: {}}],
+    [
+        {"start_method": "fork"},
+        {"target": "no_colon"},
+        {"timeout": 0},
+        {"max_pending": 0},
+        {"target": lambda *a: {}},
+        {"max_memory": 2**20},
+        {"max_memory": "1G"},
+    ],
 )
 def test_bad_configuration_is_rejected_up_front(kwargs):
     with pytest.raises(ConfigError):

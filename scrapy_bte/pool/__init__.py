@@ -12,16 +12,18 @@ adapts the pool's futures to its reactor.
 """
 
 from .child import run_extract
-from .errors import PoolClosed, PoolFull, WorkerCrashed, WorkerTimeout
-from .parent import DEFAULT_TARGET, WorkerPool, suggested_max_pending
+from .errors import PoolClosed, PoolFull, WorkerCrashed, WorkerOutOfMemory, WorkerTimeout
+from .parent import DEFAULT_TARGET, MIN_WORKER_MEMORY, WorkerPool, suggested_max_pending
 from .state import Lifecycle
 
 __all__ = [
     "DEFAULT_TARGET",
+    "MIN_WORKER_MEMORY",
     "Lifecycle",
     "PoolClosed",
     "PoolFull",
     "WorkerCrashed",
+    "WorkerOutOfMemory",
     "WorkerPool",
     "WorkerTimeout",
     "run_extract",

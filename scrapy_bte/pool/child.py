@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import resource
 import signal
 import threading
 from collections.abc import Callable
@@ -42,6 +43,31 @@ def run_extract(
 
 def describe_error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
+
+
+#: Third field of a job's failure reply when the page ran the worker out of
+#: its memory cap: the pool fails the page with its own error and replaces
+#: the worker (its heap may be fragmented or half-freed).
+OUT_OF_MEMORY = "out-of-memory"
+#: Environment variables that keep numeric libraries to one thread: each
+#: extra BLAS or OpenMP thread reserves stack and arena address space that
+#: would count against the memory cap without ever holding a page.
+SINGLE_THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS")
+
+
+def cap_memory(max_bytes: int) -> None:
+    """Limit this process's heap (``RLIMIT_DATA``) to ``max_bytes``.
+
+    Linux ignores ``RLIMIT_RSS``. ``RLIMIT_DATA`` (Linux >= 4.7) counts
+    private writable memory, brk heap and anonymous mappings, which is
+    where numpy arrays and Python objects live, and not the shared libraries
+    and read-only mappings that ``RLIMIT_AS`` would also charge. An
+    allocation past it fails, which Python and numpy raise as
+    ``MemoryError`` in the job that asked for it.
+    """
+    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    limit = max_bytes if hard == resource.RLIM_INFINITY else min(max_bytes, hard)
+    resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
 
 
 def _resolve_target(spec: str) -> Target:
@@ -86,9 +112,19 @@ def _malloc_trim() -> Callable[[int], int] | None:
 
 
 def worker_main(
-    conn: Connection, lifeline: Connection, target: str, method: str | None, options: dict[str, Any]
+    conn: Connection,
+    lifeline: Connection,
+    target: str,
+    method: str | None,
+    options: dict[str, Any],
+    max_memory: int | None = None,
 ) -> None:
-    """Worker process loop: one job at a time until EOF or a ``None`` job."""
+    """Worker process loop: one job at a time until EOF or a ``None`` job.
+
+    With ``max_memory`` the heap is capped once the target is loaded; a job
+    that hits the cap is answered with :data:`OUT_OF_MEMORY` and the worker
+    exits so that the pool starts a fresh one.
+    """
     # Ctrl-C goes to the whole process group; the parent decides when we stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_pool(lifeline)
@@ -98,6 +134,12 @@ def worker_main(
         except Exception as exc:  # noqa: BLE001 - any import failure is reported to the pool as fatal
             conn.send(("fatal", f"cannot load worker target {target!r}: {describe_error(exc)}"))
             return
+        if max_memory is not None:
+            try:
+                cap_memory(max_memory)
+            except (OSError, ValueError) as exc:
+                conn.send(("fatal", f"cannot cap worker memory at {max_memory} bytes: {describe_error(exc)}"))
+                return
         conn.send(("ready", os.getpid()))
     except OSError:  # the pool closed while we were starting
         return
@@ -114,13 +156,28 @@ def worker_main(
         if trim is not None and done % TRIM_EVERY == 0:
             trim(0)
         job_id, body, encoding, content_type, url = job
+        out_of_memory = False
         try:
             out = fn(body, encoding, content_type, url, method, options)
             if not isinstance(out, dict):
                 raise TypeError(f"worker target returned {type(out).__name__}, expected dict")
             reply: tuple[Any, ...] = (job_id, True, out)
+        except MemoryError as exc:
+            # The frames holding the page's arrays are gone once we leave this
+            # block; the reply is small enough to be sent under the cap.
+            out_of_memory = True
+            reply = (job_id, False, describe_error(exc) if str(exc) else "MemoryError", OUT_OF_MEMORY)
         except Exception as exc:  # noqa: BLE001 - whatever the target raises fails only this job
             reply = (job_id, False, describe_error(exc))
+        del body, job
+        if out_of_memory:
+            try:
+                conn.send(reply)
+            except (EOFError, OSError):
+                pass
+            # Straight out: tearing down a heap that just failed to grow only
+            # risks more allocation failures; the pool starts a fresh worker.
+            os._exit(0)
         try:
             try:
                 conn.send(reply)

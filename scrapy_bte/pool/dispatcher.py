@@ -11,21 +11,22 @@ starts the first workers before the thread runs).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from ..errors import ConfigError
 from ..result import Extraction
-from .child import describe_error, worker_main
-from .errors import PoolClosed, WorkerCrashed, WorkerTimeout
+from .child import OUT_OF_MEMORY, SINGLE_THREAD_ENV, describe_error, worker_main
+from .errors import PoolClosed, WorkerCrashed, WorkerOutOfMemory, WorkerTimeout
 from .state import Job, Lifecycle, Shared, settle
 
 logger = logging.getLogger("scrapy_bte.pool")
@@ -37,6 +38,26 @@ _POLL = 0.5
 #: Workers dying before they are ready this many times in a row break the pool
 #: (a crash loop would otherwise spin forever re-importing a broken target).
 _MAX_STARTUP_FAILURES = 3
+
+
+@contextlib.contextmanager
+def _single_threaded_children() -> Iterator[None]:
+    """Start a process (and a fork server, the first time) with numeric
+    libraries limited to one thread, unless the user chose otherwise.
+
+    A worker runs one page at a time, so BLAS threads would only compete
+    for the cores the other workers use, and each reserves memory that
+    counts against the worker's cap. The variables are set only around the
+    start, so this process and its other children keep their environment.
+    """
+    added = [name for name in SINGLE_THREAD_ENV if name not in os.environ]
+    for name in added:
+        os.environ[name] = "1"
+    try:
+        yield
+    finally:
+        for name in added:
+            os.environ.pop(name, None)
 
 
 def _describe_exit(code: int | None) -> str:
@@ -74,6 +95,7 @@ class Dispatcher:
         target: str,
         ctx: Any,  # a multiprocessing context
         on_stopped: Callable[[], None],
+        max_memory: int | None = None,
     ) -> None:
         self.shared = shared
         self.size = size
@@ -83,6 +105,7 @@ class Dispatcher:
         self.target = target
         self.ctx = ctx
         self.on_stopped = on_stopped
+        self.max_memory = max_memory
         self.workers: list[_Worker] = []
         self.dying: list[tuple[Any, float]] = []
         self.startup_failures = 0
@@ -124,12 +147,13 @@ class Dispatcher:
         parent, child = self.ctx.Pipe(duplex=True)
         process = self.ctx.Process(
             target=worker_main,
-            args=(child, self.lifeline_r, self.target, self.method, self.options),
+            args=(child, self.lifeline_r, self.target, self.method, self.options, self.max_memory),
             name="bte-worker",
             daemon=True,
         )
         try:
-            process.start()
+            with _single_threaded_children():
+                process.start()
         except BaseException:
             parent.close()
             raise
@@ -206,6 +230,18 @@ class Dispatcher:
         elif worker.job is not None and kind == worker.job.id:
             job, worker.job, worker.deadline = worker.job, None, float("inf")
             ok, payload = msg[1], msg[2]
+            if not ok and len(msg) > 3 and msg[3] == OUT_OF_MEMORY:
+                # The worker exits after this reply; its sentinel brings the replacement.
+                worker.conn_open = False
+                self.shared.count("memory_errors")
+                settle(
+                    job.future,
+                    exc=WorkerOutOfMemory(
+                        f"extraction of {job.describe()} needed more than the worker memory cap"
+                        f" ({self.max_memory} bytes); worker replaced ({payload})"
+                    ),
+                )
+                return
             if ok:
                 try:
                     result = Extraction.from_dict(payload)

@@ -13,6 +13,10 @@ class WorkerCrashed(ExtractionError):
     """The worker running a job died (segfault, ``os._exit``, OOM kill)."""
 
 
+class WorkerOutOfMemory(ExtractionError):
+    """A job needed more than the pool's ``max_memory``; its worker was replaced."""
+
+
 class PoolFull(BTEError):
     """``max_pending`` jobs are already queued or running; nothing was queued.
 

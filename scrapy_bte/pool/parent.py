@@ -52,21 +52,26 @@ from ..errors import ConfigError
 from ..result import Extraction
 from .child import describe_error
 from .dispatcher import Dispatcher
-from .errors import PoolClosed, PoolFull, WorkerCrashed, WorkerTimeout
+from .errors import PoolClosed, PoolFull, WorkerCrashed, WorkerOutOfMemory, WorkerTimeout
 from .state import Job, Lifecycle, Shared
 
 __all__ = [
     "DEFAULT_TARGET",
+    "MIN_WORKER_MEMORY",
     "Lifecycle",
     "PoolClosed",
     "PoolFull",
     "WorkerCrashed",
+    "WorkerOutOfMemory",
     "WorkerPool",
     "WorkerTimeout",
     "suggested_max_pending",
 ]
 
 DEFAULT_TARGET = "scrapy_bte.pool.child:run_extract"
+#: The smallest ``max_memory`` accepted: a worker needs about 150 MiB
+#: of heap for Python, numpy, lxml and the model before its first page.
+MIN_WORKER_MEMORY = 256 * 2**20
 #: Imported once by the fork server, so a (re)started worker is ready in
 #: milliseconds instead of re-importing numpy and lxml for every restart.
 _FORKSERVER_PRELOAD = ("scrapy_bte.pool.child", "scrapy_bte.api")
@@ -135,6 +140,12 @@ class WorkerPool:
     the parent is importable as a target. ``method=None`` uses ``extract()``'s
     default method.
 
+    ``max_memory`` caps each worker's heap in bytes (``RLIMIT_DATA``, set
+    inside the worker): a page that needs more fails alone with
+    :class:`WorkerOutOfMemory` and its worker is replaced, as after a
+    timeout, instead of the machine swapping or the kernel's OOM killer
+    picking a process. ``None`` leaves workers uncapped.
+
     The constructor starts the workers (the first forkserver pool of a process
     also starts the fork server, well under a second), so a pool that cannot
     start fails here rather than on the first page.
@@ -150,6 +161,7 @@ class WorkerPool:
         options: dict[str, Any] | None = None,
         start_method: str = "forkserver",
         target: str | Callable[..., dict[str, Any]] | None = None,
+        max_memory: int | None = None,
     ) -> None:
         if workers < 1:
             raise ConfigError(f"workers must be >= 1, got {workers}")
@@ -157,6 +169,10 @@ class WorkerPool:
             raise ConfigError(f"max_pending must be >= 1, got {max_pending}")
         if timeout is not None and not timeout > 0:
             raise ConfigError(f"timeout must be > 0 or None, got {timeout}")
+        if max_memory is not None and (
+            isinstance(max_memory, bool) or not isinstance(max_memory, int) or max_memory < MIN_WORKER_MEMORY
+        ):
+            raise ConfigError(f"max_memory must be None or an int >= {MIN_WORKER_MEMORY} bytes, got {max_memory!r}")
         if start_method not in ("forkserver", "spawn"):
             raise ConfigError(
                 f"start_method must be 'forkserver' or 'spawn', got {start_method!r}"
@@ -167,6 +183,7 @@ class WorkerPool:
         self.max_pending = max_pending
         self.method = method
         self.options = dict(options or {})
+        self.max_memory = max_memory
         ctx = multiprocessing.get_context(start_method)
         if start_method == "forkserver":
             _preload_in_forkserver()
@@ -180,6 +197,7 @@ class WorkerPool:
             target=_target_spec(target),
             ctx=ctx,
             on_stopped=lambda: _POOLS.discard(self),
+            max_memory=max_memory,
         )
         _POOLS.add(self)
         try:  # up front, so a pool that cannot start says so here
@@ -205,7 +223,7 @@ class WorkerPool:
 
         The future resolves to an :class:`Extraction` (with ``error`` set when
         the target raised), or fails with :class:`WorkerTimeout`,
-        :class:`WorkerCrashed` or :class:`PoolClosed`. Raises :class:`PoolFull`
+        :class:`WorkerCrashed`, :class:`WorkerOutOfMemory` or :class:`PoolClosed`. Raises :class:`PoolFull`
         when ``max_pending`` jobs are in flight and the closing error when the
         pool is closed.
         """
@@ -270,7 +288,8 @@ class WorkerPool:
 
     def stats(self) -> dict[str, int]:
         """Counters: submitted, completed (results, errors included), errors
-        (target raised), timeouts, crashes, restarts; plus pending and workers."""
+        (target raised), timeouts, crashes, memory_errors (pages over
+        ``max_memory``), restarts; plus pending and workers."""
         with self._shared.lock:
             out = dict(self._shared.stats)
             out["pending"] = self._shared.pending

@@ -19,7 +19,7 @@ from typing import Any
 from .errors import PoolClosed
 
 #: The counters :meth:`WorkerPool.stats` reports.
-STATS = ("submitted", "completed", "errors", "timeouts", "crashes", "restarts")
+STATS = ("submitted", "completed", "errors", "timeouts", "crashes", "memory_errors", "restarts")
 
 
 class Lifecycle(enum.Enum):
