@@ -21,7 +21,11 @@ Output: a Markdown table (stdout) with, per set, F1/P/R, the number of empty
 outputs and pages/s and MB/s (10^6 bytes of HTML per second), then the mean
 F1 over sets, pages/s and MB/s over all sets together, the Spearman correlation between ``Extraction.confidence`` and
 per-page F1 over all scored pages (scrapy_bte rows), and the number of
-pages that raised. ``--json`` also writes the per-page scores.
+pages that raised. Then two speed tables: per set and over all sets, and
+by page size (under 50 KB, 50-200 KB, over 200 KB, all sets together), each
+with the ratio to ``resiliparse`` when that row ran (its time divided by
+the row's: 2.00 means twice as fast). ``--json`` also writes the per-page
+scores and times.
 """
 
 from __future__ import annotations
@@ -60,6 +64,8 @@ class SetRun:
     errors: list[str | None]
     seconds: float
     nbytes: int
+    page_seconds: list[float] = field(default_factory=list)  # of the fastest pass
+    page_bytes: list[int] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         agg = aggregate(self.scores)
@@ -127,18 +133,22 @@ def run_set(extractor: extractors.Extractor, pages: list[Page], repeat: int, war
     """Warm up, then score the first timed pass and keep the fastest pass."""
     for page in pages[:warmup]:
         call(extractor, page.html)
-    scores, confidences, errors, best = [], [], [], math.inf
+    scores, confidences, errors, best, best_pages = [], [], [], math.inf, []
     for attempt in range(max(1, repeat)):
         elapsed = 0.0
+        times = []
         for page in pages:
             output, seconds, error = call(extractor, page.html)
             elapsed += seconds
+            times.append(seconds)
             if attempt == 0:
                 scores.append(score_page(extractors.output_text(output), page.gold))
                 confidences.append(extractors.output_confidence(output))
                 errors.append(error)
-        best = min(best, elapsed)
-    return SetRun(scores, confidences, errors, best, sum(len(p.html) for p in pages))
+        if elapsed < best:
+            best, best_pages = elapsed, times
+    sizes = [len(p.html) for p in pages]
+    return SetRun(scores, confidences, errors, best, sum(sizes), best_pages, sizes)
 
 
 def list_sets(data: Path, wanted: list[str]) -> list[str]:
@@ -185,6 +195,74 @@ def table(rows: list[Row], sets: list[str]) -> str:
     return "\n".join(lines)
 
 
+#: Page size bins of the size table, in bytes of HTML: (label, low, high).
+SIZE_BINS = (("< 50 KB", 0, 50_000), ("50-200 KB", 50_000, 200_000), ("> 200 KB", 200_000, math.inf))
+#: The reference row of the speed ratios, when it ran.
+REFERENCE = "resiliparse"
+
+
+def _reference(rows: list[Row]) -> Row | None:
+    return next((r for r in rows if r.name == REFERENCE), None)
+
+
+def speed_table(rows: list[Row], sets: list[str]) -> str:
+    """MB/s per set and over all sets, and each as a multiple of the reference row's."""
+    ref = _reference(rows)
+    head = ["extractor"]
+    for name in sets:
+        head += [f"{name} p/s", "MB/s"] + ([f"× {REFERENCE}"] if ref else [])
+    head += ["all p/s", "all MB/s"] + ([f"all × {REFERENCE}"] if ref else [])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" + "---:|" * (len(head) - 1)]
+    for row in rows:
+        cells = [row.name]
+        for name in sets:
+            s = row.runs[name].summary()
+            cells += [speed(s["pages_per_s"]), speed(s["mb_per_s"])]
+            if ref:
+                cells.append(f"{ref.runs[name].seconds / row.runs[name].seconds:.2f}")
+        pages_s, mb_s = row.pooled_speed()
+        cells += [speed(pages_s), speed(mb_s)]
+        if ref:
+            cells.append(f"{sum(r.seconds for r in ref.runs.values()) / sum(r.seconds for r in row.runs.values()):.2f}")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def size_table(rows: list[Row], sets: list[str]) -> str:
+    """Speed by page size, all sets together: costs that grow faster than the
+    page show in the large bins long before they move the average."""
+    ref = _reference(rows)
+
+    def binned(row: Row, low: float, high: float) -> tuple[int, int, float]:
+        pages = nbytes = 0
+        seconds = 0.0
+        for name in sets:
+            run = row.runs[name]
+            for size, secs in zip(run.page_bytes, run.page_seconds):
+                if low <= size < high:
+                    pages += 1
+                    nbytes += size
+                    seconds += secs
+        return pages, nbytes, seconds
+
+    counts = [binned(rows[0], low, high)[:2] for _, low, high in SIZE_BINS]
+    head = ["extractor"]
+    for (label, _, _), (n, nbytes) in zip(SIZE_BINS, counts):
+        head += [f"{label} ({n} pages, {nbytes / max(n, 1) / 1e3:.0f} KB avg) p/s", "MB/s"]
+        head += [f"× {REFERENCE}"] if ref else []
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" + "---:|" * (len(head) - 1)]
+    for row in rows:
+        cells = [row.name]
+        for _, low, high in SIZE_BINS:
+            n, nbytes, seconds = binned(row, low, high)
+            cells += [speed(n / seconds), speed(nbytes / 1e6 / seconds)] if seconds else ["—", "—"]
+            if ref:
+                ref_seconds = binned(ref, low, high)[2]
+                cells.append(f"{ref_seconds / seconds:.2f}" if seconds else "—")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def to_json(rows: list[Row], pages: dict[str, list[Page]], args: argparse.Namespace) -> dict[str, Any]:
     """Everything needed to re-analyse a run without re-running it."""
     out: dict[str, Any] = {"args": {k: str(v) for k, v in vars(args).items()}, "rows": {}}
@@ -201,8 +279,12 @@ def to_json(rows: list[Row], pages: dict[str, list[Page]], args: argparse.Namesp
                     "gold_empty": s.gold_empty,
                     "confidence": c,
                     "error": e,
+                    "bytes": b,
+                    "seconds": t,
                 }
-                for p, s, c, e in zip(pages[name], run.scores, run.confidences, run.errors)
+                for p, s, c, e, b, t in zip(
+                    pages[name], run.scores, run.confidences, run.errors, run.page_bytes, run.page_seconds
+                )
             ]
             sets[name] = {**run.summary(), "per_page": per_page}
         out["rows"][row.name] = {
@@ -262,6 +344,10 @@ def main(argv: list[str] | None = None) -> int:
             )
         rows.append(row)
     print(table(rows, sets))
+    print("\nSpeed per set (one core; × = how many times as fast as the reference):\n")
+    print(speed_table(rows, sets))
+    print("\nSpeed by page size, all sets together:\n")
+    print(size_table(rows, sets))
     versions = ", ".join(f"{e.name} {e.version}" for e in entries if e.version)
     print(f"\nVersions: {versions}. One core (cpu {cpu}), repeat {args.repeat}, limit {args.limit}.")
     if args.json:
