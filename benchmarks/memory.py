@@ -1,7 +1,9 @@
-"""Memory-growth check: RSS must stay flat over thousands of extractions.
+"""Memory-growth check: RSS must stay flat over thousands of extractions;
+and the peak memory of one extraction on torture and large modern pages.
 
     python benchmarks/memory.py [--data DIR] [--pages 2000] [--method M]
                                 [--max-growth-mb 10]
+    python benchmarks/memory.py --peaks [--method M] [--largest 5] [--max-multiple X]
 
 Runs ``scrapy_bte.extract()`` on ``--pages`` pages taken in turn from every
 set (round-robin, cycling when the sets run out; each file is read just
@@ -14,6 +16,18 @@ between the 10% point and the end. Before each reading a full
 ``gc.collect()`` and glibc's ``malloc_trim(0)`` run, so uncollected cycles
 and freed-but-cached heap do not count as growth. Use ``--pages 10000``
 for the long run.
+
+``--peaks`` measures what one page costs at its worst instead: for each
+torture page (generated: a million one-word paragraphs, ten megabytes of
+table cells, deep nesting, a minified 20 MB page...) and the ``--largest``
+pages of every set, it frees what it can, resets the kernel's high-water
+mark of this process's RSS (``/proc/self/clear_refs``), extracts the page
+once and reads the high-water mark back (``VmHWM``). The table gives the
+page's size, its blocks, the method that ran (``Extraction.method``), the
+peak above the RSS before the call, that peak as a multiple of the body's
+size, and the seconds taken. With ``--max-multiple X`` the exit status is 1
+when a page's peak exceeds X times its size (plus 16 MiB for the pages so
+small that allocator slack dominates).
 """
 
 from __future__ import annotations
@@ -24,8 +38,10 @@ import gc
 import itertools
 import os
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -72,11 +88,118 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--pages", type=int, default=2000)
     parser.add_argument("--method", default=None, help="extract() method (default: the library's)")
     parser.add_argument("--max-growth-mb", type=float, default=10.0)
+    parser.add_argument("--peaks", action="store_true", help="peak memory per torture and large page instead")
+    parser.add_argument("--largest", type=int, default=3, help="with --peaks: the N largest pages of each set")
+    parser.add_argument(
+        "--max-multiple",
+        type=float,
+        default=None,
+        help="with --peaks: fail when a peak exceeds this multiple of the page's size",
+    )
     return parser.parse_args(argv)
+
+
+# -- peaks ------------------------------------------------------------------------------------
+
+
+def one_word_paragraphs(size: int) -> bytes:
+    """About ``size`` bytes of one-word paragraphs: the most blocks per byte HTML allows."""
+    unit = b"<p>ab</p>\n"
+    return b"<html><body>" + unit * (size // len(unit)) + b"</body></html>"
+
+
+def table_cells(size: int) -> bytes:
+    """About ``size`` bytes of a data table: short cells, many tags per word."""
+    row = b"<tr><td>17</td><td>harbour ledger</td><td>3.5</td><td><a href='/x'>more</a></td></tr>\n"
+    return b"<html><body><table>" + row * (size // len(row)) + b"</table></body></html>"
+
+
+def torture_pages() -> list[tuple[str, bytes]]:
+    """Generated pages that stress memory per byte, including the torture suite's large cases."""
+    pages = [
+        ("one-word paragraphs, 10 MB", one_word_paragraphs(10 * 10**6)),
+        ("table cells, 9.7 MB", table_cells(9_700_000)),
+    ]
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        import torture_cases
+    except ImportError:
+        return pages
+    for case in torture_cases.large_cases():
+        html = case.data()
+        pages.append((case.name.replace("_", " "), html.encode("utf-8") if isinstance(html, str) else html))
+    return pages
+
+
+def largest_pages(data: Path, count: int) -> list[tuple[str, bytes]]:
+    out = []
+    for folder in sorted(d for d in data.iterdir() if d.is_dir()):
+        files = sorted(folder.glob("*.html"), key=lambda p: p.stat().st_size, reverse=True)[:count]
+        out += [(f"{folder.name}/{p.stem[:40]}", p.read_bytes()) for p in files]
+    return out
+
+
+def _status_kib(field: str) -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise OSError(f"no {field} in /proc/self/status")
+
+
+def peak_of(call: Any) -> tuple[Any, float, float]:
+    """(result, peak bytes above the RSS before the call, seconds) of ``call()``."""
+    release_free_memory()
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")  # reset VmHWM to the current RSS
+    before = _status_kib("VmRSS")
+    start = time.perf_counter()
+    result = call()
+    seconds = time.perf_counter() - start
+    peak = _status_kib("VmHWM")
+    return result, (peak - before) * 1024.0, seconds
+
+
+def run_peaks(args: argparse.Namespace) -> int:
+    from scrapy_bte import extract
+
+    options: dict[str, Any] = {"max_bytes": None}
+    if args.method is not None:
+        options["method"] = args.method
+    extract(one_word_paragraphs(200_000), **options)  # imports, model and caches loaded first
+    pages = torture_pages() + largest_pages(args.data, args.largest)
+    print(f"method {args.method or 'default'}: peak RSS of one extract() above the RSS before it\n")
+    print("| page | KB | blocks | method | peak MiB | peak / size | s |")
+    print("|---|---:|---:|---|---:|---:|---:|")
+    failed = 0
+    worst = 0.0
+    for name, html in pages:
+        try:
+            result, peak, seconds = peak_of(lambda: extract(html, **options))
+            blocks, method = str(result.n_blocks), result.method
+        except Exception as exc:  # noqa: BLE001 - reported in the row
+            result, blocks, method, peak, seconds = None, "—", type(exc).__name__, 0.0, 0.0
+        multiple = peak / len(html)
+        if len(html) >= 1_000_000:
+            worst = max(worst, multiple)
+        if args.max_multiple is not None and peak > args.max_multiple * len(html) + 16 * MIB:
+            failed += 1
+        print(
+            f"| {name} | {len(html) / 1e3:.0f} | {blocks} | {method} | {peak / MIB:.1f} | {multiple:.1f} | "
+            f"{seconds:.2f} |",
+            flush=True,
+        )
+    print(f"\nLargest peak / size among pages of 1 MB or more: {worst:.1f}")
+    if failed:
+        print(f"FAIL: {failed} page(s) above {args.max_multiple} times their size")
+        return 1
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.peaks:
+        return run_peaks(args)
     from scrapy_bte import extract
 
     options = {} if args.method is None else {"method": args.method}

@@ -126,6 +126,23 @@ def extract(
     return extract_document(doc, method=method, **options)
 
 
+#: The learned methods hold about 2.5 KB per block at their peak (feature
+#: columns, then the model's layers over all blocks at once): 250 times the
+#: body on a page of one-word paragraphs. Pages with more blocks than
+#: this many, and more than one per ``LEARNED_BYTES_PER_BLOCK`` characters
+#: of markup, run ``hybrid`` instead (the result's ``method`` says so),
+#: which needs no per-block matrix. Every development page has at most
+#: 2,400 blocks; the pages past both bounds are block soups (data
+#: dumps, tables of numbers), not articles.
+LEARNED_MIN_BLOCKS = 4096
+LEARNED_BYTES_PER_BLOCK = 128
+
+
+def learned_fits(doc: Document) -> bool:
+    """Whether the learned methods' memory stays within bounds on ``doc``."""
+    return doc.n_blocks <= max(LEARNED_MIN_BLOCKS, doc.source_chars // LEARNED_BYTES_PER_BLOCK)
+
+
 def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: Any) -> Extraction:
     """Run a method over an already built document."""
     title = document_title(doc)
@@ -146,6 +163,10 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
         comments = _comments.check(options.pop("comments", None))
         if method in ("model", "auto"):
             _check(options, ("model_path",), extra=("comments",))
+            if not learned_fits(doc):
+                method = "hybrid"
+                options.pop("model_path", None)
+        if method in ("model", "auto"):
             path = options.get("model_path")
             learned = _model.load_cached(path) if path else _model.default_model()
             kept, probs = _auto.select(doc, span, learned, smooth=method == "auto", headline=title)

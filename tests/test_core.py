@@ -140,6 +140,23 @@ def test_text_after_100k_nested_elements_is_found_and_libxml2_loses_it():
     assert "deep sentence" not in parsed.text_content()
 
 
+def test_learned_methods_fall_back_to_hybrid_on_block_soup():
+    from scrapy_bte.api import LEARNED_BYTES_PER_BLOCK, LEARNED_MIN_BLOCKS
+
+    article = "".join(f"<p>{'The harbour keeper wrote the season down in the ledger. ' * 6}</p>" for _ in range(8))
+    soup = "<html><body>" + article + "<p>ab</p>" * (LEARNED_MIN_BLOCKS + 100) + "</body></html>"
+    doc = parse(soup)
+    assert doc.n_blocks > max(LEARNED_MIN_BLOCKS, len(soup) // LEARNED_BYTES_PER_BLOCK)
+    for method in ("auto", "model"):
+        result = extract(soup, method=method, comments=False)
+        assert result.method == "hybrid"
+        assert result == extract(soup, method="hybrid", comments=False)
+    # Under the bound (fewer blocks, or as many in a larger page) the model runs.
+    assert extract("<html><body>" + article + "<p>ab</p>" * 100 + "</body></html>").method == "auto"
+    padded = soup.replace("<p>ab</p>", "<p title='" + "x" * LEARNED_BYTES_PER_BLOCK + "'>ab</p>")
+    assert extract(padded, method="model").method == "model"
+
+
 def test_step0_removes_content_free_elements():
     cleaned, title = step0(
         "<head><title>The title</title><style>p{}</style></head><body><script>var x='<p>';</script>"

@@ -32,6 +32,7 @@ from itertools import repeat
 import numpy as np
 
 from . import accel, scripts
+from .entities import unescape
 from .scripts import has_spaceless, weighted_words
 
 #: The C passes of step 0, the cut at tags, the block texts and the element skeleton.
@@ -423,8 +424,8 @@ def _empty_document(title: str | None, meta: dict[str, str], source_chars: int, 
 def _block_texts(all_text: str, keep: np.ndarray, accelerated: bool | None = None) -> list[str]:
     """Normalised text of the kept raw blocks, without a Python loop per block.
 
-    ``all_text`` has a separator at each block-level tag. (``html.unescape``
-    maps ``&#0;`` to U+FFFD, so it cannot forge a separator.)
+    ``all_text`` has a separator at each block-level tag. (Decoding maps
+    ``&#0;`` to U+FFFD, so it cannot forge a separator.)
     """
     if len(keep) == 0:
         return []
@@ -434,7 +435,7 @@ def _block_texts(all_text: str, keep: np.ndarray, accelerated: bool | None = Non
     # Decoding the whole text gives the kept pieces the same result: no
     # entity name holds NUL, so none reaches across a separator.
     if "&" in all_text:
-        all_text = _html.unescape(all_text)
+        all_text = unescape(all_text)
     mask = np.zeros(all_text.count(_SEP) + 1, dtype=np.uint8)
     mask[keep] = 1
     return c.split_blocks(all_text, mask)
@@ -445,7 +446,7 @@ def _block_texts_reference(all_text: str, keep: np.ndarray) -> list[str]:
     raw = all_text.split(_SEP)
     kept = _SEP.join([raw[b] for b in keep.tolist()])
     if "&" in kept:
-        kept = _html.unescape(kept)
+        kept = unescape(kept)
     return list(map(str.strip, " ".join(kept.split()).split(_SEP)))
 
 
