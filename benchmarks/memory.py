@@ -175,7 +175,7 @@ def run_peaks(args: argparse.Namespace) -> int:
     worst = 0.0
     for name, html in pages:
         try:
-            result, peak, seconds = peak_of(lambda: extract(html, **options))
+            result, peak, seconds = peak_of(lambda html=html: extract(html, **options))
             blocks, method = str(result.n_blocks), result.method
         except Exception as exc:  # noqa: BLE001 - reported in the row
             result, blocks, method, peak, seconds = None, "—", type(exc).__name__, 0.0, 0.0

@@ -140,14 +140,9 @@ def instrument(clock: StageClock) -> list[str]:
         if not name.startswith("scrapy_bte.fields") or module is None:
             continue
         for attr, fn in list(vars(module).items()):
-            if (
-                callable(fn)
-                and not attr.startswith("_")
-                and getattr(fn, "__module__", "") == name
-                and not isinstance(fn, type)
-            ):
-                if _replace_everywhere(fn, clock.wrap("fields", fn)):
-                    wrapped.append(f"{name}.{attr}")
+            public = callable(fn) and not attr.startswith("_") and not isinstance(fn, type)
+            if public and getattr(fn, "__module__", "") == name and _replace_everywhere(fn, clock.wrap("fields", fn)):
+                wrapped.append(f"{name}.{attr}")
     return wrapped
 
 
@@ -182,8 +177,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--method", default="auto")
     parser.add_argument("--limit", type=int, default=None, help="first N pages of each set")
     parser.add_argument("--repeat", type=int, default=1, help="passes; the fastest is reported")
-    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
-                        help="wall: elapsed time; cpu: this thread's CPU time (steadier on a loaded machine)")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="wall: elapsed time; cpu: this thread's CPU time (steadier on a loaded machine)",
+    )
     args = parser.parse_args(argv)
 
     cpu = min(os.sched_getaffinity(0))
@@ -207,8 +206,10 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(("all", sum(r[1] for r in rows), sum(r[2] for r in rows), sum(r[3] for r in rows), all_stages))
 
     head = ["set", "pages", "KB/page", *(f"{s} ms" for s in STAGES), "total ms", "MB/s"]
-    print(f"method {args.method}: milliseconds per page per stage ({args.clock} time), one core (cpu {cpu}), "
-          f"best of {args.repeat}\n")
+    print(
+        f"method {args.method}: milliseconds per page per stage ({args.clock} time), one core (cpu {cpu}), "
+        f"best of {args.repeat}\n"
+    )
     print("| " + " | ".join(head) + " |")
     print("|---|" + "---:|" * (len(head) - 1))
     for name, n, nbytes, total, stages in rows:
