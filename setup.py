@@ -17,6 +17,12 @@ setup(
             optional=True,
         ),
         Extension(
+            "scrapy_bte.core._entities",
+            sources=["scrapy_bte/core/_entities.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
+        Extension(
             "scrapy_bte.methods._bte", sources=["scrapy_bte/methods/_bte.c"], extra_compile_args=["-O2"], optional=True
         ),
         Extension(

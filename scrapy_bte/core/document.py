@@ -23,7 +23,6 @@ Stages:
 
 from __future__ import annotations
 
-import html as _html
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -150,14 +149,14 @@ def attributes(raw: str) -> dict[str, str]:
         key = m.group(1).lower()
         if key not in out:
             val = m.group(2) if m.group(2) is not None else m.group(3) if m.group(3) is not None else m.group(4)
-            out[key] = _html.unescape(val)
+            out[key] = unescape(val)
     return out
 
 
 def clean_text(raw: str) -> str:
     """Entities decoded, white space collapsed: how a block's text is shown."""
     if "&" in raw:
-        raw = _html.unescape(raw)
+        raw = unescape(raw)
     return " ".join(raw.split())
 
 

@@ -1,19 +1,25 @@
-"""Character references decoded as :func:`html.unescape` does, at C speed for repeats.
+"""Character references decoded as :func:`html.unescape` does, without a Python call per reference.
 
 Why not ``html.unescape`` itself: it calls a Python function for every
 reference, and pages whose text is written as numeric references
 (``&#x306E;`` for each Japanese character, ``&#x2019;`` for each
 apostrophe) hold tens of thousands of them: on such a page decoding took
 longer than the rest of the document build. The same few hundred distinct
-references repeat, so each distinct one is decoded once (by
-``html.unescape``, so every rule of HTML5's table and of invalid code
-points stays the standard library's) and the rest is a dictionary lookup.
+references repeat, so each distinct one is decoded once, by
+``html.unescape`` (every rule of HTML5's table and of invalid code points
+stays the standard library's), and kept in a table; the C pass
+(``scrapy_bte.core._entities``) finds the references and looks them up.
 """
 
 from __future__ import annotations
 
 import html
 import re
+
+from . import accel
+
+#: The C pass that finds references and looks them up.
+_ENTITIES = accel.load("scrapy_bte.core._entities")
 
 # html.unescape's own pattern: a reference is "&" and what this group matches.
 _CHARREF = re.compile(r"&(#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[^\t\n\f <&#;]{1,32};?)")
@@ -24,7 +30,12 @@ _SEEN: dict[str, str] = {}
 SEEN_MAX = 8192
 
 
-def unescape(text: str) -> str:
+def _decode(ref: str) -> str:
+    """One reference, given without its "&"."""
+    return html.unescape("&" + ref)
+
+
+def unescape(text: str, *, accelerated: bool | None = None) -> str:
     """``html.unescape(text)``, decoding each distinct reference once.
 
     A reference decodes the same alone as in context: the pattern takes the
@@ -33,6 +44,16 @@ def unescape(text: str) -> str:
     """
     if "&" not in text:
         return text
+    if len(_SEEN) > SEEN_MAX:
+        _SEEN.clear()
+    c = _ENTITIES.use(accelerated)
+    if c is None:
+        return unescape_reference(text)
+    return c.unescape(text, _SEEN, _decode)
+
+
+def unescape_reference(text: str) -> str:
+    """The Python reference of :func:`unescape`: one regular-expression split."""
     parts = _CHARREF.split(text)
     if len(parts) == 1:
         return text
@@ -40,9 +61,7 @@ def unescape(text: str) -> str:
     try:
         parts[1::2] = map(_SEEN.__getitem__, refs)
     except KeyError:  # the slice is assigned only once every lookup succeeded
-        decoded = {ref: _SEEN.get(ref) or html.unescape("&" + ref) for ref in set(refs)}
-        if len(_SEEN) + len(decoded) > SEEN_MAX:
-            _SEEN.clear()
+        decoded = {ref: _SEEN.get(ref) or _decode(ref) for ref in set(refs)}
         _SEEN.update(decoded)
         parts[1::2] = map(decoded.__getitem__, refs)
     return "".join(parts)
