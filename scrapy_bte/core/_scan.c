@@ -12,6 +12,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
 
 #define FLAG_BLOCK 1
@@ -580,12 +581,125 @@ static PyObject *split_blocks(PyObject *self, PyObject *args)
     return out;
 }
 
+
+PyDoc_STRVAR(raw_blocks_doc,
+             "raw_blocks(flags, seg_words, seg_len, tag_len, block_flag, open_flag, close_flag)\n"
+             "    -> (seg_rawblock, in_link, raw_words, raw_link, raw_tags, raw_bytes)\n\n"
+             "Per segment its raw block (block-level tags before it) and whether it\n"
+             "lies inside a link; per raw block its words, link words, tags and bytes,\n"
+             "summed in segment order as numpy.bincount does. Buffers: uint8 flags per\n"
+             "tag, float64 words and int64 lengths per segment, int64 lengths per tag.");
+
+static PyObject *raw_blocks(PyObject *self, PyObject *args)
+{
+    PyObject *flags_obj, *words_obj, *seg_len_obj, *tag_len_obj;
+    int block_flag, open_flag, close_flag;
+    if (!PyArg_ParseTuple(args, "OOOOiii", &flags_obj, &words_obj, &seg_len_obj, &tag_len_obj, &block_flag, &open_flag,
+                          &close_flag))
+        return NULL;
+    Py_buffer fl = {0}, sw = {0}, sl = {0}, tl = {0};
+    PyObject *result = NULL, *seg_raw = NULL, *in_link = NULL, *words = NULL, *link = NULL, *tags = NULL, *bytes = NULL;
+    signed char *next_close = NULL;
+    double *seg_bytes = NULL, *tag_bytes = NULL;
+    if (PyObject_GetBuffer(flags_obj, &fl, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(words_obj, &sw, PyBUF_C_CONTIGUOUS) < 0 ||
+        PyObject_GetBuffer(seg_len_obj, &sl, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(tag_len_obj, &tl, PyBUF_C_CONTIGUOUS) < 0)
+        goto done;
+    Py_ssize_t n_tags = fl.len, n_seg = n_tags + 1;
+    if (sw.len != n_seg * 8 || sl.len != n_seg * 8 || tl.len != n_tags * 8) {
+        PyErr_SetString(PyExc_ValueError, "raw_blocks: buffer sizes do not match the number of tags");
+        goto done;
+    }
+    const unsigned char *f = fl.buf;
+    const double *w = sw.buf;
+    const int64_t *seg_len = sl.buf, *tag_len = tl.buf;
+    Py_ssize_t n_raw = 1;
+    for (Py_ssize_t t = 0; t < n_tags; t++)
+        n_raw += (f[t] & block_flag) != 0;
+    seg_raw = PyByteArray_FromStringAndSize(NULL, n_seg * 8);
+    in_link = PyByteArray_FromStringAndSize(NULL, n_seg);
+    words = PyByteArray_FromStringAndSize(NULL, n_raw * 8);
+    link = PyByteArray_FromStringAndSize(NULL, n_raw * 8);
+    tags = PyByteArray_FromStringAndSize(NULL, n_raw * 8);
+    bytes = PyByteArray_FromStringAndSize(NULL, n_raw * 8);
+    next_close = PyMem_Malloc(n_tags + 1);
+    seg_bytes = PyMem_Calloc(n_raw, sizeof(double));
+    tag_bytes = PyMem_Calloc(n_raw, sizeof(double));
+    if (!seg_raw || !in_link || !words || !link || !tags || !bytes || !next_close || !seg_bytes || !tag_bytes) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *rb = (int64_t *)PyByteArray_AS_STRING(seg_raw);
+    unsigned char *il = (unsigned char *)PyByteArray_AS_STRING(in_link);
+    double *rw = (double *)PyByteArray_AS_STRING(words), *rl = (double *)PyByteArray_AS_STRING(link);
+    int64_t *rt = (int64_t *)PyByteArray_AS_STRING(tags);
+    double *rby = (double *)PyByteArray_AS_STRING(bytes);
+    memset(rw, 0, n_raw * 8);
+    memset(rl, 0, n_raw * 8);
+    memset(rt, 0, n_raw * 8);
+    /* Whether the next link tag after each link tag closes it (none: not closed). */
+    int after = 0; /* 1: the next link tag is an end tag */
+    for (Py_ssize_t t = n_tags - 1; t >= 0; t--) {
+        if (f[t] & (open_flag | close_flag)) {
+            next_close[t] = (signed char)after;
+            after = (f[t] & close_flag) ? 1 : 0;
+        }
+    }
+    /* Segment k follows tag k - 1. An open <a> covers a segment until its
+     * end tag, or, never closed, to the end of the block it opened in. */
+    Py_ssize_t block = 0, last_link = -1, link_block = 0;
+    for (Py_ssize_t k = 0; k < n_seg; k++) {
+        if (k > 0) {
+            Py_ssize_t t = k - 1;
+            if (f[t] & block_flag)
+                block++;
+            if (f[t] & (open_flag | close_flag)) {
+                last_link = t;
+                link_block = block; /* the raw block of the segment after that tag */
+            }
+        }
+        int inside = last_link >= 0 && (f[last_link] & open_flag) && !(f[last_link] & close_flag) &&
+                     (next_close[last_link] || block == link_block);
+        rb[k] = block;
+        il[k] = (unsigned char)(inside != 0);
+        rw[block] += w[k];
+        rl[block] += inside ? w[k] : 0.0;
+        seg_bytes[block] += (double)seg_len[k];
+        if (k < n_tags) {
+            rt[block] += 1;
+            tag_bytes[block] += (double)tag_len[k];
+        }
+    }
+    for (Py_ssize_t b = 0; b < n_raw; b++)
+        rby[b] = seg_bytes[b] + tag_bytes[b];
+    result = PyTuple_Pack(6, seg_raw, in_link, words, link, tags, bytes);
+done:
+    if (fl.obj)
+        PyBuffer_Release(&fl);
+    if (sw.obj)
+        PyBuffer_Release(&sw);
+    if (sl.obj)
+        PyBuffer_Release(&sl);
+    if (tl.obj)
+        PyBuffer_Release(&tl);
+    Py_XDECREF(seg_raw);
+    Py_XDECREF(in_link);
+    Py_XDECREF(words);
+    Py_XDECREF(link);
+    Py_XDECREF(tags);
+    Py_XDECREF(bytes);
+    PyMem_Free(next_close);
+    PyMem_Free(seg_bytes);
+    PyMem_Free(tag_bytes);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"step0", step0, METH_O, step0_doc},
     {"scan", scan, METH_O, scan_doc},
     {"open_elements", open_elements, METH_VARARGS, open_elements_doc},
     {"split_blocks", split_blocks, METH_VARARGS, split_blocks_doc},
+    {"raw_blocks", raw_blocks, METH_VARARGS, raw_blocks_doc},
     {NULL, NULL, 0, NULL},
 };
 
