@@ -4,12 +4,20 @@ are dropped (BTE_MIN_WORDS, BTE_DEDUPLICATE) while every kept item says why it h
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ARTICLE1_SENTENCES, ARTICLE2_SENTENCES, CrawlResult, assert_article, assert_clean_log, run_crawl
+from conftest import (
+    ARTICLE1_SENTENCES,
+    ARTICLE2_SENTENCES,
+    CrawlResult,
+    assert_article,
+    assert_clean_log,
+    build_routes,
+    run_crawl,
+)
 
+from scrapy_bte import extract
 from scrapy_bte.core.fingerprint import DEFAULT_DISTANCE, distance, from_hex
 
 ARTICLES = ["/article1-copy.html", "/article1.html", "/article2.html"]
@@ -81,45 +89,40 @@ def test_meta_opt_in_extracts_before_the_callback(crawl: Callable[..., CrawlResu
     assert_clean_log(result)
 
 
-def test_json_labelled_html_is_skipped_and_nul_padding_is_a_page(crawl: Callable[..., CrawlResult]) -> None:
-    result = crawl(["/json-as-html", "/padded.html"], settings={"BTE_WORKERS": 0})
-    data = result.one("/json-as-html")
-    assert data["text"] == "" and data["bte"]["error"] == "skipped: non_html"
-    assert result.stat("bte/skipped/non_html") == 1
-    assert_article(result.one("/padded.html")["text"], ARTICLE2_SENTENCES)
-    assert result.stat("bte/errors") == 0
+def test_deduplicate_drops_near_duplicates_once(crawl: Callable[..., CrawlResult]) -> None:
+    pages = ["/article1.html", "/article1-copy.html", "/article2.html", "/short.html", "/short-copy.html", "/doc.pdf"]
+    routes = build_routes()
+    expected = {path: extract(routes[path].body).fingerprint for path in pages[:-1]}
+    original, copy = from_hex(expected["/article1.html"]), from_hex(expected["/article1-copy.html"])
+    assert original != copy and distance(original, copy) <= DEFAULT_DISTANCE
+    assert distance(original, from_hex(expected["/article2.html"])) > 3 * DEFAULT_DISTANCE
+    # Too short to compare: no fingerprint, so never dropped as duplicates of each other.
+    assert expected["/short.html"] is None and expected["/short-copy.html"] is None
+
+    result = crawl(pages, settings={"BTE_WORKERS": 0, "BTE_DEDUPLICATE": True})
+    exported = paths(result)
+    assert len(exported) == len(pages) - 1
+    assert ("/article1.html" in exported) != ("/article1-copy.html" in exported)  # whichever came first stays
+    for item in result.items:
+        path = "/" + item["url"].split("//", 1)[1].split("/", 1)[1]
+        assert item["bte"]["fingerprint"] == expected.get(path)  # None for the skipped PDF
+    assert result.stat("bte/dropped/duplicate") == 1
+    assert any("] DEBUG: Dropped:" in line and "near-duplicate" in line for line in result.log.splitlines())
     assert_clean_log(result)
 
 
-def test_deduplicate_drops_near_duplicates_once(site: str, tmp_path: Path) -> None:
-    pages = ["/article1.html", "/article1-copy.html", "/article2.html", "/short.html", "/short-copy.html", "/doc.pdf"]
-    kept = run_crawl(site, tmp_path / "all", pages, settings={"BTE_WORKERS": 0})
-    fingerprints = {path: kept.one(path)["bte"]["fingerprint"] for path in pages}
-    original, copy = from_hex(fingerprints["/article1.html"]), from_hex(fingerprints["/article1-copy.html"])
-    assert original != copy and distance(original, copy) <= DEFAULT_DISTANCE
-    assert distance(original, from_hex(fingerprints["/article2.html"])) > 3 * DEFAULT_DISTANCE
-    assert all(len(fingerprints[p]) == 16 for p in ("/article1.html", "/article2.html"))
-    # Too short to compare: no fingerprint, so never dropped as duplicates of each other.
-    assert fingerprints["/short.html"] is None and fingerprints["/short-copy.html"] is None
-    assert fingerprints["/doc.pdf"] is None
-
-    deduplicated = run_crawl(site, tmp_path / "dedup", pages, settings={"BTE_WORKERS": 0, "BTE_DEDUPLICATE": True})
-    exported = paths(deduplicated)
-    assert len(exported) == len(pages) - 1
-    assert ("/article1.html" in exported) != ("/article1-copy.html" in exported)  # whichever came first stays
-    assert deduplicated.stat("bte/dropped/duplicate") == 1
-    assert any("] DEBUG: Dropped:" in line and "near-duplicate" in line for line in deduplicated.log.splitlines())
-    assert_clean_log(deduplicated)
-
-
-def test_flat_scores_carry_words_fingerprint_and_skip_reasons(
-    crawl: Callable[..., CrawlResult], tmp_path: Path
-) -> None:
+def test_flat_scores_skip_reasons_json_labelled_html_and_nul_padding(crawl: Callable[..., CrawlResult]) -> None:
     result = crawl(
-        ["/article1.html", "/doc.pdf"],
-        settings={"BTE_FLAT_SCORES": True, "BTE_WORKERS": 0, "BTE_DEDUPLICATE": True},
+        ["/article1.html", "/doc.pdf", "/json-as-html", "/padded.html"],
+        settings={"BTE_FLAT_SCORES": True, "BTE_WORKERS": 0},
         feed_format="csv",
     )
-    article, pdf = result.one("/article1.html"), result.one("/doc.pdf")
+    article, pdf, data = result.one("/article1.html"), result.one("/doc.pdf"), result.one("/json-as-html")
     assert int(article["bte_words"]) > 50 and len(article["bte_fingerprint"]) == 16 and article["bte_error"] == ""
     assert pdf["bte_error"] == "skipped: non_html" and pdf["bte_fingerprint"] == "" and pdf["text"] == ""
+    # JSON served as text/html is skipped as non-HTML and counted; a NUL-padded page is a page.
+    assert data["bte_error"] == "skipped: non_html" and data["text"] == ""
+    assert result.stat("bte/skipped/non_html") == 2
+    assert_article(result.one("/padded.html")["text"], ARTICLE2_SENTENCES)
+    assert result.stat("bte/errors") == 0
+    assert_clean_log(result)
