@@ -23,6 +23,12 @@ setup(
             optional=True,
         ),
         Extension(
+            "scrapy_bte.core._fingerprint",
+            sources=["scrapy_bte/core/_fingerprint.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
+        Extension(
             "scrapy_bte.methods._bte", sources=["scrapy_bte/methods/_bte.c"], extra_compile_args=["-O2"], optional=True
         ),
         Extension(

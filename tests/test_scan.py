@@ -68,6 +68,7 @@ def test_accelerator_is_built() -> None:
     if os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"):
         assert sorted(ACCELERATED) == [
             "scrapy_bte.core._entities",
+            "scrapy_bte.core._fingerprint",
             "scrapy_bte.core._scan",
             "scrapy_bte.learned._features",
             "scrapy_bte.learned._textstats",
