@@ -245,6 +245,19 @@ def meta_tags(markup: str, limit: int = 200_000) -> list[str]:
     return _META_RE.findall(markup, 0, stop)
 
 
+def _mentioning(tags: list[str], keys: frozenset[str]) -> list[str]:
+    """The tags, in order, whose lower-cased text contains one of ``keys``.
+
+    A tag whose ``property`` or ``name`` is a key contains it, so the exact
+    test need run only on these: a page head holds dozens of meta tags and
+    a few candidates, and a substring search costs less than a pattern.
+    """
+    lowered = "\n".join(tags).lower().split("\n") if len(tags) > 1 else [t.lower() for t in tags]
+    if len(lowered) != len(tags):  # a tag holding a line break: look at each one alone
+        lowered = [t.lower() for t in tags]
+    return [tag for tag, low in zip(tags, lowered) if any(key in low for key in keys)]
+
+
 def meta_content(
     markup: str,
     keys: tuple[str, ...],
@@ -261,7 +274,9 @@ def meta_content(
     """
     found: dict[str, str] = {}
     wanted = frozenset(keys)
-    for tag in meta_tags(markup, limit) if tags is None else tags:
+    if tags is None:
+        tags = meta_tags(markup, limit)
+    for tag in _mentioning(tags, wanted):
         if wanted.isdisjoint(k.lower() for k in _META_KEY_RE.findall(tag)):
             continue  # parse attributes only of candidate tags
         attrs = attributes(tag[5:-1])
