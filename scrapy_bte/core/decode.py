@@ -252,6 +252,8 @@ def to_unicode(
     else:
         used = _choose_encoding(html, encoding, content_type)
     text = _decode(html, used)
-    if "\x00" in text:
+    # UTF-8 gives U+0000 only for a NUL byte, and bytes are searched several
+    # times faster than the wider strings that decoding non-ASCII text makes.
+    if (used != "utf-8" or b"\x00" in html) and "\x00" in text:
         text = text.replace("\x00", "")
     return text, used
