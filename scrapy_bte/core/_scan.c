@@ -299,6 +299,32 @@ static int check_text(PyObject *arg, const char *fn)
     return 0;
 }
 
+/* "&nbsp;" -> " " in place, leftmost first, as str.replace does; returns the new length. */
+static Py_ssize_t nbsp_to_space(int kind, void *buf, Py_ssize_t len)
+{
+    static const char nbsp[] = "&nbsp;";
+    Py_ssize_t i = 0, j = 0;
+    while (i < len) {
+        Py_UCS4 c = PyUnicode_READ(kind, buf, i);
+        if (c == '&' && i + 6 <= len) {
+            int k = 1;
+            while (k < 6 && PyUnicode_READ(kind, buf, i + k) == (Py_UCS4)nbsp[k])
+                k++;
+            if (k == 6) {
+                PyUnicode_WRITE(kind, buf, j, ' ');
+                j++;
+                i += 6;
+                continue;
+            }
+        }
+        if (i != j)
+            PyUnicode_WRITE(kind, buf, j, c);
+        i++;
+        j++;
+    }
+    return j;
+}
+
 static PyObject *step0(PyObject *self, PyObject *arg)
 {
     if (check_text(arg, "step0") < 0)
@@ -310,6 +336,7 @@ static PyObject *step0(PyObject *self, PyObject *arg)
     if (out == NULL)
         return PyErr_NoMemory();
     BY_KIND(kind, len =, step0, data, n, out, &t0, &t1);
+    len = nbsp_to_space(kind, out, len);
     PyObject *cleaned = PyUnicode_FromKindAndData(kind, out, len);
     PyMem_Free(out);
     if (cleaned == NULL)

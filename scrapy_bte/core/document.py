@@ -175,7 +175,12 @@ def _find_end_tag(low: str, name: str, pos: int) -> tuple[int, int] | None:
 
 
 def step0(markup: str, *, accelerated: bool | None = None) -> tuple[str, str | None]:
-    """Drop comments and content-free elements; return (markup, <title> text)."""
+    """Drop comments and content-free elements; return (markup, <title> text).
+
+    ``&nbsp;`` becomes a plain space in the returned markup: a non-breaking
+    space separates words like any other, and turning it into one here
+    spares the cut at tags a second pass over the page.
+    """
     c = _SCAN.use(accelerated)
     if c is None:
         return step0_reference(markup)
@@ -235,7 +240,8 @@ def step0_reference(markup: str) -> tuple[str, str | None]:
             title = clean_text(markup[open_end + 1 : close[0]])
         pos = close[1]
     out.append(markup[pos:])
-    return "".join(out), title
+    cleaned = "".join(out)
+    return (cleaned.replace("&nbsp;", " ") if "&nbsp;" in cleaned else cleaned), title
 
 
 def meta_tags(markup: str, limit: int = 200_000) -> list[str]:
@@ -686,8 +692,6 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
     head_meta = meta_tags(markup)
     meta = meta_content(markup, ("og:title", "og:site_name", "twitter:title"), tags=head_meta)
     cleaned, title = step0(markup, accelerated=use_c)
-    if "&nbsp;" in cleaned:
-        cleaned = cleaned.replace("&nbsp;", " ")
     lnames, flags, tag_len, attr_len, seg_len, seg_words, all_text, has_text = scan(cleaned, accelerated=use_c)
     if not has_text:
         return _empty_document(title, meta, len(markup), head_meta)
