@@ -79,7 +79,7 @@ def crawl_child(config: dict[str, Any]) -> None:
         "TELNETCONSOLE_ENABLED": False,
         "LOG_LEVEL": "WARNING",
         "LOGSTATS_INTERVAL": 0,  # scrapy-redis 0.9 cannot read Scrapy's float start_time back
-        "FEEDS": {config["feed"]: {"format": "jsonlines"}},
+        "FEEDS": {config["feed"]: {"format": "jsonlines", "overwrite": True}},
         "ADDONS": {"scrapy_bte.Addon": 100} if config["addon"] else {},
     }
     if config["redis"]:
@@ -209,18 +209,22 @@ def main(argv: list[str] | None = None) -> int:
         addons = ([False] if not args.no_baseline else []) + [True]
         plan = [(False, 1, addon) for addon in addons if not args.no_local]
         plan += [(True, processes, addon) for processes in counts for addon in addons]
-        for on_redis, processes, addon in plan:
-            tries = [
-                run(server, redis, args, processes, addon, Path(tmp), on_redis=on_redis) for _ in range(args.repeat)
-            ]
-            best = max(tries, key=lambda r: r.pages_per_s)
-            best.exported_once = all(r.exported_once for r in tries)
+        # Rounds of every row in turn: load from elsewhere drifts, and each
+        # row should see the same drift.
+        tries: dict[tuple[bool, int, bool], list[Run]] = {row: [] for row in plan}
+        for _ in range(args.repeat):
+            for row in plan:
+                on_redis, processes, addon = row
+                tries[row].append(run(server, redis, args, processes, addon, Path(tmp), on_redis=on_redis))
+                print(
+                    f"  done: {'scrapy-redis' if on_redis else 'no Redis'}, {processes} process(es), "
+                    f"add-on {'on' if addon else 'off'}: {tries[row][-1].pages_per_s:.0f} pages/s",
+                    file=sys.stderr,
+                )
+        for row in plan:
+            best = max(tries[row], key=lambda r: r.pages_per_s)
+            best.exported_once = all(r.exported_once for r in tries[row])
             runs.append(best)
-            print(
-                f"  done: {'scrapy-redis' if on_redis else 'no Redis'}, {processes} process(es), "
-                f"add-on {'on' if addon else 'off'}: {runs[-1].pages_per_s:.0f} pages/s",
-                file=sys.stderr,
-            )
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"scrapy-redis crawl benchmark: {args.pages} pages from {args.data}, delay {args.delay * 1000:g} ms "
