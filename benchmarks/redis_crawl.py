@@ -16,7 +16,11 @@ process runs with ``CONCURRENT_REQUESTS=64`` (so two processes keep twice
 as many requests open), ``CONCURRENT_ITEMS=1`` and the add-on's defaults
 (``BTE_WORKERS`` = usable CPUs − 1 per process). Pages/s counts the items of
 all processes between the first and the last item, so start-up is left out.
-Rows without the add-on (the same crawl, scrapy-redis alone) show what the
+CPU ms/page is the CPU time (user + system) of the crawler processes and
+their extraction workers from the first item to the close, per page after
+the first; redis-server's own CPU time is a column of its own. On a machine
+shared with other work, pages/s moves with the load and CPU per page much
+less. Rows without the add-on (the same crawl, scrapy-redis alone) show what the
 machine allows (``--no-baseline`` skips them), and one process with Scrapy's
 own scheduler, dupefilter and stats (no Redis) shows what scrapy-redis costs
 (``--no-local`` skips it). The check column says whether every page was
@@ -48,6 +52,37 @@ from crawl import DEFAULT_DATA, PageServer, load_bodies  # noqa: E402 - after th
 from redis_server import RedisServer  # noqa: E402
 
 CONCURRENT_REQUESTS = 64
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process has used so far (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """CPU seconds of a process and all its descendants alive now (its extraction workers)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as fh:
+                    parents[int(entry)] = int(fh.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    total = 0.0
+    for pid in parents:
+        ancestor = pid
+        while ancestor and ancestor != root:
+            ancestor = parents.get(ancestor, 0)
+        if ancestor == root:
+            total += process_cpu_seconds(pid)
+    return total
 
 
 def crawl_child(config: dict[str, Any]) -> None:
@@ -95,13 +130,22 @@ def crawl_child(config: dict[str, Any]) -> None:
     process = CrawlerProcess(settings)
     crawler = process.create_crawler(BenchSpider)
 
+    cpu: list[float] = []  # CPU seconds of this process and its workers at the first item and at close
+
     def item_scraped() -> None:
         times.append(time.time())  # wall clock: comparable across the processes
+        if len(times) == 1:
+            cpu.append(tree_cpu_seconds(os.getpid()))
+
+    def spider_closed() -> None:  # connected first: runs before the add-on stops its workers
+        cpu.append(tree_cpu_seconds(os.getpid()))
+
+    crawler.signals.connect(spider_closed, signal=signals.spider_closed)
 
     crawler.signals.connect(item_scraped, signal=signals.item_scraped)  # a weak reference: kept alive here
     process.crawl(crawler)
     process.start()
-    result.write_text(json.dumps({"items": times}), encoding="utf-8")
+    result.write_text(json.dumps({"items": times, "cpu": cpu}), encoding="utf-8")
 
 
 @dataclass
@@ -114,6 +158,8 @@ class Run:
     pages_per_s: float
     wall_s: float
     exported_once: bool
+    cpu_ms_per_page: float  # crawler processes and their workers, first item to close
+    redis_ms_per_page: float  # redis-server, whole run
 
 
 def run(
@@ -128,6 +174,8 @@ def run(
     redis.client().flushall()
     name = f"{'redis' if on_redis else 'local'}-{processes}-{'addon' if addon else 'plain'}"
     children, configs = [], []
+    assert redis.process is not None
+    redis_cpu = process_cpu_seconds(redis.process.pid)
     started = time.perf_counter()
     for n in range(processes):
         config = {
@@ -147,11 +195,16 @@ def run(
         )
     errors = [child.communicate(timeout=1800)[1] for child in children]
     wall = time.perf_counter() - started
+    redis_cpu = process_cpu_seconds(redis.process.pid) - redis_cpu
     for child, error in zip(children, errors):
         if child.returncode != 0:
             raise SystemExit(f"crawl {name} failed:\n{error[-4000:]}")
-    times = sorted(t for c in configs for t in json.loads(Path(c["result"]).read_text())["items"])
-    per_process = [len(json.loads(Path(c["result"]).read_text())["items"]) for c in configs]
+    results = [json.loads(Path(c["result"]).read_text()) for c in configs]
+    times = sorted(t for r in results for t in r["items"])
+    per_process = [len(r["items"]) for r in results]
+    measured = [r for r in results if len(r["cpu"]) == 2]
+    cpu = sum(r["cpu"][1] - r["cpu"][0] for r in measured)
+    after_first = sum(len(r["items"]) - 1 for r in measured)
     urls = Counter(json.loads(line)["url"] for c in configs for line in Path(c["feed"]).read_text().splitlines())
     span = times[-1] - times[0] if len(times) > 1 else 0.0
     return Run(
@@ -163,18 +216,22 @@ def run(
         pages_per_s=(len(times) - 1) / span if span else 0.0,
         wall_s=wall,
         exported_once=len(urls) == args.pages and set(urls.values()) == {1},
+        cpu_ms_per_page=1000 * cpu / after_first if after_first > 0 else 0.0,
+        redis_ms_per_page=1000 * redis_cpu / len(times) if on_redis and times else 0.0,
     )
 
 
 def table(runs: list[Run]) -> str:
     rows = [
-        "| scheduler | processes | add-on | items | items per process | pages/s | wall s | every page once |",
-        "| --- | ---: | --- | ---: | --- | ---: | ---: | --- |",
+        "| scheduler | processes | add-on | items | items per process | pages/s | CPU ms/page | redis-server ms/page "
+        "| wall s | every page once |",
+        "| --- | ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |",
     ]
     for r in runs:
         rows.append(
             f"| {'scrapy-redis' if r.redis else 'Scrapy (no Redis)'} | {r.processes} | {'on' if r.addon else 'off'} | {r.items} | "
-            f"{' + '.join(map(str, r.per_process))} | {r.pages_per_s:.0f} | {r.wall_s:.1f} | "
+            f"{' + '.join(map(str, r.per_process))} | {r.pages_per_s:.0f} | {r.cpu_ms_per_page:.1f} | "
+            f"{r.redis_ms_per_page:.1f} | {r.wall_s:.1f} | "
             f"{'yes' if r.exported_once else 'NO'} |"
         )
     return "\n".join(rows)
@@ -224,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
         for row in plan:
             best = max(tries[row], key=lambda r: r.pages_per_s)
             best.exported_once = all(r.exported_once for r in tries[row])
+            # CPU per page is what other load disturbs least: the lowest seen.
+            best.cpu_ms_per_page = min(r.cpu_ms_per_page for r in tries[row])
+            best.redis_ms_per_page = min(r.redis_ms_per_page for r in tries[row])
             runs.append(best)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
