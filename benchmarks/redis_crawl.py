@@ -18,7 +18,10 @@ as many requests open), ``CONCURRENT_ITEMS=1`` and the add-on's defaults
 all processes between the first and the last item, so start-up is left out.
 CPU ms/page is the CPU time (user + system) of the crawler processes and
 their extraction workers from the first item to the close, per page after
-the first; redis-server's own CPU time is a column of its own. On a machine
+the first, and the part of it spent in the crawler processes themselves
+(Scrapy's reactor thread and what runs in it: scrapy-redis's Redis commands,
+the add-on's side of extraction), the rest being the workers'; redis-server's
+own CPU time is a column of its own. On a machine
 shared with other work, pages/s moves with the load and CPU per page much
 less. Rows without the add-on (the same crawl, scrapy-redis alone) show what the
 machine allows (``--no-baseline`` skips them), and one process with Scrapy's
@@ -130,15 +133,16 @@ def crawl_child(config: dict[str, Any]) -> None:
     process = CrawlerProcess(settings)
     crawler = process.create_crawler(BenchSpider)
 
-    cpu: list[float] = []  # CPU seconds of this process and its workers at the first item and at close
+    # CPU seconds of this process with its workers, and of this process alone, at the first item and at close
+    cpu: list[tuple[float, float]] = []
 
     def item_scraped() -> None:
         times.append(time.time())  # wall clock: comparable across the processes
         if len(times) == 1:
-            cpu.append(tree_cpu_seconds(os.getpid()))
+            cpu.append((tree_cpu_seconds(os.getpid()), process_cpu_seconds(os.getpid())))
 
     def spider_closed() -> None:  # connected first: runs before the add-on stops its workers
-        cpu.append(tree_cpu_seconds(os.getpid()))
+        cpu.append((tree_cpu_seconds(os.getpid()), process_cpu_seconds(os.getpid())))
 
     crawler.signals.connect(spider_closed, signal=signals.spider_closed)
 
@@ -159,6 +163,7 @@ class Run:
     wall_s: float
     exported_once: bool
     cpu_ms_per_page: float  # crawler processes and their workers, first item to close
+    crawler_ms_per_page: float  # the crawler processes alone (Scrapy's reactor thread, scrapy-redis, the add-on's side)
     redis_ms_per_page: float  # redis-server, whole run
 
 
@@ -203,7 +208,8 @@ def run(
     times = sorted(t for r in results for t in r["items"])
     per_process = [len(r["items"]) for r in results]
     measured = [r for r in results if len(r["cpu"]) == 2]
-    cpu = sum(r["cpu"][1] - r["cpu"][0] for r in measured)
+    cpu = sum(r["cpu"][1][0] - r["cpu"][0][0] for r in measured)
+    own = sum(r["cpu"][1][1] - r["cpu"][0][1] for r in measured)
     after_first = sum(len(r["items"]) - 1 for r in measured)
     urls = Counter(json.loads(line)["url"] for c in configs for line in Path(c["feed"]).read_text().splitlines())
     span = times[-1] - times[0] if len(times) > 1 else 0.0
@@ -217,20 +223,22 @@ def run(
         wall_s=wall,
         exported_once=len(urls) == args.pages and set(urls.values()) == {1},
         cpu_ms_per_page=1000 * cpu / after_first if after_first > 0 else 0.0,
+        crawler_ms_per_page=1000 * own / after_first if after_first > 0 else 0.0,
         redis_ms_per_page=1000 * redis_cpu / len(times) if on_redis and times else 0.0,
     )
 
 
 def table(runs: list[Run]) -> str:
     rows = [
-        "| scheduler | processes | add-on | items | items per process | pages/s | CPU ms/page | redis-server ms/page "
-        "| wall s | every page once |",
-        "| --- | ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |",
+        "| scheduler | processes | add-on | items | items per process | pages/s | CPU ms/page | of it crawler "
+        "| redis-server ms/page | wall s | every page once |",
+        "| --- | ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for r in runs:
         rows.append(
             f"| {'scrapy-redis' if r.redis else 'Scrapy (no Redis)'} | {r.processes} | {'on' if r.addon else 'off'} | {r.items} | "
             f"{' + '.join(map(str, r.per_process))} | {r.pages_per_s:.0f} | {r.cpu_ms_per_page:.1f} | "
+            f"{r.crawler_ms_per_page:.1f} | "
             f"{r.redis_ms_per_page:.1f} | {r.wall_s:.1f} | "
             f"{'yes' if r.exported_once else 'NO'} |"
         )
@@ -283,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
             best.exported_once = all(r.exported_once for r in tries[row])
             # CPU per page is what other load disturbs least: the lowest seen.
             best.cpu_ms_per_page = min(r.cpu_ms_per_page for r in tries[row])
+            best.crawler_ms_per_page = min(r.crawler_ms_per_page for r in tries[row])
             best.redis_ms_per_page = min(r.redis_ms_per_page for r in tries[row])
             runs.append(best)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
