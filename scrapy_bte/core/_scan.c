@@ -720,6 +720,72 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(element_strings_doc,
+             "element_strings(el_tag, names, attr_end, attr_len, source) -> (el_name, el_attrs)\n\n"
+             "Per element after the root, the name of the tag that opened it and that tag's\n"
+             "attribute string (source[attr_end - attr_len : attr_end]), with \"#root\" and \"\"\n"
+             "first. Buffers: int64 tag indices per element, int64 per tag.");
+
+static PyObject *element_strings(PyObject *self, PyObject *args)
+{
+    PyObject *tags_obj, *names, *end_obj, *len_obj, *source;
+    if (!PyArg_ParseTuple(args, "OO!OOU", &tags_obj, &PyList_Type, &names, &end_obj, &len_obj, &source))
+        return NULL;
+    Py_buffer tb = {0}, eb = {0}, lb = {0};
+    PyObject *el_name = NULL, *el_attrs = NULL, *result = NULL;
+    if (PyObject_GetBuffer(tags_obj, &tb, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(end_obj, &eb, PyBUF_C_CONTIGUOUS) < 0 ||
+        PyObject_GetBuffer(len_obj, &lb, PyBUF_C_CONTIGUOUS) < 0)
+        goto done;
+    Py_ssize_t n_el = tb.len / 8, n_tags = PyList_GET_SIZE(names), n_src = PyUnicode_GET_LENGTH(source);
+    if (n_el < 1 || eb.len != n_tags * 8 || lb.len != n_tags * 8) {
+        PyErr_SetString(PyExc_ValueError, "element_strings: buffer sizes do not match");
+        goto done;
+    }
+    const int64_t *el_tag = tb.buf, *attr_end = eb.buf, *attr_len = lb.buf;
+    el_name = PyList_New(n_el);
+    el_attrs = PyList_New(n_el);
+    if (el_name == NULL || el_attrs == NULL)
+        goto done;
+    PyObject *root = PyUnicode_FromString("#root"), *empty = PyUnicode_New(0, 0);
+    if (root == NULL || empty == NULL) {
+        Py_XDECREF(root);
+        Py_XDECREF(empty);
+        goto done;
+    }
+    PyList_SET_ITEM(el_name, 0, root);
+    PyList_SET_ITEM(el_attrs, 0, empty);
+    for (Py_ssize_t k = 1; k < n_el; k++) {
+        int64_t t = el_tag[k];
+        if (t < 0 || t >= n_tags) {
+            PyErr_SetString(PyExc_IndexError, "element_strings: tag index out of range");
+            goto done;
+        }
+        PyObject *name = PyList_GET_ITEM(names, t);
+        Py_INCREF(name);
+        PyList_SET_ITEM(el_name, k, name);
+        int64_t end = attr_end[t], start = end - attr_len[t];
+        if (start < 0 || end > n_src || start > end) {
+            PyErr_SetString(PyExc_IndexError, "element_strings: attribute range out of the source");
+            goto done;
+        }
+        PyObject *attrs = PyUnicode_Substring(source, start, end);
+        if (attrs == NULL)
+            goto done;
+        PyList_SET_ITEM(el_attrs, k, attrs);
+    }
+    result = PyTuple_Pack(2, el_name, el_attrs);
+done:
+    if (tb.obj)
+        PyBuffer_Release(&tb);
+    if (eb.obj)
+        PyBuffer_Release(&eb);
+    if (lb.obj)
+        PyBuffer_Release(&lb);
+    Py_XDECREF(el_name);
+    Py_XDECREF(el_attrs);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"step0", step0, METH_O, step0_doc},
@@ -727,6 +793,7 @@ static PyMethodDef methods[] = {
     {"open_elements", open_elements, METH_VARARGS, open_elements_doc},
     {"split_blocks", split_blocks, METH_VARARGS, split_blocks_doc},
     {"raw_blocks", raw_blocks, METH_VARARGS, raw_blocks_doc},
+    {"element_strings", element_strings, METH_VARARGS, element_strings_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -532,28 +532,36 @@ def _skeleton(doc: Document) -> Skeleton:
     lnames = doc._lnames
     events = np.flatnonzero(doc._flags & FLAG_STRUCTURE)
     c = _SCAN.use(doc.accelerated)
+    src = doc._source
     if c is not None:
         tags, parents, depths_, tops = c.open_elements(events.astype(np.int64), lnames)
-        el_tag = np.frombuffer(tags, np.int64).tolist()
         el_parent = np.frombuffer(parents, np.int64).tolist()
         depths = np.frombuffer(depths_, np.int64)
         top = np.frombuffer(tops, np.int64)
+        el_name, el_attrs = c.element_strings(
+            tags,
+            lnames,
+            np.ascontiguousarray(doc._attr_end, dtype=np.int64),
+            np.ascontiguousarray(doc._attr_len, dtype=np.int64),
+            src,
+        )
     else:
         el_tag, el_parent, depths, top = open_elements_reference(events.tolist(), lnames)
+        ends = doc._attr_end[el_tag[1:]].tolist()
+        lens = doc._attr_len[el_tag[1:]].tolist()
+        el_name = ["#root"] + [lnames[t] for t in el_tag[1:]]
+        el_attrs = [""] + [src[e - n : e] for e, n in zip(ends, lens)]
     # A block starts after its start tag; its container is the stack top
     # after the last structural event at or before that tag.
     event_idx = np.searchsorted(events, doc._start_tag, side="right") - 1
     top_arr = np.array(top, dtype=np.int64)
     container = np.where(event_idx >= 0, top_arr[np.maximum(event_idx, 0)] if len(top_arr) else 0, 0)
     el_depth = np.array(depths, dtype=np.int64)
-    src = doc._source
-    ends = doc._attr_end[el_tag[1:]].tolist()
-    lens = doc._attr_len[el_tag[1:]].tolist()
     return Skeleton(
         container=container,
         depth=el_depth[container],
-        el_name=["#root"] + [lnames[t] for t in el_tag[1:]],
-        el_attrs=[""] + [src[e - n : e] for e, n in zip(ends, lens)],
+        el_name=el_name,
+        el_attrs=el_attrs,
         el_parent=el_parent,
     )
 
