@@ -299,30 +299,46 @@ static int check_text(PyObject *arg, const char *fn)
     return 0;
 }
 
-/* "&nbsp;" -> " " in place, leftmost first, as str.replace does; returns the new length. */
+/* "&nbsp;" -> " " in place, leftmost first, as str.replace does; returns the new length.
+ * Typed per storage width: the common page has no "&nbsp;" and is left after one scan. */
+#define NBSP_TO_SPACE(CT)                                                                                             \
+    static Py_ssize_t nbsp_to_space_##CT(CT *buf, Py_ssize_t len)                                                     \
+    {                                                                                                                 \
+        Py_ssize_t i = 0, j = 0;                                                                                      \
+        while (i < len) {                                                                                             \
+            CT c = buf[i];                                                                                            \
+            if (c == '&' && i + 6 <= len && buf[i + 1] == 'n' && buf[i + 2] == 'b' && buf[i + 3] == 's' &&           \
+                buf[i + 4] == 'p' && buf[i + 5] == ';') {                                                             \
+                buf[j++] = ' ';                                                                                       \
+                i += 6;                                                                                               \
+                continue;                                                                                             \
+            }                                                                                                         \
+            buf[j++] = c;                                                                                             \
+            i++;                                                                                                      \
+        }                                                                                                             \
+        return j;                                                                                                     \
+    }
+NBSP_TO_SPACE(Py_UCS1)
+NBSP_TO_SPACE(Py_UCS2)
+NBSP_TO_SPACE(Py_UCS4)
+
 static Py_ssize_t nbsp_to_space(int kind, void *buf, Py_ssize_t len)
 {
-    static const char nbsp[] = "&nbsp;";
-    Py_ssize_t i = 0, j = 0;
-    while (i < len) {
-        Py_UCS4 c = PyUnicode_READ(kind, buf, i);
-        if (c == '&' && i + 6 <= len) {
-            int k = 1;
-            while (k < 6 && PyUnicode_READ(kind, buf, i + k) == (Py_UCS4)nbsp[k])
-                k++;
-            if (k == 6) {
-                PyUnicode_WRITE(kind, buf, j, ' ');
-                j++;
-                i += 6;
-                continue;
+    if (kind == PyUnicode_1BYTE_KIND) {
+        /* Nothing to move before the first "&nbsp;"; memchr finds the candidates. */
+        const char *p = buf, *end = (const char *)buf + len;
+        while ((p = memchr(p, '&', (size_t)(end - p))) != NULL) {
+            if (end - p >= 6 && memcmp(p, "&nbsp;", 6) == 0) {
+                Py_ssize_t at = p - (const char *)buf;
+                return at + nbsp_to_space_Py_UCS1((Py_UCS1 *)buf + at, len - at);
             }
+            p++;
         }
-        if (i != j)
-            PyUnicode_WRITE(kind, buf, j, c);
-        i++;
-        j++;
+        return len;
     }
-    return j;
+    if (kind == PyUnicode_2BYTE_KIND)
+        return nbsp_to_space_Py_UCS2((Py_UCS2 *)buf, len);
+    return nbsp_to_space_Py_UCS4((Py_UCS4 *)buf, len);
 }
 
 static PyObject *step0(PyObject *self, PyObject *arg)
