@@ -342,6 +342,9 @@ class Document:
     meta: dict[str, str] = field(default_factory=dict)
     #: The head's raw ``<meta>`` tags, for readers of other keys (article fields).
     meta_tags: list[str] = field(default_factory=list)
+    #: The decoded markup the model was built from (a reference, not a copy):
+    #: article fields read what step 0 drops (JSON-LD scripts, ``<time>``).
+    markup: str = field(default="", repr=False)
     total_tags: int = 0
     source_chars: int = 0
     # Step 0's output and where segments and attribute strings lie in it,
@@ -420,7 +423,7 @@ class Document:
             return None
 
 
-def _empty_document(title: str | None, meta: dict[str, str], source_chars: int, tags: list[str]) -> Document:
+def _empty_document(title: str | None, meta: dict[str, str], markup: str, tags: list[str]) -> Document:
     f = np.zeros(0, dtype=np.float64)
     i = np.zeros(0, dtype=np.int64)
     return Document(
@@ -437,7 +440,8 @@ def _empty_document(title: str | None, meta: dict[str, str], source_chars: int, 
         title_tag=title,
         meta=meta,
         meta_tags=tags,
-        source_chars=source_chars,
+        markup=markup,
+        source_chars=len(markup),
     )
 
 
@@ -702,7 +706,7 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
     cleaned, title = step0(markup, accelerated=use_c)
     lnames, flags, tag_len, attr_len, seg_len, seg_words, all_text, has_text = scan(cleaned, accelerated=use_c)
     if not has_text:
-        return _empty_document(title, meta, len(markup), head_meta)
+        return _empty_document(title, meta, markup, head_meta)
     n_tags = len(lnames)
     is_block = (flags & FLAG_BLOCK) > 0
     seg_rawblock, in_link, raw_words, raw_link, raw_tags, raw_bytes = raw_blocks(
@@ -721,7 +725,7 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
         seg_words[np.isin(seg_rawblock, keep[~shown])] = 0.0
         keep, texts = keep[shown], [t for t in texts if t]
     if len(keep) == 0:  # text, but no words (only separators such as "|")
-        return _empty_document(title, meta, len(markup), head_meta)
+        return _empty_document(title, meta, markup, head_meta)
     start_tag = np.concatenate(([-1], block_tag_idx))[keep]
     opener = [lnames[t] if t >= 0 else "" for t in start_tag.tolist()]
     # Markup of empty blocks counts toward the next block with text.
@@ -755,6 +759,7 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
         title_tag=title,
         meta=meta,
         meta_tags=head_meta,
+        markup=markup,
         total_tags=n_tags,
         source_chars=len(markup),
         _source=cleaned,
