@@ -25,6 +25,7 @@ their gold (which is the headline on most of their pages, not on all).
     python benchmarks/fields.py --sources           # per-source table
     python benchmarks/fields.py --old-sets          # titles on the five older sets
     python benchmarks/fields.py --languages         # declared language against the text's
+    python benchmarks/fields.py --speed dragnet     # what reading the fields costs extract()
 """
 
 from __future__ import annotations
@@ -107,11 +108,8 @@ def _trafilatura():
 def _ours(html: bytes, url: str) -> tuple[dict[str, str | None], dict[str, str]]:
     from scrapy_bte import extract
 
-    result = extract(html, url=url)
-    fields = getattr(result, "fields", None)
-    if fields is None:  # before the fields are on Extraction: read them directly
-        fields = read_fields.read_page(as_markup(html, None, None, None), url=url)
-    return fields.values(), fields.sources
+    result = extract(html, url=url or None)
+    return result.fields(), result.field_sources
 
 
 def mercury(data: Path, sources: bool) -> None:
@@ -215,6 +213,34 @@ def languages(data: Path) -> None:
     print("\n".join(rows))
 
 
+def speed(data: Path, sets: list[str], repeat: int) -> None:
+    """What reading the fields costs ``extract()``: the default call against ``fields=()`` on the same
+    pages, alternating per page in one process (CPU time, best of ``repeat`` passes), so a busy
+    machine slows both alike."""
+    from scrapy_bte import extract
+
+    print("| set | pages | extract(fields=()) p/s | extract() p/s | fields cost |")
+    print("|---|---:|---:|---:|---:|")
+    for name in sets:
+        pages = [p.read_bytes() for p in sorted((data / name).glob("*.html"))]
+        for html in pages[:3]:
+            extract(html)
+        best = [float("inf"), float("inf")]
+        for _ in range(repeat):
+            spent = [0.0, 0.0]
+            for k, html in enumerate(pages):
+                for which in (k % 2, 1 - k % 2):
+                    t0 = time.process_time()
+                    if which == 0:
+                        extract(html, fields=())
+                    else:
+                        extract(html)
+                    spent[which] += time.process_time() - t0
+            best = [min(a, b) for a, b in zip(best, spent)]
+        off, on = len(pages) / best[0], len(pages) / best[1]
+        print(f"| {name} | {len(pages)} | {off:.0f} | {on:.0f} | {100 * (best[1] / best[0] - 1):+.1f}% time |")
+
+
 def old_sets(data: Path) -> None:
     peer = _trafilatura()
     print("| set | pages | scrapy_bte title = gold first line | trafilatura |")
@@ -243,10 +269,14 @@ def main() -> None:
     parser.add_argument("--sources", action="store_true", help="per-source table and the list of misses")
     parser.add_argument("--old-sets", action="store_true", help="titles on the five older sets")
     parser.add_argument("--languages", action="store_true", help="declared against detected language")
+    parser.add_argument("--speed", default=None, metavar="SETS", help="cost of the fields in extract() on these sets")
+    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     logging.disable(logging.CRITICAL)
     if args.old_sets:
         old_sets(args.data)
+    elif args.speed:
+        speed(args.data, args.speed.split(","), args.repeat)
     elif args.languages:
         languages(args.data / "mercury")
     else:

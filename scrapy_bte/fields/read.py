@@ -18,7 +18,7 @@ from . import language as _language
 from . import markup as _markup
 from .jsonld import Graph
 from .record import FIELD_NAMES, Fields
-from .zones import Zones, _fold, _similar, page_zones
+from .zones import Zones, _fold, _similar_folded, page_zones
 
 
 def _node_names(graph: Graph, value: Any) -> str | None:
@@ -278,9 +278,18 @@ def read_markup(markup: str, url: str | None = None) -> Fields:
     return choose(Page(markup), url)
 
 
-def titles(page: Page) -> list[str]:
-    """The markup's title candidates, most trusted first."""
-    return [v for _, v in candidates(page, "title", None)]
+#: Title sources read from the page head alone: what headings are compared with.
+_HEAD_TITLES = ("json-ld", "og", "twitter", "dc", "title-tag")
+
+
+def titles(page: Page, chosen: str | None = None) -> list[str]:
+    """The markup's title candidates from the head, most trusted first (and ``chosen`` first of all)."""
+    out = [chosen] if chosen else []
+    for source in _HEAD_TITLES:
+        value = clean("title", SOURCES["title"][source](page), None)
+        if value and value not in out:
+            out.append(value)
+    return out
 
 
 #: Headings among the first blocks that may be the site's logo (a title part equal to one is the site's name).
@@ -326,38 +335,61 @@ def read_page(
     return read_page_zones(markup, url, doc, wanted)[0]
 
 
+def read_document(doc: Document, url: str | None = None, wanted: tuple[str, ...] = FIELD_NAMES) -> Fields:
+    """:func:`read_page` over a built document (whose ``markup`` it reads); byline and dateline
+    blocks are looked for only where the markup lacks the author or date."""
+    page = Page(doc.markup, doc)
+    return complete(choose(page, url, wanted), page, wanted)[0]
+
+
 def read_page_zones(
     markup: str, url: str | None = None, doc: Document | None = None, wanted: tuple[str, ...] = FIELD_NAMES
 ) -> tuple[Fields, Zones]:
-    """:func:`read_page` and the headline, byline and dateline blocks it read (for the body to leave out)."""
+    """:func:`read_page` and the page's headline, byline and dateline blocks (for the body to leave out).
+
+    The byline and dateline are looked for even where the markup states
+    the author and date, so their blocks are known.
+    """
     doc = build(markup) if doc is None else doc
     page = Page(markup, doc)
-    return complete(choose(page, url, wanted), page, wanted)
+    return complete(choose(page, url, wanted), page, wanted, all_zones=True)
 
 
-def complete(fields: Fields, page: Page, wanted: tuple[str, ...] = FIELD_NAMES) -> tuple[Fields, Zones]:
+def complete(
+    fields: Fields, page: Page, wanted: tuple[str, ...] = FIELD_NAMES, *, all_zones: bool = False
+) -> tuple[Fields, Zones]:
     """``fields`` completed from the page's blocks, and the blocks that were read.
 
     The language comes from the text where the markup declares none
     (first: it decides how a numeric date is read); the title becomes the
     headline block's text where a heading repeats a markup title with
     the site's name or a section around it; author and date come from the
-    byline and dateline blocks where the markup says nothing.
+    byline and dateline blocks where the markup says nothing (those are
+    looked for only then, unless ``all_zones``).
     """
     doc = page.doc if page.doc is not None else build(page.markup)
-    markup_titles = titles(page)
     out = fields.values()
     sources = dict(fields.sources)
+    markup_titles = titles(page, out["title"] if sources.get("title") not in (None, "title-tag") else None)
     if "language" in wanted and out["language"] is None and doc.n_blocks:
         lang, _ = _language.detect(_language.sample(doc.texts, doc.words.tolist()))
         if lang:
             out["language"], sources["language"] = lang, "text"
-    zones = page_zones(doc, markup_titles or doc.title_tag, month_first=_month_first(out["language"]))
+    need_author = "author" in wanted and out["author"] is None
+    need_date = "date" in wanted and (out["date"] is None or sources.get("date") == "time")
+    zones = page_zones(
+        doc,
+        markup_titles or doc.title_tag,
+        month_first=_month_first(out["language"]),
+        byline=all_zones or need_author,
+        dateline=all_zones or need_date,
+    )
     if "title" in wanted:
         if zones.headline is not None:
             heading = doc.texts[zones.headline]
-            if any(_similar(heading, t, TITLE_OVERLAP) for t in markup_titles):
-                if out["title"] is None or _fold(out["title"]) != _fold(heading):
+            folded = _fold(heading)
+            if any(_similar_folded(folded, _fold(t), TITLE_OVERLAP) for t in markup_titles):
+                if out["title"] is None or _fold(out["title"]) != folded:
                     out["title"], sources["title"] = heading, "headline-block"
             elif out["title"] is None:
                 out["title"], sources["title"] = heading, "h1"
@@ -367,8 +399,8 @@ def complete(fields: Fields, page: Page, wanted: tuple[str, ...] = FIELD_NAMES) 
             out["title"] = values.strip_site(out["title"], [site, *logos])
             if sources.get("title") == "title-tag":
                 out["title"] = _title_tag_part(out["title"], doc)
-    if "author" in wanted and out["author"] is None and zones.author:
+    if need_author and zones.author:
         out["author"], sources["author"] = zones.author, "byline-block"
-    if "date" in wanted and zones.date and (out["date"] is None or sources.get("date") == "time"):
+    if need_date and zones.date:
         out["date"], sources["date"] = zones.date, "dateline-block"
     return Fields(**out, sources=sources), zones

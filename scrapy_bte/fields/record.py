@@ -9,6 +9,9 @@ from typing import Any
 #: Every field, in the order reports and items list them.
 FIELD_NAMES = ("title", "author", "date", "modified", "description", "image", "site_name", "language", "canonical_url")
 
+#: The fields read when nobody says which: what an article's reader cites and filters by.
+DEFAULT_FIELDS = ("title", "author", "date", "description", "language", "image")
+
 
 @dataclass(frozen=True)
 class Fields:

@@ -98,12 +98,15 @@ def _similar(block: str, title: str, overlap: bool = False) -> bool:
     """Whether a heading repeats a title: equal, or one inside the other (a title
     with the site's name or a section around the headline); with ``overlap``,
     also most words shared (the same headline reworded)."""
-    got, want = _fold(block), _fold(title)
+    return _similar_folded(_fold(block), _fold(title), overlap)
+
+
+def _similar_folded(got: str, want: str, overlap: bool) -> bool:
     if not got or not want:
         return False
     if got == want:
         return True
-    shorter, longer = sorted((got, want), key=len)
+    shorter, longer = (got, want) if len(got) <= len(want) else (want, got)
     if shorter in longer and (
         len(shorter) >= 0.5 * len(longer)
         or (
@@ -125,12 +128,15 @@ def find_headline(doc: Any, titles: list[str] | str | None) -> int | None:
     heads = [i for i, name in enumerate(opener) if name == "h1" or name == "h2"]
     if isinstance(titles, str):
         titles = [titles]
-    texts = doc.texts
-    for overlap in (False, True):
-        for title in titles or []:
-            for i in heads:
-                if _similar(texts[i], title, overlap):
-                    return i
+    if titles and heads:
+        texts = doc.texts
+        folded_heads = [(i, _fold(texts[i])) for i in heads]
+        folded_titles = [_fold(t) for t in titles]
+        for overlap in (False, True):
+            for want in folded_titles:
+                for i, got in folded_heads:
+                    if _similar_folded(got, want, overlap):
+                        return i
     for i in heads:
         if opener[i] == "h1":
             return i
@@ -162,17 +168,28 @@ def _is_by_word(text: str) -> bool:
 _CAPTIONS = frozenset({"figcaption", "caption"})
 
 
-def page_zones(doc: Any, titles: list[str] | str | None = None, *, month_first: bool = False) -> Zones:
-    """Headline, byline and dateline blocks of ``doc`` (a :class:`~scrapy_bte.document.Document`).
+def page_zones(
+    doc: Any,
+    titles: list[str] | str | None = None,
+    *,
+    month_first: bool = False,
+    byline: bool = True,
+    dateline: bool = True,
+) -> Zones:
+    """Headline, byline and dateline blocks of ``doc`` (a :class:`~scrapy_bte.core.document.Document`).
 
     ``titles`` are the headline as the markup gives it (to find its block),
     most trusted first; ``month_first`` reads ambiguous numeric dates the
     US way. Blocks after the headline are searched before those above it.
+    ``byline=False`` / ``dateline=False`` skip looking for those (a reader
+    that has the value from the markup saves the time).
     """
     n = doc.n_blocks
     if n == 0:
         return Zones()
     headline = find_headline(doc, titles)
+    if not byline and not dateline:
+        return Zones(headline)
     if headline is not None:
         order = list(range(headline + 1, min(n, headline + AFTER + 1))) + list(
             range(headline - 1, max(-1, headline - BEFORE - 1), -1)
@@ -182,12 +199,15 @@ def page_zones(doc: Any, titles: list[str] | str | None = None, *, month_first: 
     words = doc.words
     texts = doc.texts
     opener = doc.opener
-    byline: list[int] = []
-    dateline: list[int] = []
-    author = date = None
+    by_blocks: list[int] = []
+    date_blocks: list[int] = []
+    author = None if byline else ""  # "": not looked for
+    date = None if dateline else ""
     pending_by: int | None = None  # a lone "By" block: the names follow
     hint_cache: dict[int, str] = {}
     for i in order:
+        if author is not None and date is not None:
+            break
         if words[i] > MAX_WORDS or len(texts[i]) > MAX_CHARS or opener[i] in _CAPTIONS:
             continue
         text = texts[i]
@@ -207,19 +227,19 @@ def page_zones(doc: Any, titles: list[str] | str | None = None, *, month_first: 
         ):
             name = byline_author(text)
             if name is not None:
-                byline.extend((pending_by, i))
+                by_blocks.extend((pending_by, i))
                 author = name
                 pending_by = None
         elif author is None and (by_words or _BYLINE_HINT.search(hints) or opener[i] == "address"):
             name = byline_author(text)
             if name is not None and (by_words or len(_WORD.findall(name)) >= len(_WORD.findall(text)) // 2):
-                byline.append(i)
+                by_blocks.append(i)
                 author = name
         if (
             found is not None
             and date is None
-            and (len(_WORD.findall(text)) <= 12 or _DATE_HINT.search(hints) or i in byline)
+            and (len(_WORD.findall(text)) <= 12 or _DATE_HINT.search(hints) or i in by_blocks)
         ):
-            dateline.append(i)
+            date_blocks.append(i)
             date = found
-    return Zones(headline, tuple(sorted(byline)), tuple(sorted(dateline)), author, date)
+    return Zones(headline, tuple(sorted(by_blocks)), tuple(sorted(date_blocks)), author or None, date or None)
