@@ -14,6 +14,8 @@ from .core.decode import non_html_format, to_unicode
 from .core.document import Document, build, clean_text
 from .core.fingerprint import fingerprint
 from .errors import ConfigError, ExtractionError
+from .fields.read import read_document
+from .fields.record import FIELD_NAMES, Fields
 from .fields.title import document_title
 from .learned import auto as _auto
 from .learned import model as _model
@@ -106,6 +108,8 @@ def extract(
     html: HtmlInput,
     *,
     method: str = DEFAULT_METHOD,
+    url: str | None = None,
+    fields: tuple[str, ...] | list[str] | None = (),
     encoding: str | None = None,
     content_type: str | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
@@ -115,15 +119,22 @@ def extract(
 
     ``html`` is bytes (decoded by BOM, ``content_type`` header, ``encoding``,
     ``<meta charset>``, then sniffing), str, or an lxml element (not
-    modified). ``options`` tune the method (see the README). Raises
+    modified). ``url`` is the page's address: relative URLs in its fields
+    (``image``, ``canonical_url``) resolve against it; it is never a
+    source of values. ``fields`` names the article fields to read
+    (:data:`~scrapy_bte.fields.record.DEFAULT_FIELDS`,
+    :data:`~scrapy_bte.fields.record.FIELD_NAMES` for all); by default
+    none is read, as reading them costs about a third more time per page,
+    and ``title`` comes from the page's title markup. ``options`` tune the method (see the README). Raises
     :class:`~scrapy_bte.errors.ExtractionError` for input that is not a
     document (binary bodies, wrong types, over ``max_bytes``) and
     :class:`~scrapy_bte.errors.ConfigError` for unknown methods or options.
     """
     if method not in METHODS:
         raise ConfigError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    wanted = check_fields(fields)
     doc = parse(html, encoding=encoding, content_type=content_type, max_bytes=max_bytes)
-    return extract_document(doc, method=method, **options)
+    return extract_document(doc, method=method, url=url, fields=wanted, **options)
 
 
 #: The learned methods hold about 2.5 KB per block at their peak (feature
@@ -143,9 +154,29 @@ def learned_fits(doc: Document) -> bool:
     return doc.n_blocks <= max(LEARNED_MIN_BLOCKS, doc.source_chars // LEARNED_BYTES_PER_BLOCK)
 
 
-def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: Any) -> Extraction:
-    """Run a method over an already built document."""
+def check_fields(fields: Any) -> tuple[str, ...]:
+    """The ``fields`` argument validated: a tuple of known field names (``None`` = none)."""
+    if fields is None:
+        return ()
+    if isinstance(fields, str) or not all(isinstance(name, str) for name in fields):
+        raise ConfigError(f"fields must be a list of field names, got {fields!r}")
+    unknown = sorted(set(fields) - set(FIELD_NAMES))
+    if unknown:
+        raise ConfigError(f"unknown field(s) {', '.join(unknown)}; known: {', '.join(FIELD_NAMES)}")
+    return tuple(name for name in FIELD_NAMES if name in fields)
+
+
+def extract_document(
+    doc: Document,
+    *,
+    method: str = DEFAULT_METHOD,
+    url: str | None = None,
+    fields: tuple[str, ...] = (),
+    **options: Any,
+) -> Extraction:
+    """Run a method over an already built document, reading the article ``fields`` asked for."""
     title = document_title(doc)
+    read = read_document(doc, url, fields) if fields else Fields()
     span = _bte.document_span(doc)
     n = doc.n_blocks
     probs = None
@@ -196,7 +227,7 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
     return Extraction(
         text=text,
         paragraphs=paragraphs,
-        title=title,
+        title=read.title if "title" in fields else title,
         method=method,
         bte_score=_bte.span_score(span, doc.total_words),
         density=kept_chars / kept_bytes if kept_bytes else 0.0,
@@ -207,6 +238,15 @@ def extract_document(doc: Document, *, method: str = DEFAULT_METHOD, **options: 
         span=None if span is None else (span.first_block, span.last_block),
         n_blocks=n,
         fingerprint=fingerprint(text),
+        author=read.author,
+        date=read.date,
+        modified=read.modified,
+        description=read.description,
+        image=read.image,
+        site_name=read.site_name,
+        language=read.language,
+        canonical_url=read.canonical_url,
+        field_sources=dict(read.sources),
     )
 
 

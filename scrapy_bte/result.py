@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .fields.record import FIELD_NAMES
+
 SCORE_KEYS = ("bte_score", "density", "text_ratio", "confidence", "method", "title", "words", "fingerprint")
 
 
@@ -17,6 +19,12 @@ class Extraction:
     what was kept; both are empty/``None`` for a page without text.
     ``fingerprint`` is the text's 64-bit SimHash in hex (see
     :mod:`scrapy_bte.core.fingerprint`), ``None`` for texts too short to compare.
+
+    The article's fields (``title``, ``author``, ``date``, ``modified``,
+    ``description``, ``image``, ``site_name``, ``language``,
+    ``canonical_url``) are ``None`` where the page does not state them or
+    they were not asked for; ``field_sources`` names where each value was
+    read (see :mod:`scrapy_bte.fields`).
     """
 
     text: str
@@ -33,10 +41,23 @@ class Extraction:
     n_blocks: int = 0
     error: str | None = None
     fingerprint: str | None = None
+    author: str | None = None
+    date: str | None = None
+    modified: str | None = None
+    description: str | None = None
+    image: str | None = None
+    site_name: str | None = None
+    language: str | None = None
+    canonical_url: str | None = None
+    field_sources: dict[str, str] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
         return not self.text
+
+    def fields(self) -> dict[str, str | None]:
+        """The article's fields by name, in :data:`~scrapy_bte.fields.record.FIELD_NAMES` order."""
+        return {name: getattr(self, name) for name in FIELD_NAMES}
 
     def scores(self) -> dict[str, Any]:
         """The compact score dict attached to Scrapy items."""
@@ -62,6 +83,8 @@ class Extraction:
             "n_blocks": int(self.n_blocks),
             "error": self.error,
             "fingerprint": self.fingerprint,
+            **{name: getattr(self, name) for name in FIELD_NAMES if name != "title"},
+            "field_sources": dict(self.field_sources),
         }
 
     @classmethod
@@ -83,6 +106,8 @@ class Extraction:
             n_blocks=int(data.get("n_blocks", 0)),
             error=data.get("error"),
             fingerprint=data.get("fingerprint"),
+            **{name: data.get(name) for name in FIELD_NAMES if name != "title"},
+            field_sources=dict(data.get("field_sources") or {}),
         )
 
     @classmethod
