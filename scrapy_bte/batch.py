@@ -51,7 +51,9 @@ def _inline(items: Iterable[Item], method: str, options: dict[str, Any], encodin
             yield Outcome(item)
             continue
         try:
-            result = extract(item.body, method=method, encoding=encoding, content_type=item.content_type, **options)
+            result = extract(
+                item.body, method=method, encoding=encoding, content_type=item.content_type, url=item.url, **options
+            )
         except ExtractionError as exc:
             yield Outcome(item, error=_error_text(exc))
         else:

@@ -19,6 +19,7 @@ from . import __version__
 from .api import DEFAULT_MAX_BYTES, DEFAULT_METHOD, METHODS, extract
 from .batch import Outcome, Progress, Summary, extract_all
 from .errors import BTEError
+from .fields.record import FIELD_NAMES
 from .sources import BadInput, Item, Skipped, expand, is_warc, read
 from .training import commands as training
 
@@ -46,6 +47,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any] | str:
     if args.comments is not None:
         options["comments"] = args.comments == "keep"
     options.setdefault("max_bytes", DEFAULT_MAX_BYTES)
+    options["fields"] = FIELD_NAMES  # every article field: the JSON output carries them all
     return options
 
 
