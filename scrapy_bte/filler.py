@@ -36,6 +36,7 @@ class ItemFiller:
         self.config = config
         self.stats = stats
         self._missing_by_class: dict[type, tuple[str, ...]] = {}
+        self._fields_by_class: dict[type, tuple[str, ...]] = {}
 
     def missing_fields(self, item: Any) -> tuple[str, ...]:
         """Fields this crawl writes that the item's class does not declare.
@@ -64,6 +65,26 @@ class ItemFiller:
                 )
         return missing
 
+    def article_fields(self, item: Any) -> tuple[str, ...]:
+        """The ``BTE_FIELDS`` this item can take: all for free-form items, the declared ones otherwise.
+
+        Not declaring an article field is a choice, not an error: the item
+        still gets its text and scores.
+        """
+        cls = type(item)
+        names = self._fields_by_class.get(cls)
+        if names is None:
+            declared = ItemAdapter.get_field_names_from_class(cls)
+            names = self.config.fields if declared is None else tuple(n for n in self.config.fields if n in declared)
+            self._fields_by_class[cls] = names
+        return names
+
+    def _fill_fields(self, adapter: ItemAdapter, item: Any, extraction: Extraction | None) -> None:
+        """Article fields the spider has not set, from ``extraction`` (None: empty columns)."""
+        for name in self.article_fields(item):
+            if _unset(adapter.get(name)):
+                adapter[name] = getattr(extraction, name) if extraction is not None else None
+
     def has_text(self, item: Any) -> bool:
         """Items whose text field is already set are left alone."""
         return not _unset(ItemAdapter(item).get(self.config.text_field))
@@ -87,7 +108,7 @@ class ItemFiller:
         return True
 
     def fill(self, item: Any, extraction: Extraction) -> None:
-        """Write text and scores into *item* (call :meth:`check` first)."""
+        """Write text, scores and the article fields into *item* (call :meth:`check` first)."""
         adapter = ItemAdapter(item)
         adapter[self.config.text_field] = extraction.text
         scores = extraction.scores()
@@ -99,6 +120,7 @@ class ItemFiller:
                 adapter[name] = scores.get(key)
         elif self.config.scores_field is not None:
             adapter[self.config.scores_field] = scores
+        self._fill_fields(adapter, item, extraction)
         self.stats.inc("bte/items")
 
     def fill_skipped(self, item: Any, reason: str) -> None:
@@ -115,6 +137,7 @@ class ItemFiller:
                 adapter[name] = scores.get(key)
         elif self.config.scores_field is not None:
             adapter[self.config.scores_field] = scores
+        self._fill_fields(adapter, item, None)
 
     def scores_of(self, item: Any) -> dict[str, Any] | None:
         """The scores this crawl wrote into *item* (nested or flat), or None if it wrote none."""

@@ -220,7 +220,7 @@ class BTERuntime:
         started = time.perf_counter()
         try:
             if self.config.workers == 0:
-                result = self._extract_inline(html, encoding=encoding, content_type=content_type)
+                result = self._extract_inline(html, url=url, encoding=encoding, content_type=content_type)
             else:
                 if self.pool is None:
                     raise BTEError("the extraction worker pool is not running")

@@ -18,6 +18,7 @@ from scrapy.exceptions import NotConfigured
 
 from .api import METHODS
 from .errors import ConfigError
+from .fields.record import DEFAULT_FIELDS, FIELD_NAMES
 from .pool import suggested_max_pending
 from .pool.cpus import usable_cpus
 
@@ -43,7 +44,7 @@ FLAT_SCORE_FIELDS = {
 
 # Arguments the middleware passes to ``extract`` itself; BTE_OPTIONS may not
 # override them (it would silently break the middleware's contract).
-_RESERVED_OPTIONS = frozenset({"html", "method", "url", "encoding", "content_type"})
+_RESERVED_OPTIONS = frozenset({"html", "method", "url", "encoding", "content_type", "fields"})
 
 
 def default_workers(concurrent_requests: int | None = None) -> int:
@@ -133,6 +134,15 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "BTE_FLAT_SCORES",
         False,
         "Write scores as top-level fields `bte_score`, `bte_density`, `bte_text_ratio`, `bte_confidence`, `bte_method`, `bte_title`, `bte_words`, `bte_fingerprint`, `bte_error` (for CSV).",
+    ),
+    SettingSpec(
+        "BTE_FIELDS",
+        list(DEFAULT_FIELDS),
+        "Article fields read from the page's markup and written as top-level item fields under their own names: any of "
+        + ", ".join(f"`{name}`" for name in FIELD_NAMES)
+        + " (a list, or a comma-separated string on the command line); `[]` reads none. A field the spider already set"
+        " is never overwritten, and an item class with fixed fields gets only those it declares.",
+        "`['title', 'author', 'date', 'description', 'language', 'image']`",
     ),
     SettingSpec(
         "BTE_HTML_FIELD",
@@ -290,6 +300,19 @@ def _comments(name: str, value: Any, method: str) -> bool | None:
     return keep
 
 
+def _fields(name: str, value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{name} must be a list of field names, got {value!r}")
+    unknown = sorted(set(value) - set(FIELD_NAMES))
+    if unknown:
+        raise ConfigError(f"{name}: unknown field(s) {', '.join(unknown)}; known: {', '.join(FIELD_NAMES)}")
+    return tuple(name for name in FIELD_NAMES if name in value)
+
+
 def _model_path(name: str, value: Any) -> str | None:
     if value is None or value == "":
         return None
@@ -325,6 +348,7 @@ class BTEConfig:
     deduplicate: bool = False
     deduplicate_distance: int = 5
     worker_max_memory: int | None = DEFAULTS_WORKER_MAX_MEMORY
+    fields: tuple[str, ...] = DEFAULT_FIELDS
 
     @classmethod
     def from_settings(cls, settings: BaseSettings | dict[str, Any]) -> BTEConfig:
@@ -386,6 +410,7 @@ class BTEConfig:
             drop_html_field=as_bool("BTE_DROP_HTML_FIELD", get("BTE_DROP_HTML_FIELD")),
             options=_options("BTE_OPTIONS", get("BTE_OPTIONS")),
             gc_freeze=as_bool("BTE_GC_FREEZE", get("BTE_GC_FREEZE")),
+            fields=_fields("BTE_FIELDS", get("BTE_FIELDS")),
             comments=_comments("BTE_COMMENTS", get("BTE_COMMENTS"), method),
             extract=extract,
             deduplicate=deduplicate,
@@ -412,6 +437,7 @@ class BTEConfig:
             options.setdefault("model_path", self.model_path)
         if self.comments is not None:
             options.setdefault("comments", self.comments)
+        options["fields"] = self.fields
         return options
 
     def wanted_fields(self) -> tuple[str, ...]:
@@ -429,6 +455,7 @@ _NONE_IS_VALID = frozenset(
     {
         "BTE_WORKER_MAX_MEMORY",
         "BTE_COMMENTS",
+        "BTE_FIELDS",
         "BTE_MODEL_PATH",
         "BTE_HTML_FIELD",
         "BTE_SCORES_FIELD",

@@ -34,10 +34,11 @@ def run_extract(
     """The default worker target: real extraction, JSON-safe result.
 
     ``method=None`` leaves the choice to :func:`scrapy_bte.extract`'s default.
-    ``url`` only names the page in the pool's messages; every target gets it.
+    ``url`` names the page in the pool's messages and resolves the relative
+    URLs of its article fields; every target gets it.
     """
     kwargs = dict(options) if method is None else {**options, "method": method}
-    result = extract(body, encoding=encoding, content_type=content_type, **kwargs)
+    result = extract(body, encoding=encoding, content_type=content_type, url=url, **kwargs)
     return result.to_dict()
 
 

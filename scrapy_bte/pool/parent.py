@@ -105,8 +105,8 @@ def _target_spec(target: str | Callable[..., Any] | None) -> str:
     return str(target)
 
 
-def _preload_in_forkserver() -> None:
-    """Add our modules to the fork server's preload list, keeping any others.
+def _preload_in_forkserver(extra: tuple[str, ...] = ()) -> None:
+    """Add our modules (and ``extra``) to the fork server's preload list, keeping any others.
 
     Takes effect only if the fork server has not started yet (it is one per
     process); otherwise workers just import the modules themselves.
@@ -115,7 +115,7 @@ def _preload_in_forkserver() -> None:
 
     server = getattr(forkserver, "_forkserver", None)
     modules = list(getattr(server, "_preload_modules", None) or ["__main__"])
-    missing = [m for m in _FORKSERVER_PRELOAD if m not in modules]
+    missing = [m for m in (*_FORKSERVER_PRELOAD, *extra) if m not in modules]
     if missing:
         forkserver.set_forkserver_preload(modules + missing)
 
@@ -186,7 +186,8 @@ class WorkerPool:
         self.max_memory = max_memory
         ctx = multiprocessing.get_context(start_method)
         if start_method == "forkserver":
-            _preload_in_forkserver()
+            wants_language = "language" in (self.options.get("fields") or ())
+            _preload_in_forkserver(("scrapy_bte.fields.identifier",) if wants_language else ())
         self._shared = Shared()
         self._dispatcher = Dispatcher(
             self._shared,
