@@ -180,6 +180,8 @@ def extract_document(
     span = _bte.document_span(doc)
     n = doc.n_blocks
     probs = None
+    comment_blocks: list[int] | None = None
+    comments = False
     if method == "bte":
         if "comments" in options:
             raise ConfigError("option comments needs a block method (auto, model, hybrid, density): bte keeps one span")
@@ -200,7 +202,7 @@ def extract_document(
         if method in ("model", "auto"):
             path = options.get("model_path")
             learned = _model.load_cached(path) if path else _model.default_model()
-            kept, probs = _auto.select(doc, span, learned, smooth=method == "auto", headline=title)
+            kept, probs = _auto.select(doc, span, learned, smooth=method == "auto")
         elif method == "density":
             _check(options, ("form", "threshold", "min_chars"), extra=("comments",))
             kept = (
@@ -216,7 +218,7 @@ def extract_document(
         else:
             _check(options, tuple(_hybrid.DEFAULTS), extra=("comments",))
             kept = _hybrid.select(doc, span, **options)
-        kept = _comments.apply(doc, kept, comments)
+        kept, comment_blocks = _comments.apply(doc, kept, comments)
         blocks = np.flatnonzero(kept).tolist()
         paragraphs = [doc.texts[b] for b in blocks]
     total_chars = int(doc.chars.sum())
@@ -247,6 +249,8 @@ def extract_document(
         language=read.language,
         canonical_url=read.canonical_url,
         field_sources=dict(read.sources),
+        comments="\n".join(doc.texts[b] for b in comment_blocks) if comment_blocks is not None and comments
+        else None,
     )
 
 

@@ -3,8 +3,8 @@
 The block model gives each block a content probability; this module turns
 them into the kept blocks. ``model`` keeps what passes the model's
 threshold; ``auto`` first smooths the probabilities over neighbours and
-then applies the page-level rules below (same article, link lists,
-headline), each measured on the development sets.
+then applies the page-level rules below (same article, link lists),
+each measured on the development sets.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from ..core.scripts import WORD_RE
 from .features import block_features, window_mean
 from .model import BlockModel
 
@@ -28,35 +27,35 @@ SMOOTH_MAX_LINK = 0.5
 #: A block of at least this many words, this share of them link text, is a link list, never content.
 LINK_LIST_WORDS = 50
 LINK_LIST_SHARE = 0.95
-#: How many blocks before the kept text the headline may stand.
-HEADLINE_REACH = 10
 
 
-def select(
-    doc: Any, span: Any, model: BlockModel, *, smooth: bool = False, headline: str | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Keep mask and content probabilities of a document's blocks.
+def select(doc: Any, span: Any, model: BlockModel, *, smooth: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Keep mask and content probabilities of a document's blocks (see :func:`decide`)."""
+    if doc.n_blocks == 0:
+        return np.zeros(0, dtype=bool), np.zeros(0)
+    return decide(doc, model.predict_document(doc, block_features(doc, span)), model.threshold, smooth=smooth)
+
+
+def decide(doc: Any, p: np.ndarray, threshold: float = 0.5, *, smooth: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Keep mask and (smoothed) probabilities from the model's block probabilities ``p``.
 
     ``smooth`` (the ``auto`` method) averages each probability with its
     neighbours' (content comes in runs, a stray caption inside the article
-    or a lone teaser outside it flips), then joins the block that repeats
-    ``headline`` (the page title) when it stands just before the kept text.
+    or a lone teaser outside it flips) and joins the long, link-free
+    paragraphs of the element that holds most of the kept text.
     Long blocks made of link text alone (menus whose links wrap whole
     paragraphs) are never kept beside other text. A page with text never comes back empty:
     when no block passes, the blocks within half of the best probability
     are kept.
     """
-    if doc.n_blocks == 0:
-        return np.zeros(0, dtype=bool), np.zeros(0)
-    p = model.predict_document(doc, block_features(doc, span))
     q = p
     if smooth:
         q = SMOOTH_SELF * p + (1.0 - SMOOTH_SELF) * window_mean(p, SMOOTH_HALF)
-        # Neighbours lift captions and short lines, not menus: a block that
+        # Neighbours lift short lines inside the body, not menus: a block that
         # is mostly link text keeps its own probability when that is lower.
         links = doc.link_words > SMOOTH_MAX_LINK * doc.words
         q = np.where(links, np.minimum(q, p), q)
-    keep = q >= model.threshold
+    keep = q >= threshold
     if not keep.any():
         keep = q >= 0.5 * float(q.max())
     elif smooth:
@@ -65,8 +64,6 @@ def select(
     lists &= doc.link_words >= LINK_LIST_SHARE * doc.words
     if (keep & lists).any() and (keep & ~lists).any():
         keep = keep & ~lists
-    if smooth and headline:
-        keep = _join_headline(doc, keep, headline)
     return keep, q
 
 
@@ -83,24 +80,6 @@ def _same_article(doc: Any, keep: np.ndarray) -> np.ndarray:
         return np.zeros(len(keep), dtype=bool)
     inside = (owner == main) | (container == main)
     return inside & (words >= SAME_ARTICLE_WORDS) & (doc.link_words <= 0.1 * words)
-
-
-def _join_headline(doc: Any, keep: np.ndarray, headline: str) -> np.ndarray:
-    """Add the headline block left out just before the kept text.
-
-    Articles open with their headline, often in markup of its own (a short
-    ``h1`` the model scores like a menu item); the page title names it.
-    """
-    wanted = WORD_RE.findall(headline.lower())
-    if len(wanted) < 2 or not keep.any():
-        return keep
-    first = int(np.flatnonzero(keep)[0])
-    for block in range(max(0, first - HEADLINE_REACH), first):
-        if WORD_RE.findall(doc.texts[block].lower()) == wanted:
-            keep = keep.copy()
-            keep[block] = True
-            break
-    return keep
 
 
 def confidence(doc: Any, keep: np.ndarray, p: np.ndarray) -> float:

@@ -53,6 +53,8 @@ from types import ModuleType
 import numpy as np
 
 from ..core import accel
+from ..core import furniture as _furniture
+from ..core import hints as _hints
 from ..core.document import Document
 from ..core.scripts import WORD_RE
 from ..core.tree import elements_mentioning, path_or
@@ -64,7 +66,7 @@ _TEXTSTATS = accel.load("scrapy_bte.learned._textstats")
 #: The C pass that fills the numeric columns of the block and context features.
 _FEATURES = accel.load("scrapy_bte.learned._features")
 
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2
 WINDOW = 2
 WIDE = 6
 #: Block groups whose totals are features: blocks with the same container, parent, grandparent.
@@ -93,6 +95,12 @@ OPENERS = (
     "ul-ol",
     "/p",
     "/li",
+    "figcaption",
+    "address",
+    "header",
+    "footer",
+    "aside",
+    "nav",
     "other",
 )
 _OPENER_INDEX: dict[str, int] = {}
@@ -215,6 +223,9 @@ def _names() -> list[str]:
         "ends_sentence",
         "title_overlap",
     ]
+    names += [f"path_hint={g}" for g in _hints.GROUP_NAMES]
+    names += [f"own_hint={g}" for g in _hints.GROUP_NAMES]
+    names += list(_furniture.NAMES)
     return names
 
 
@@ -527,7 +538,19 @@ def block_features_reference(doc: Document, span: Span | None) -> np.ndarray:
         for part in cols + [openers, anc] + tag_cols + group_cols + [text, title]
         for c in (part.T if part.ndim == 2 else (part,))
     ]
-    return np.array(rows, dtype=np.float32).T
+    return np.hstack((np.array(rows, dtype=np.float32).T, _furniture_columns(doc)))
+
+
+def _furniture_columns(doc: Document) -> np.ndarray:
+    """The page-furniture evidence: markup hints on the path and own tag, label-like text."""
+    path, own = _hints.block_hints(doc)
+    return np.hstack((_hints.bits_matrix(path), _hints.bits_matrix(own), _furniture.label_features(doc))).astype(
+        np.float32
+    )
+
+
+#: Columns of :func:`_furniture_columns` (appended after the ones the C pass fills).
+N_FURNITURE = 2 * _hints.N_GROUPS + len(_furniture.NAMES)
 
 
 def _block_features_c(c: ModuleType, doc: Document, span: Span | None) -> np.ndarray:
@@ -557,11 +580,12 @@ def _block_features_c(c: ModuleType, doc: Document, span: Span | None) -> np.nda
         title,
         first,
         last,
-        N_FEATURES,
+        N_FEATURES - N_FURNITURE,
         len(OPENERS),
         len(ANCESTORS) + len(MARKS),
     )
-    return np.frombuffer(raw, dtype=np.float32).reshape(N_FEATURES, n).T  # the reference's layout
+    base = np.frombuffer(raw, dtype=np.float32).reshape(N_FEATURES - N_FURNITURE, n).T  # the reference's layout
+    return np.hstack((base, _furniture_columns(doc)))
 
 
 #: Names of :func:`context_features` columns (inputs of the second stage).

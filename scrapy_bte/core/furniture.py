@@ -1,0 +1,224 @@
+"""Label-like blocks: the short texts of page furniture, in many languages.
+
+Around an article body stand short blocks that are not prose: ad labels
+("Advertisement", "Anzeige", "広告"), share bars ("Share", "Teilen"),
+list headings ("Related articles", "Mehr zum Thema", "Lee también"), tag
+lines ("TAGS: ..."), photo credits ("Foto: ...", "Imagen: ..."), bylines
+("By ...", "Von ...", "Por ...", "文/..."), a date or time alone. Their
+words are the same on every site of a language, so a small fixed lexicon
+finds them where markup does not; the model weighs the flags against the
+block's other evidence (a heading "Share prices fall" is not a label: only
+whole short blocks and block openings count).
+
+Only blocks of at most :data:`MAX_WORDS` words are read, with set look-ups
+and prefix tests; the date pattern runs only on blocks with a digit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from .hints import block_hints, group_bit
+
+#: Blocks with more words than this are never label-like.
+MAX_WORDS = 12
+
+# Whole-block labels (case-insensitive; trailing punctuation, arrows and counts allowed).
+_LABELS = (
+    # ads
+    "advertisement", "advertising", "ad", "ads", "sponsored", "sponsored content", "paid content", "promoted",
+    "anzeige", "werbung", "publicidad", "publicité", "publicite", "pubblicità", "reklama", "advertentie",
+    "annons", "mainos", "реклама", "διαφήμιση", "広告", "广告", "廣告", "광고", "تبلیغات", "إعلان",
+    "story continues below advertisement", "article continues below advertisement", "continue reading below",
+    "scroll to continue with content", "skip advert",
+    # share and actions
+    "share", "share this", "share this article", "share this story", "share article", "share on facebook",
+    "share on twitter", "tweet", "email", "e-mail", "print", "copy link", "copy", "save", "save article",
+    "teilen", "drucken", "artikel teilen", "compartir", "imprimir", "partager", "imprimer", "condividi",
+    "stampa", "udostępnij", "drukuj", "シェア", "ツイート", "印刷", "分享", "打印", "收藏", "comment",
+    "listen", "listen to this article", "gift this article", "follow", "follow us", "folgen", "seguir",
+    "suivre", "síguenos", "suivez-nous", "seguici", "obserwuj", "フォロー", "关注",
+    # related / recirculation
+    "related", "related articles", "related stories", "related content", "related news", "related posts",
+    "related topics", "related coverage", "read more", "read also", "read next", "more on this", "more on this story",
+    "more stories", "more news", "more from", "recommended", "recommended for you", "recommended stories",
+    "most read", "most popular", "most viewed", "trending", "trending now", "latest", "latest news",
+    "top stories", "you may also like", "you might also like", "also read", "see also", "further reading",
+    "mehr zum thema", "lesen sie auch", "auch interessant", "das könnte sie auch interessieren", "weitere artikel",
+    "meistgelesen", "leer más", "lee también", "lea también", "te puede interesar", "noticias relacionadas",
+    "más noticias", "lo más leído", "lire aussi", "à lire aussi", "a lire aussi", "sur le même sujet",
+    "les plus lus", "à voir aussi", "leggi anche", "potrebbe interessarti", "i più letti", "czytaj też",
+    "czytaj także", "zobacz też", "zobacz także", "polecane", "najczęściej czytane", "leia também",
+    "leia mais", "veja também", "関連記事", "関連ニュース", "おすすめ記事", "人気記事", "相关文章", "相关阅读",
+    "相关新闻", "推荐阅读", "延伸阅读", "熱門新聞", "相關新聞", "читайте также", "по теме",
+    # tags and topics
+    "tags", "tag", "topics", "topic", "keywords", "filed under", "categories", "category", "schlagwörter",
+    "schlagworte", "themen", "etiquetas", "temas", "mots-clés", "mots clés", "sujets", "argomenti", "tagi",
+    "タグ", "标签", "標籤", "키워드",
+    # subscription and newsletter
+    "newsletter", "subscribe", "sign up", "sign in", "log in", "login", "register", "subscribe now",
+    "abonnieren", "jetzt abonnieren", "anmelden", "registrieren", "suscríbete", "suscribirse", "iniciar sesión",
+    "s'abonner", "abonnez-vous", "se connecter", "abbonati", "iscriviti", "accedi", "subskrybuj", "zaloguj",
+    "登録", "ログイン", "订阅", "登录", "注册",
+    # comments
+    "comments", "leave a comment", "post a comment", "add a comment", "join the conversation", "reply",
+    "kommentare", "kommentar", "kommentieren", "comentarios", "comentar", "commentaires", "commenter",
+    "commenti", "komentarze", "komentarz", "コメント", "评论", "留言", "評論", "responder", "antworten",
+    "répondre", "rispondi", "odpowiedz",
+    # navigation bits
+    "back to top", "top", "home", "menu", "search", "close", "next", "previous", "next article",
+    "previous article", "nach oben", "zurück", "volver arriba", "retour en haut", "torna su", "startseite",
+    "inicio", "accueil", "ホーム", "首页", "photo", "photos", "foto", "fotos", "image", "video", "gallery",
+    "bild", "imagen", "写真", "图片", "動画", "视频",
+)
+_LABEL_SET = frozenset(_LABELS)
+#: What may follow a label: punctuation, arrows, a count ("Comments (4)").
+_LABEL_TAIL = " \t:：.!»›>→…|-–—()[]0123456789·•"
+# Words that open a label with its value: "Tags: a, b", "Quelle: dpa", "Lesen Sie auch: ...".
+_LABEL_COLON = frozenset((
+    "tags", "tag", "topics", "keywords", "filed under", "categories", "category", "schlagwörter", "schlagworte",
+    "themen", "etiquetas", "temas", "mots-clés", "mots clés", "sujets", "argomenti", "tagi", "タグ", "标签", "標籤",
+    "source", "sources", "quelle", "quellen", "fuente", "fuentes", "źródło", "出典", "来源", "來源", "related",
+    "lesen sie auch", "mehr zum thema", "lee también", "lea también", "leer más", "lire aussi", "à lire aussi",
+    "leggi anche", "czytaj też", "czytaj także", "zobacz też", "read more", "read also", "see also", "also read",
+    "more", "siehe auch", "ver también", "voir aussi", "vedi anche", "関連", "相关", "相關", "related articles",
+    "related stories", "recommended", "most read", "advertisement", "anzeige", "sponsored",
+))
+# A byline's first word ("By Jane Doe", "Von ...", "Por ...", "Par ...").
+_BYLINE_WORDS = frozenset((
+    "by", "von", "por", "par", "di", "door", "av", "af", "przez", "от", "tekst:", "texto:", "texte:", "text:",
+    "autor:", "autora:", "auteur:", "author:", "autor", "author", "redacción", "redaktion", "rédaction",
+    "redazione", "redakcja",
+))
+_BYLINE_PAIRS = ("written by", "posted by", "publicado por", "escrito por", "geschrieben von", "reported by",
+                 "text von", "ein kommentar von")
+_BYLINE_CJK = ("文/", "文／", "文：", "作者", "記者", "记者", "撰文", "編集部", "编辑", "責任編輯", "责任编辑", "取材", "執筆")
+# A credit's first word, followed by ":" or "/" ("Photo: ...", "Foto: ...", "Imagen: ...").
+_CREDIT_WORDS = frozenset((
+    "photo", "photos", "foto", "fotos", "fotó", "image", "images", "imagen", "imágenes", "bild", "bilder",
+    "picture", "pictures", "credit", "credits", "crédit", "crédito", "créditos", "illustration", "grafik",
+    "gráfico", "graphic", "video", "source", "quelle", "fuente", "写真", "图片", "圖片", "画像", "資料", "提供",
+    "photograph", "fotografía", "photographie",
+))
+_CREDIT_STARTS = ("©", "(c) ", "copyright ", "getty images", "reuters/", "ap photo", "afp ", "afp/", "dpa ", "dpa/",
+                  "epa ", "epa/", "shutterstock", "imago ", "istock", "picture alliance", "courtesy of", "foto/",
+                  "photo/", "image courtesy")
+_READ_TIME_RE = re.compile(
+    r"\d+\s*(?:-\s*)?(?:min(?:ute)?s?\.?\s+(?:read|lesezeit|de lectura|de lecture|di lettura|czytania)|"
+    r"minuten? lesezeit|分で読める)|(?:lesezeit|tiempo de lectura|temps de lecture|reading time)\s*[:：]?\s*\d",
+    re.IGNORECASE,
+)
+_MONTHS = (
+    "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|"
+    "september|october|november|december|januar|februar|märz|maerz|mai|juni|juli|oktober|dezember|enero|febrero|"
+    "marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|janvier|février|fevrier|"
+    "mars|avril|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|gennaio|febbraio|aprile|"
+    "maggio|giugno|luglio|settembre|ottobre|dicembre|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|"
+    "sierpnia|września|października|listopada|grudnia"
+)
+# A date or time: 2024-05-01, 1.5.2024, 05/01/24, 12:30, 1 May 2024, May 1, 2024年5月1日, "3 hours ago".
+_DATE_RE = re.compile(
+    r"(?:\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\d{4}\s*年\s*\d{1,2}\s*月|\d{1,2}\s*月\s*\d{1,2}\s*日|"
+    r"\b\d{1,2}\.?\s+(?:" + _MONTHS + r")\b|\b(?:" + _MONTHS + r")\.?\s+\d{1,4}\b|"
+    r"\b\d+\s+(?:minutes?|hours?|days?|weeks?|months?|min|hrs?|stunden?|tagen?|minuten|horas?|días|minutos|heures?|"
+    r"jours|ore|giorni|godzin|dni)\s+(?:ago|her)\b|\b(?:vor|hace|il y a)\s+\d+\s+\w+|\d+\s*(?:分|時間|日)前)",
+    re.IGNORECASE,
+)
+_DIGIT_RE = re.compile(r"\d")
+
+
+#: Column names of :func:`label_features`.
+NAMES = ("label", "label_colon", "byline_start", "credit_start", "date_like", "read_time", "log_repeats")
+
+
+def _block_flags(text: str) -> tuple[bool, bool, bool, bool, bool, bool]:
+    """(label, label with value, byline opening, credit opening, date, reading time) of one short block."""
+    low = text.lower()
+    core = low.strip(_LABEL_TAIL)
+    label = core in _LABEL_SET
+    colon = False
+    cut = low.find(":")
+    if cut < 0:
+        cut = low.find("：")
+    if 0 < cut <= 30:
+        colon = low[:cut].strip() in _LABEL_COLON
+    parts = low.split(None, 2)
+    first = parts[0] if parts else ""
+    byline = (first in _BYLINE_WORDS and len(parts) > 1) or low.startswith(_BYLINE_PAIRS) or low.startswith(_BYLINE_CJK)
+    credit = low.startswith(_CREDIT_STARTS) or (
+        0 < cut <= 30 and low[:cut].strip() in _CREDIT_WORDS) or (first.rstrip(":/") in _CREDIT_WORDS and first[-1:] in ":/")
+    digits = _DIGIT_RE.search(low) is not None
+    date = digits and _DATE_RE.search(low) is not None
+    read_time = digits and _READ_TIME_RE.search(low) is not None
+    return label, colon, byline, credit, date, read_time
+
+
+def label_features(doc: Any) -> np.ndarray:
+    """``(n_blocks, len(NAMES))`` flags of label-like blocks (see the module docstring). Cached."""
+    cached = doc._cache.get("label_features")
+    if cached is not None:
+        return cached
+    n = doc.n_blocks
+    out = np.zeros((n, len(NAMES)), dtype=np.float64)
+    texts = doc.texts
+    rows = np.flatnonzero(doc.words <= MAX_WORDS)
+    if len(rows):
+        out[rows, :6] = [_block_flags(texts[b]) for b in rows.tolist()]
+    counts = Counter(texts)
+    if len(counts) < n:
+        out[:, 6] = np.log(np.fromiter(map(counts.__getitem__, texts), np.float64, n))
+    doc._cache["label_features"] = out
+    return out
+
+
+_TOKEN_RE = re.compile(r"\w+")
+#: Blocks before the article's first paragraph that may hold its headline, kicker, byline and date.
+TOP_REACH = 8
+#: Longest byline or dateline block, in words.
+BYLINE_WORDS = 25
+
+
+def headline_mask(doc: Any, title: str | None) -> np.ndarray:
+    """Blocks that repeat the page title (the headline): at least 80 % of the words in common both ways."""
+    n = doc.n_blocks
+    out = np.zeros(n, dtype=bool)
+    wanted = set(_TOKEN_RE.findall(title.lower())) if title else set()
+    if len(wanted) < 2:
+        return out
+    for b in np.flatnonzero((doc.words >= 1) & (doc.words <= 40)).tolist():
+        have = set(_TOKEN_RE.findall(doc.texts[b].lower()))
+        common = len(have & wanted)
+        if common >= 0.8 * len(wanted) and common >= 0.8 * len(have):
+            out[b] = True
+    return out
+
+
+def top_furniture(doc: Any, first: int, title: str | None) -> np.ndarray:
+    """Headline, kicker, byline and dateline blocks standing just before block ``first`` (the
+    article's first paragraph): the headline anywhere before it, and the short blocks of the
+    :data:`TOP_REACH` before it that read as a byline, date, reading time or credit or sit in
+    markup named byline/author/date."""
+    n = doc.n_blocks
+    out = np.zeros(n, dtype=bool)
+    if n == 0 or first <= 0:
+        return out
+    head = headline_mask(doc, title)
+    out[:first] = head[:first]
+    flags = label_features(doc)
+    path, own = block_hints(doc)
+    byline = ((path | own) & group_bit("byline")) > 0
+    lo = max(0, first - TOP_REACH)
+    heads = np.flatnonzero(head[:first])
+    if len(heads):
+        lo = min(lo, int(heads[-1]))
+    region = np.zeros(n, dtype=bool)
+    region[lo:first] = True
+    short = doc.words <= BYLINE_WORDS
+    evidence = (flags[:, 2] > 0) | (flags[:, 3] > 0) | (flags[:, 5] > 0) | byline | (
+        (flags[:, 4] > 0) & (doc.words <= 8))
+    out |= region & short & evidence
+    return out

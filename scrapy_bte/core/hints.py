@@ -1,0 +1,156 @@
+"""Page-furniture hints in markup: a fixed vocabulary of class/id/role words.
+
+Why a fixed vocabulary and not learned class tokens: hashed class and id
+tokens memorised the training sites' templates, while the words that
+templates use to name their furniture are the same on every site and in
+every language (class names are written in English almost everywhere):
+``share``, ``related``, ``newsletter``, ``byline``, ``caption``,
+``comments``, ``footer``, ... Each word belongs to one of
+:data:`GROUPS`; an element's attributes (``class``, ``id``, ``role``,
+``itemprop``, ``rel``, ``aria-label`` and ``data-*`` component names) set the
+bits of the groups their words name, and a block gets the bits of the
+elements around it (its container's path) and of its own opening tag.
+
+Attribute strings repeat across a template and across a site's pages, so
+each distinct string is read once per process (:data:`_cache`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from .tree import path_or
+
+#: Hint groups, in bit order. Each lists the words (whole tokens of a class or id,
+#: after splitting at non-letters) and the stems (found inside
+#: compound tokens such as ``sharebar`` or ``shareBar``; five letters or more, so they are rarely
+#: part of an unrelated word) that name it.
+GROUPS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("share", ("share", "sharing", "shares", "social", "print", "follow", "sns", "email", "whatsapp", "facebook",
+               "twitter", "linkedin", "pinterest", "addthis", "sharethis"), ("share", "social", "sharing")),
+    ("related", ("related", "recommended", "recommend", "recommendations", "popular", "trending", "most",
+                 "mostread", "more", "readmore", "read", "next", "also", "outbrain", "taboola", "teaser", "teasers",
+                 "recirc", "recirculation", "further", "suggested", "similar", "latest", "headlines", "promoted"),
+                ("related", "recommend", "outbrain", "taboola", "teaser", "recirc", "trending", "popular")),
+    ("subscribe", ("newsletter", "newsletters", "subscribe", "subscription", "signup", "paywall", "premium",
+                   "regwall", "register", "registration", "login", "membership", "donate", "donation", "optin",
+                   "piano", "meter", "offer"),
+                  ("newsletter", "subscri", "signup", "paywall", "regwall", "membership")),
+    ("ad", ("ad", "ads", "adv", "advert", "advertisement", "advertising", "adslot", "adunit", "sponsor", "sponsored",
+            "promo", "promotion", "banner", "dfp", "gpt", "commercial", "anzeige", "publicidad", "publicite",
+            "reklama", "werbung", "billboard", "leaderboard", "mpu", "skyscraper", "affiliate"),
+           ("advert", "sponsor", "adslot", "adunit", "adcontainer", "adwrap", "promo", "billboard")),
+    ("byline", ("byline", "bylines", "author", "authors", "writer", "contributor", "contributors", "dateline",
+                "posted", "published", "publish", "timestamp", "date", "time", "pubdate", "updated", "meta",
+                "postmeta", "entrymeta", "credits"),
+               ("byline", "author", "dateline", "timestamp", "pubdate", "published")),
+    ("caption", ("caption", "captions", "credit", "figcaption", "photo", "photos", "image", "images", "img",
+                 "media", "gallery", "video", "embed", "picture", "figure", "slideshow", "copyright"),
+                ("caption", "credit", "gallery", "slideshow")),
+    ("comment", ("comment", "comments", "reply", "replies", "discussion", "discuss", "disqus", "respond",
+                 "responses", "talk", "forum"), ("comment", "disqus", "replies")),
+    ("tags", ("tag", "tags", "topic", "topics", "keyword", "keywords", "category", "categories", "label", "labels",
+              "taglist", "subjects"), ("taglist", "keyword", "categor")),
+    ("nav", ("breadcrumb", "breadcrumbs", "nav", "navbar", "navigation", "menu", "pagination", "pager", "toolbar",
+             "skip", "jump", "toc"), ("breadcrumb", "navigation", "navbar", "pagination")),
+    ("footer", ("footer", "foot", "copyright", "legal", "colophon", "disclaimer", "imprint"),
+               ("footer", "colophon", "disclaimer")),
+    ("header", ("header", "head", "masthead", "headline", "title", "kicker", "eyebrow", "standfirst", "deck", "dek",
+                "subtitle", "subhead", "lede", "summary", "excerpt", "intro", "teaser", "hero"),
+               ("header", "masthead", "headline", "kicker", "eyebrow", "standfirst", "subtitle")),
+    ("overlay", ("cookie", "cookies", "consent", "gdpr", "privacy", "notice", "alert", "modal", "popup", "overlay",
+                 "dialog", "banner", "toast", "lightbox"), ("cookie", "consent", "popup", "overlay", "lightbox")),
+    ("sidebar", ("sidebar", "widget", "widgets", "aside", "rail", "complementary", "sidebar", "column", "secondary"),
+                ("sidebar", "widget")),
+    ("bio", ("bio", "biography", "about", "profile", "avatar", "person", "expert"), ("biography", "avatar")),
+    ("body", ("content", "article", "body", "story", "post", "entry", "text", "main", "articlebody", "richtext",
+              "prose", "paragraph", "copy"), ("articlebody", "storybody", "postbody", "entrycontent",
+                                               "richtext", "bodytext")),
+)
+GROUP_NAMES: tuple[str, ...] = tuple(g[0] for g in GROUPS)
+N_GROUPS = len(GROUPS)
+
+_WORD_BITS: dict[str, int] = {}
+for _bit, (_name, _words, _stems) in enumerate(GROUPS):
+    for _w in _words:
+        _WORD_BITS[_w] = _WORD_BITS.get(_w, 0) | (1 << _bit)
+_STEMS: tuple[tuple[str, int], ...] = tuple(
+    (stem, 1 << bit) for bit, (_name, _words, stems) in enumerate(GROUPS) for stem in stems
+)
+
+_VALUE_RE = re.compile(
+    r"""(?:^|\s)(class|id|role|itemprop|rel|aria-label|data-[\w-]*(?:component|module|testid|type|block))"""
+    r"""\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""",
+    re.IGNORECASE,
+)
+_SPLIT_RE = re.compile(r"[^a-z]+")
+
+_cache: dict[str, int] = {}
+
+
+_STEM_RE = re.compile("|".join(sorted({stem for stem, _bit in _STEMS}, key=len, reverse=True)))
+_STEM_BITS: dict[str, int] = {}
+for _stem, _b in _STEMS:
+    _STEM_BITS[_stem] = _STEM_BITS.get(_stem, 0) | _b
+
+
+def attribute_bits(raw: str) -> int:
+    """The :data:`GROUPS` bits one element's raw attribute string names (cached per string)."""
+    bits = _cache.get(raw)
+    if bits is not None:
+        return bits
+    bits = 0
+    if raw:
+        for m in _VALUE_RE.finditer(raw):
+            value = m.group(2) or m.group(3) or m.group(4) or ""
+            if len(value) > 300:  # inline data, not a name
+                value = value[:300]
+            low = value.lower()  # camelCase compounds are found by their stems
+            for token in _SPLIT_RE.split(low):
+                hit = _WORD_BITS.get(token)
+                if hit is not None:
+                    bits |= hit
+            for stem in _STEM_RE.findall(low):
+                bits |= _STEM_BITS[stem]
+    if len(_cache) >= 100_000:
+        _cache.clear()
+    _cache[raw] = bits
+    return bits
+
+
+def block_hints(doc: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Per block, (bits on its container's path, bits of its own opening tag). Cached on the document."""
+    cached = doc._cache.get("hints")
+    if cached is not None:
+        return cached
+    raws = doc.el_attrs
+    own_el = np.fromiter(map(attribute_bits, raws), np.int64, len(raws))
+    path = path_or(doc, own_el)[doc.container]
+    src = doc._source
+    starts = doc._start_tag
+    ends = doc._attr_end
+    lens = doc._attr_len
+    own = np.zeros(doc.n_blocks, dtype=np.int64)
+    for b, t in enumerate(starts.tolist()):
+        if t >= 0 and lens[t]:
+            end = int(ends[t])
+            own[b] = attribute_bits(src[end - int(lens[t]) : end])
+    result = (path, own)
+    doc._cache["hints"] = result
+    return result
+
+
+def bits_matrix(values: np.ndarray) -> np.ndarray:
+    """Rows of 0/1 per :data:`GROUPS` bit."""
+    raw = values.astype("<i8").view(np.uint8).reshape(len(values), 8)
+    return np.unpackbits(raw, axis=1, bitorder="little")[:, :N_GROUPS]
+
+
+def group_bit(name: str) -> int:
+    return 1 << GROUP_NAMES.index(name)
+
+
+__all__ = ["GROUPS", "GROUP_NAMES", "N_GROUPS", "attribute_bits", "block_hints", "bits_matrix", "group_bit"]
