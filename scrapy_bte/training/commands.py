@@ -63,6 +63,12 @@ def _add_data_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="use the default markers (<!-- content start --> / <!-- content end --> and variants)",
     )
+    p.add_argument(
+        "--body-labels",
+        action="store_true",
+        help="label headline, byline, captions and comments as boilerplate even where the gold "
+        "keeps them (older corpora), so the model learns the article body",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
 
 
@@ -110,7 +116,9 @@ def _config(args: argparse.Namespace) -> TrainConfig:
 
 
 def _source(args: argparse.Namespace) -> LabelSource:
-    return LabelSource(args.content_selector, parse_markers(args.markers), args.use_markers)
+    return LabelSource(
+        args.content_selector, parse_markers(args.markers), args.use_markers, getattr(args, "body_labels", False)
+    )
 
 
 def _load_sets(args: argparse.Namespace) -> list[SetData]:
@@ -184,6 +192,7 @@ _FLAGS = (
     ("--content-selector", "content_selector"),
     ("--markers", "markers"),
     ("--use-markers", "use_markers"),
+    ("--body-labels", "body_labels"),
     ("--hidden", "hidden"),
     ("--stage1-hidden", "stage1_hidden"),
     ("--epochs", "epochs"),
@@ -204,6 +213,7 @@ def _command(args: argparse.Namespace) -> str:
         "content_selector": None,
         "markers": None,
         "use_markers": False,
+        "body_labels": False,
         "loso": False,
     }
     parts = ["scrapy-bte", "train", "--data", *args.data, "-o", args.output]

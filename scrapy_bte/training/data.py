@@ -22,11 +22,12 @@ import numpy as np
 
 from ..api import as_markup, parse
 from ..errors import ConfigError
+from ..fields.title import document_title
 from ..learned.features import block_features
 from ..methods.bte import document_span
 from . import label_files
 from .evaluation import Page, load_dataset
-from .labels import page_labels
+from .labels import body_labels, page_labels
 from .progress import Progress
 
 #: Exponent of a block's word count in its training weight (see :func:`page_weights`).
@@ -76,17 +77,21 @@ class LabelSource:
     css: str | None = None
     markers: tuple[str, str] | None = None
     use_markers: bool = False
+    #: Move gold that keeps headline, byline, captions and comments to the body convention
+    #: (:func:`scrapy_bte.training.labels.body_labels`).
+    body: bool = False
 
     @property
     def needs_markup(self) -> bool:
         return self.css is not None or self.markers is not None or self.use_markers
 
     def describe(self) -> str:
+        body = "; headline, byline, captions and comments relabelled as boilerplate" if self.body else ""
         if self.css:
-            return f"content selector {self.css!r}"
+            return f"content selector {self.css!r}{body}"
         if self.markers or self.use_markers:
-            return f"template markers {self.markers or 'default'} (gold text where a page has none)"
-        return "gold text"
+            return f"template markers {self.markers or 'default'} (gold text where a page has none){body}"
+        return f"gold text{body}"
 
     def describe_with(self, hand_labelled: int) -> str:
         """:meth:`describe`, preceded by the hand labels when any page had them."""
@@ -154,6 +159,8 @@ def _page_blocks(page: Page, source: LabelSource, path: Path) -> tuple[PageBlock
         markers=source.markers,
         use_markers=source.use_markers,
     )
+    if y is not None and source.body:
+        y = body_labels(doc, y, document_title(doc))
     known = np.ones(doc.n_blocks, dtype=bool)
     saved = label_files.read(path)
     hand = None if saved is None else saved.block_labels(doc.texts)

@@ -33,8 +33,11 @@ from difflib import SequenceMatcher
 import numpy as np
 
 from ..core.document import Document, build
+from ..core.furniture import label_features, top_furniture
 from ..core.scripts import tokens
+from ..core.tree import path_or
 from ..errors import ConfigError
+from ..methods.comments import section_mask
 from .evaluation import SHINGLE, token_shingles
 
 #: Share of a block's shingles that must occur in the gold text.
@@ -220,3 +223,52 @@ def page_labels(
     if gold is not None:
         return gold_labels(doc, gold)
     return None
+
+
+#: A gold block of at least this many words starts the article body (for :func:`body_labels`).
+BODY_START_WORDS = 20
+
+
+def body_labels(doc: Document, labels: np.ndarray, title: str | None) -> np.ndarray:
+    """Gold labels moved to the article-body convention.
+
+    Older corpora's gold keeps the headline, the byline and dateline, photo
+    captions and (in some) the readers' comments. For training a body
+    extractor those blocks are boilerplate: the comment section's blocks,
+    captions and credits (:func:`caption_mask`), the headline (a block
+    repeating the page title) and the short byline, date, reading-time and
+    credit blocks just before the first gold paragraph of
+    :data:`BODY_START_WORDS` words or more
+    (:func:`scrapy_bte.core.furniture.top_furniture`) become 0. Gold that
+    already follows the convention loses nothing.
+    """
+    out = labels & ~section_mask(doc) & ~caption_mask(doc)
+    long_gold = np.flatnonzero(out & (doc.words >= BODY_START_WORDS))
+    if len(long_gold):
+        out = out & ~top_furniture(doc, int(long_gold[0]), title)
+    return out
+
+
+#: Longest caption or credit block, in words.
+CAPTION_WORDS = 60
+
+
+def caption_mask(doc: Document) -> np.ndarray:
+    """Photo captions and credits: ``figcaption`` blocks, short blocks inside a ``figure`` or whose
+    own tag or container is named caption or credit, and short blocks opening like a credit
+    ("Foto: ...", "© ...")."""
+    names = doc.el_name
+    in_figure = np.fromiter((name == "figure" for name in names), np.int64, len(names))
+    inside_figure = path_or(doc, in_figure)[doc.container] > 0
+    named = np.fromiter((("caption" in raw.lower() or "credit" in raw.lower()) for raw in doc.el_attrs), bool,
+                        len(names))[doc.container]
+    src, ends, lens = doc._source, doc._attr_end, doc._attr_len
+    for b, t in enumerate(doc._start_tag.tolist()):
+        if t >= 0 and lens[t]:
+            raw = src[int(ends[t]) - int(lens[t]) : int(ends[t])].lower()
+            if "caption" in raw or "credit" in raw:
+                named[b] = True
+    opener = np.fromiter((o == "figcaption" for o in doc.opener), bool, doc.n_blocks)
+    flags = label_features(doc)
+    short = doc.words <= CAPTION_WORDS
+    return opener | (short & (inside_figure | named)) | ((flags[:, 3] > 0) & (doc.words <= 25))
