@@ -249,8 +249,7 @@ def extract_document(
         language=read.language,
         canonical_url=read.canonical_url,
         field_sources=dict(read.sources),
-        comments="\n".join(doc.texts[b] for b in comment_blocks) if comment_blocks is not None and comments
-        else None,
+        comments="\n".join(doc.texts[b] for b in comment_blocks) if comment_blocks is not None and comments else None,
     )
 
 

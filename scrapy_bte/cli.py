@@ -63,6 +63,8 @@ def _write(out: TextIO, outcome: Outcome, args: argparse.Namespace, headers: boo
     if args.title and result.title:
         out.write(result.title + "\n\n")
     out.write(result.text + ("\n" if result.text else ""))
+    if result.comments:
+        out.write("\n" + result.comments + "\n")
 
 
 def _report(outcome: Outcome, verbose: bool) -> None:
@@ -189,7 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--comments",
         default=None,
         choices=("keep", "drop"),
-        help="keep or drop readers' comment sections (default: whole threads where the method keeps a comment; not for bte)",
+        help="readers' comments stay out of the text either way; keep also prints them after it "
+        '(a blank line between) and fills "comments" in JSON (not for bte)',
     )
     ex.add_argument("--title", action="store_true", help="print the title before the text (text format)")
     ex.add_argument(

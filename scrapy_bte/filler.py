@@ -121,6 +121,11 @@ class ItemFiller:
         elif self.config.scores_field is not None:
             adapter[self.config.scores_field] = scores
         self._fill_fields(adapter, item, extraction)
+        if extraction.comments is not None and self.config.comments:
+            # An optional field: classes that do not declare it still get their text.
+            declared = ItemAdapter.get_field_names_from_class(type(item))
+            if (declared is None or "comments" in declared) and _unset(adapter.get("comments")):
+                adapter["comments"] = extraction.comments
         self.stats.inc("bte/items")
 
     def fill_skipped(self, item: Any, reason: str) -> None:

@@ -50,6 +50,8 @@ class Extraction:
     language: str | None = None
     canonical_url: str | None = None
     field_sources: dict[str, str] = field(default_factory=dict)
+    #: The readers' comments, one per line, when asked for with ``comments=True`` (else None).
+    comments: str | None = None
 
     @property
     def empty(self) -> bool:
@@ -85,6 +87,7 @@ class Extraction:
             "fingerprint": self.fingerprint,
             **{name: getattr(self, name) for name in FIELD_NAMES if name != "title"},
             "field_sources": dict(self.field_sources),
+            "comments": self.comments,
         }
 
     @classmethod
@@ -108,6 +111,7 @@ class Extraction:
             fingerprint=data.get("fingerprint"),
             **{name: data.get(name) for name in FIELD_NAMES if name != "title"},
             field_sources=dict(data.get("field_sources") or {}),
+            comments=data.get("comments"),
         )
 
     @classmethod

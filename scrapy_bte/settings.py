@@ -80,7 +80,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(
         "BTE_COMMENTS",
         None,
-        "Readers' comment sections: `True` keeps them, `False` drops them, `None` keeps a thread whole when the method keeps any substantial comment of it, else leaves the method's choice. Not for `BTE_METHOD = 'bte'`.",
+        "Readers' comments never go into the text (it is the article body); `True` also writes them, one per line, to the item's `comments` field (free-form items and classes that declare it). Not for `BTE_METHOD = 'bte'`.",
     ),
     SettingSpec(
         "BTE_MODEL_PATH", None, "Path of a block-classifier model file; `None` uses the model shipped with the package."

@@ -59,8 +59,14 @@ def test_comments_keep_or_drop(capsys):
     comment = "Our two hives on the allotment did just as well"
     code, kept, _ = run(capsys, "extract", "--comments", "keep", page)
     assert code == EXIT_OK and comment in kept
+    body, _, after = kept.partition("\n\n")
+    assert "spring honey" in body and comment not in body and comment in after
     code, dropped, _ = run(capsys, "extract", "--comments", "drop", page)
     assert code == EXIT_OK and comment not in dropped and "spring honey" in dropped
+    code, default, _ = run(capsys, "extract", page)
+    assert default == dropped
+    code, as_json, _ = run(capsys, "extract", "--format", "json", "--comments", "keep", page)
+    assert comment in json.loads(as_json)["comments"] and comment not in json.loads(as_json)["text"]
     code, _, err = run(capsys, "extract", "--method", "bte", "--comments", "drop", page)
     assert code == EXIT_USAGE and "block method" in err
 

@@ -50,8 +50,9 @@ def test_which_names_make_a_section(attrs: str, is_section: bool) -> None:
 
 
 @pytest.mark.parametrize("method", BLOCK_METHODS)
-def test_drop_removes_the_comments_and_keeps_the_article(method: str) -> None:
-    result = extract(PAGE, method=method, comments=False)
+@pytest.mark.parametrize("value", [None, False, True])
+def test_text_is_the_article_without_the_comments(method: str, value: bool | None) -> None:
+    result = extract(PAGE, method=method, comments=value)
     for sentence in COMMENTED_SENTENCES:
         assert sentence in result.text
     for sentence in COMMENT_SENTENCES + ("Reply",):
@@ -59,61 +60,28 @@ def test_drop_removes_the_comments_and_keeps_the_article(method: str) -> None:
 
 
 @pytest.mark.parametrize("method", BLOCK_METHODS)
-def test_keep_adds_and_drop_removes_relative_to_the_method(method: str) -> None:
-    plain = set(extract(PAGE, method=method).kept_blocks)
-    kept = set(extract(PAGE, method=method, comments=True).kept_blocks)
-    dropped = set(extract(PAGE, method=method, comments=False).kept_blocks)
-    assert dropped <= plain <= kept
-    inside = _comments.section_mask(parse(PAGE))
-    assert not any(inside[b] for b in dropped)
-    assert all(inside[b] for b in kept - plain)
-
-
-def test_keep_adds_comment_text_but_not_bylines_or_reply_links() -> None:
-    doc = parse(PAGE)
-    article = np.zeros(doc.n_blocks, dtype=bool)
-    article[_blocks_with(doc, *COMMENTED_SENTENCES)] = True
-    kept = _comments.apply(doc, article, True)
-    texts = [doc.texts[b] for b in np.flatnonzero(kept)]
+def test_comments_true_fills_the_comments_field_and_leaves_text_alone(method: str) -> None:
+    plain = extract(PAGE, method=method)
+    asked = extract(PAGE, method=method, comments=True)
+    assert plain.comments is None and extract(PAGE, method=method, comments=False).comments is None
+    assert asked.text == plain.text and asked.kept_blocks == plain.kept_blocks
+    lines = asked.comments.splitlines()
     for sentence in COMMENT_SENTENCES:
-        assert any(sentence in t for t in texts)
-    assert not any(t in ("Reply", "Jonas says:", "Leave a Reply") or "14 May at" in t for t in texts)
-    assert _comments.apply(doc, article, None) is article
+        assert any(sentence in line for line in lines)
+    assert not any(line in ("Reply", "Jonas says:", "Leave a Reply") or "14 May at" in line for line in lines)
+    assert asked.to_dict()["comments"] == asked.comments
+    assert type(asked).from_dict(asked.to_dict()) == asked
 
 
-def _substantial(doc) -> np.ndarray:
-    words = doc.words
-    return _comments.section_mask(doc) & (words >= _comments.MIN_WORDS) & (doc.link_words <= _comments.MAX_LINK * words)
-
-
-def test_by_default_a_thread_the_method_started_is_kept_whole() -> None:
+def test_apply_removes_the_section_and_lists_comment_blocks() -> None:
     doc = parse(PAGE)
-    substantial = _substantial(doc)
-    assert substantial.sum() == len(COMMENT_SENTENCES)
-    article = np.zeros(doc.n_blocks, dtype=bool)
-    article[_blocks_with(doc, *COMMENTED_SENTENCES)] = True
-    one_comment = article.copy()
-    one_comment[_blocks_with(doc, COMMENT_SENTENCES[0])] = True
-    completed = _comments.apply(doc, one_comment, None)
-    assert completed[substantial].all()
-    assert (completed & ~substantial).tolist() == (one_comment & ~substantial).tolist()  # nothing else added
-    assert _comments.apply(doc, one_comment, None).tolist() == _comments.apply(doc, one_comment, True).tolist()
-
-
-def test_by_default_short_section_blocks_do_not_start_a_thread() -> None:
-    doc = parse(PAGE)
-    keep = np.zeros(doc.n_blocks, dtype=bool)
-    keep[_blocks_with(doc, *COMMENTED_SENTENCES, "Leave a Reply", "Jonas says")] = True
-    assert _comments.apply(doc, keep, None) is keep
-
-
-@pytest.mark.parametrize("method", BLOCK_METHODS)
-def test_by_default_every_method_keeps_all_or_none_of_the_comments(method: str) -> None:
-    doc = parse(PAGE)
-    substantial = _substantial(doc)
-    kept = np.zeros(doc.n_blocks, dtype=bool)
-    kept[extract(PAGE, method=method).kept_blocks] = True
-    assert kept[substantial].sum() in (0, substantial.sum())
+    inside = _comments.section_mask(doc)
+    everything = np.ones(doc.n_blocks, dtype=bool)
+    body, none = _comments.apply(doc, everything, False)
+    assert none == [] and not body[inside].any() and body[~inside].all()
+    body2, thread = _comments.apply(doc, everything, True)
+    assert body2.tolist() == body.tolist()
+    assert thread and all(inside[b] for b in thread)
 
 
 def test_drop_never_empties_a_page_that_is_all_comments() -> None:
@@ -129,6 +97,7 @@ def test_pages_without_a_section_are_unchanged() -> None:
     html = "<html><body><article><p>" + "Plain article text without any readers. " * 8 + "</p></article></body></html>"
     for value in (True, False):
         assert extract(html, comments=value).kept_blocks == extract(html).kept_blocks
+    assert extract(html, comments=True).comments == ""
 
 
 def test_bad_values_and_bte_are_refused() -> None:

@@ -278,11 +278,13 @@ def test_min_words_drops_short_pages(crawl: Callable[..., CrawlResult]) -> None:
     assert_clean_log(result)
 
 
-def test_comments_setting_drops_comment_sections(crawl: Callable[..., CrawlResult]) -> None:
-    result = crawl(["/comments.html", "/article1.html"], settings={"BTE_COMMENTS": "drop", "BTE_WORKERS": 1})
-    text = result.one("/comments.html")["text"]
-    assert_article(text, COMMENTED_SENTENCES)
-    assert not any(sentence in text for sentence in COMMENT_SENTENCES)
+def test_comments_setting_fills_a_comments_field_and_never_the_text(crawl: Callable[..., CrawlResult]) -> None:
+    result = crawl(["/comments.html", "/article1.html"], settings={"BTE_COMMENTS": True, "BTE_WORKERS": 1})
+    item = result.one("/comments.html")
+    assert_article(item["text"], COMMENTED_SENTENCES)
+    assert not any(sentence in item["text"] for sentence in COMMENT_SENTENCES)
+    assert all(sentence in item["comments"] for sentence in COMMENT_SENTENCES)
+    assert result.one("/article1.html")["comments"] == ""
     assert_article(result.one("/article1.html")["text"], ARTICLE1_SENTENCES)
     assert_clean_log(result)
 

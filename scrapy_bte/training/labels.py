@@ -260,8 +260,9 @@ def caption_mask(doc: Document) -> np.ndarray:
     names = doc.el_name
     in_figure = np.fromiter((name == "figure" for name in names), np.int64, len(names))
     inside_figure = path_or(doc, in_figure)[doc.container] > 0
-    named = np.fromiter((("caption" in raw.lower() or "credit" in raw.lower()) for raw in doc.el_attrs), bool,
-                        len(names))[doc.container]
+    named = np.fromiter(
+        (("caption" in raw.lower() or "credit" in raw.lower()) for raw in doc.el_attrs), bool, len(names)
+    )[doc.container]
     src, ends, lens = doc._source, doc._attr_end, doc._attr_len
     for b, t in enumerate(doc._start_tag.tolist()):
         if t >= 0 and lens[t]:
