@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.furniture import label_features
 from ..core.tree import elements_mentioning, path_or
 from ..errors import ConfigError
 
@@ -84,8 +85,6 @@ def apply(doc: Any, keep: np.ndarray, comments: bool) -> tuple[np.ndarray, list[
         keep = body
     if not comments:
         return keep, []
-    from .furniture import label_features
-
     words = doc.words
     flags = label_features(doc)
     label = (flags[:, 0] > 0) | ((flags[:, 4] > 0) & (words <= 8))
