@@ -144,8 +144,7 @@ def _parse_value(value: str) -> object:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="scrapy-bte",
-        description="Main-text extraction with BTE, text density and a learned block classifier.",
+        prog="scrapy-bte", description="Main-text extraction with BTE, text density and a learned block classifier."
     )
     parser.add_argument("--version", action="version", version=f"scrapy-bte {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

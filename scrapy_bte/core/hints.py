@@ -28,6 +28,7 @@ from .tree import path_or
 #: after splitting at non-letters) and the stems (found inside
 #: compound tokens such as ``sharebar`` or ``shareBar``; five letters or more, so they are rarely
 #: part of an unrelated word) that name it.
+# fmt: off
 GROUPS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     (
         "share",
@@ -314,6 +315,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
         ("articlebody", "storybody", "postbody", "entrycontent", "richtext", "bodytext"),
     ),
 )
+# fmt: on
 GROUP_NAMES: tuple[str, ...] = tuple(g[0] for g in GROUPS)
 N_GROUPS = len(GROUPS)
 
