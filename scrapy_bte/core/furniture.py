@@ -171,14 +171,15 @@ _MONTHS = (
     "sierpnia|września|października|listopada|grudnia"
 )
 # fmt: on
-# A date or time: 2024-05-01, 1.5.2024, 05/01/24, 12:30, 1 May 2024, May 1, 2024年5月1日, "3 hours ago".
-_DATE_RE = re.compile(
-    r"(?:\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\d{4}\s*年\s*\d{1,2}\s*月|\d{1,2}\s*月\s*\d{1,2}\s*日|"
-    r"\b\d{1,2}\.?\s+(?:" + _MONTHS + r")\b|\b(?:" + _MONTHS + r")\.?\s+\d{1,4}\b|"
-    r"\b\d+\s+(?:minutes?|hours?|days?|weeks?|months?|min|hrs?|stunden?|tagen?|minuten|horas?|días|minutos|heures?|"
-    r"jours|ore|giorni|godzin|dni)\s+(?:ago|her)\b|\b(?:vor|hace|il y a)\s+\d+\s+\w+|\d+\s*(?:分|時間|日)前)",
-    re.IGNORECASE,
+# A date or time in digits: 2024-05-01, 1.5.2024, 05/01/24, 12:30, 2024年5月, 5月1日, 3時間前.
+_NUMERIC_DATE_RE = re.compile(
+    r"\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}:\d{2}|\d{4}\s*年|\d{1,2}\s*月\s*\d{1,2}\s*日|\d+\s*(?:分|時間|日)前"
 )
+#: Words that make a number a date: month names (English, German, Spanish, French, Italian, Polish)
+#: and "ago" in a few languages ("3 hours ago", "vor 3 Stunden", "hace 3 horas").
+_DATE_WORDS = frozenset(_MONTHS.split("|")) | frozenset(("ago", "vor", "hace", "il", "fa", "temu"))
+_DATE_SPLIT_RE = re.compile(r"[\W\d_]+")
+_READ_TIME_WORDS = ("min", "lesezeit", "lectura", "lecture", "lettura", "czytania", "分で読")
 _DIGIT_RE = re.compile(r"\d")
 
 
@@ -186,29 +187,10 @@ _DIGIT_RE = re.compile(r"\d")
 NAMES = ("label", "label_colon", "byline_start", "credit_start", "date_like", "read_time", "log_repeats")
 
 
-def _block_flags(text: str) -> tuple[bool, bool, bool, bool, bool, bool]:
-    """(label, label with value, byline opening, credit opening, date, reading time) of one short block."""
-    low = text.lower()
-    core = low.strip(_LABEL_TAIL)
-    label = core in _LABEL_SET
-    colon = False
-    cut = low.find(":")
-    if cut < 0:
-        cut = low.find("：")
-    if 0 < cut <= 30:
-        colon = low[:cut].strip() in _LABEL_COLON
-    parts = low.split(None, 2)
-    first = parts[0] if parts else ""
-    byline = (first in _BYLINE_WORDS and len(parts) > 1) or low.startswith(_BYLINE_PAIRS) or low.startswith(_BYLINE_CJK)
-    credit = (
-        low.startswith(_CREDIT_STARTS)
-        or (0 < cut <= 30 and low[:cut].strip() in _CREDIT_WORDS)
-        or (first.rstrip(":/") in _CREDIT_WORDS and first[-1:] in ":/")
-    )
-    digits = _DIGIT_RE.search(low) is not None
-    date = digits and _DATE_RE.search(low) is not None
-    read_time = digits and _READ_TIME_RE.search(low) is not None
-    return label, colon, byline, credit, date, read_time
+# Short prefix tuples (each test is one C-level ``str.startswith``); word lists are sets.
+_BYLINE_FIRST = frozenset(w for w in _BYLINE_WORDS if not w.endswith(":"))
+_BYLINE_HEADS = frozenset(w.rstrip(":") for w in _BYLINE_WORDS if w.endswith(":"))
+_BYLINE_PREFIXES = _BYLINE_PAIRS + _BYLINE_CJK
 
 
 def label_features(doc: Any) -> np.ndarray:
@@ -221,7 +203,38 @@ def label_features(doc: Any) -> np.ndarray:
     texts = doc.texts
     rows = np.flatnonzero(doc.words <= MAX_WORDS)
     if len(rows):
-        out[rows, :6] = [_block_flags(texts[b]) for b in rows.tolist()]
+        short = [texts[b] for b in rows.tolist()]
+        lows = "\n".join(short).lower().split("\n")
+        if len(lows) != len(short):  # a block holding a line break
+            lows = [t.lower() for t in short]
+        out[rows, 0] = [t.strip(_LABEL_TAIL) in _LABEL_SET for t in lows]
+        # "Tags: ...", "Foto: ...": the words before a colon (or a slash, for credits).
+        heads = [t.partition(":")[0].partition("：")[0].rstrip() for t in lows]
+        slash = [t.partition("/")[0].rstrip() for t in lows]
+        firsts = [t.split(None, 1) for t in lows]
+        out[rows, 1] = [h in _LABEL_COLON and len(h) < len(t) for h, t in zip(heads, lows)]
+        out[rows, 2] = [
+            (len(f) > 1 and f[0] in _BYLINE_FIRST) or h in _BYLINE_HEADS or t.startswith(_BYLINE_PREFIXES)
+            for f, h, t in zip(firsts, heads, lows)
+        ]
+        out[rows, 3] = [
+            (h in _CREDIT_WORDS and len(h) < len(t))
+            or (c in _CREDIT_WORDS and len(c) < len(t))
+            or t.startswith(_CREDIT_STARTS)
+            for h, c, t in zip(heads, slash, lows)
+        ]
+        digits = [i for i, t in enumerate(lows) if _DIGIT_RE.search(t) is not None]
+        if digits:
+            at = rows[digits]
+            out[at, 4] = [
+                _NUMERIC_DATE_RE.search(lows[i]) is not None
+                or not _DATE_WORDS.isdisjoint(_DATE_SPLIT_RE.split(lows[i]))
+                for i in digits
+            ]
+            out[at, 5] = [
+                any(w in lows[i] for w in _READ_TIME_WORDS) and _READ_TIME_RE.search(lows[i]) is not None
+                for i in digits
+            ]
     counts = Counter(texts)
     if len(counts) < n:
         out[:, 6] = np.log(np.fromiter(map(counts.__getitem__, texts), np.float64, n))

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .tree import path_or
+from .tree import parent_array
 
 #: Hint groups, in bit order. Each lists the words (whole tokens of a class or id,
 #: after splitting at non-letters) and the stems (found inside
@@ -328,7 +328,7 @@ _STEMS: tuple[tuple[str, int], ...] = tuple(
 )
 
 _VALUE_RE = re.compile(
-    r"""(?:^|\s)(class|id|role|itemprop|rel|aria-label|data-[\w-]*(?:component|module|testid|type|block))"""
+    r"""(?:^|\s)(?:class|id|role|itemprop|rel|aria-label|data-[\w-]*(?:component|module|testid|type|block))"""
     r"""\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""",
     re.IGNORECASE,
 )
@@ -350,16 +350,14 @@ def attribute_bits(raw: str) -> int:
         return bits
     bits = 0
     if raw:
-        for m in _VALUE_RE.finditer(raw):
-            value = m.group(2) or m.group(3) or m.group(4) or ""
-            if len(value) > 300:  # inline data, not a name
-                value = value[:300]
-            low = value.lower()  # camelCase compounds are found by their stems
-            for token in _SPLIT_RE.split(low):
+        # All named values at once; camelCase compounds are found by their stems.
+        values = " ".join(a or b or c for a, b, c in _VALUE_RE.findall(raw))[:600].lower()
+        if values:
+            for token in set(_SPLIT_RE.split(values)):
                 hit = _WORD_BITS.get(token)
                 if hit is not None:
                     bits |= hit
-            for stem in _STEM_RE.findall(low):
+            for stem in set(_STEM_RE.findall(values)):
                 bits |= _STEM_BITS[stem]
     if len(_cache) >= 100_000:
         _cache.clear()
@@ -367,23 +365,41 @@ def attribute_bits(raw: str) -> int:
     return bits
 
 
+#: How many elements up from a block's container count as "around" it. The
+#: whole path would reach ``<body class="... has-comments cookie-consent">``,
+#: which names furniture for every block of the page.
+REACH = 4
+
+
 def block_hints(doc: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Per block, (bits on its container's path, bits of its own opening tag). Cached on the document."""
+    """Per block, (bits of its container and the :data:`REACH` - 1 elements above it, bits of its own
+    opening tag). Cached on the document."""
     cached = doc._cache.get("hints")
     if cached is not None:
         return cached
     raws = doc.el_attrs
     own_el = np.fromiter(map(attribute_bits, raws), np.int64, len(raws))
-    path = path_or(doc, own_el)[doc.container]
+    own_el[0] = 0
+    parents = parent_array(doc).copy()
+    parents[0] = 0
+    near = own_el.copy()
+    up = parents
+    for _ in range(REACH - 1):
+        near |= own_el[up]
+        up = parents[up]
+    path = near[doc.container]
     src = doc._source
     starts = doc._start_tag
     ends = doc._attr_end
     lens = doc._attr_len
     own = np.zeros(doc.n_blocks, dtype=np.int64)
-    for b, t in enumerate(starts.tolist()):
-        if t >= 0 and lens[t]:
-            end = int(ends[t])
-            own[b] = attribute_bits(src[end - int(lens[t]) : end])
+    tags = np.maximum(starts, 0)
+    with_attrs = np.flatnonzero((starts >= 0) & (lens[tags] > 0))
+    if len(with_attrs):
+        stop = ends[tags[with_attrs]].tolist()
+        size = lens[tags[with_attrs]].tolist()
+        raws = [src[e - k : e] for e, k in zip(stop, size)]
+        own[with_attrs] = np.fromiter(map(attribute_bits, raws), np.int64, len(raws))
     result = (path, own)
     doc._cache["hints"] = result
     return result
