@@ -28,10 +28,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from scrapy_bte import extract  # noqa: E402
-from scrapy_bte.training.data import LabelSource, SetData, load_set  # noqa: E402
-from scrapy_bte.training.evaluation import score_page  # noqa: E402
-from scrapy_bte.training.fit import TrainConfig, train_block_model, training_pages  # noqa: E402
+from scrapy_bte import extract
+from scrapy_bte.training.data import LabelSource, load_set
+from scrapy_bte.training.evaluation import score_page
+from scrapy_bte.training.fit import TrainConfig, train_block_model, training_pages
 
 DATA = Path(os.environ.get("BTE_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "datasets"))
 OLDER = ("dragnet", "l3s-gn1", "readability", "cleaneval-dev", "cleanportaleval")

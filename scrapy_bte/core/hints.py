@@ -415,4 +415,4 @@ def group_bit(name: str) -> int:
     return 1 << GROUP_NAMES.index(name)
 
 
-__all__ = ["GROUPS", "GROUP_NAMES", "N_GROUPS", "attribute_bits", "block_hints", "bits_matrix", "group_bit"]
+__all__ = ["GROUPS", "GROUP_NAMES", "N_GROUPS", "attribute_bits", "bits_matrix", "block_hints", "group_bit"]
