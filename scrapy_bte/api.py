@@ -202,7 +202,7 @@ def extract_document(
         if method in ("model", "auto"):
             path = options.get("model_path")
             learned = _model.load_cached(path) if path else _model.default_model()
-            kept, probs = _auto.select(doc, span, learned, smooth=method == "auto")
+            kept, probs = _auto.select(doc, span, learned, smooth=method == "auto", title=title)
         elif method == "density":
             _check(options, ("form", "threshold", "min_chars"), extra=("comments",))
             kept = (

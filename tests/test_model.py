@@ -13,7 +13,7 @@ import pytest
 from scrapy_bte import extract
 from scrapy_bte.api import parse
 from scrapy_bte.errors import ModelError
-from scrapy_bte.learned.auto import _join_headline, _same_article, select
+from scrapy_bte.learned.auto import _same_article, select
 from scrapy_bte.learned.estimators import LogisticRegression, MLPClassifier
 from scrapy_bte.learned.features import CONTEXT_NAMES, N_FEATURES, block_features
 from scrapy_bte.learned.model import DEFAULT_MODEL, BlockModel, load, load_cached
@@ -299,47 +299,54 @@ HEADLINE_PAGE = (
 )
 
 
-def test_auto_joins_the_headline_standing_before_the_kept_text() -> None:
+def test_auto_keeps_the_body_without_headline_and_byline() -> None:
     doc = parse(HEADLINE_PAGE)
-    head = doc.texts.index("Harbour board saves the old pier")
-    article = _Scripted({"The harbour": 0.9})
-    keep, _ = select(doc, None, article, smooth=True, headline="Harbour board saves the old pier")
-    assert keep[head] and not keep[doc.texts.index("By A. Writer")]
-    # Only the auto method joins it.
-    keep, _ = select(doc, None, article, smooth=False, headline="Harbour board saves the old pier")
-    assert not keep[head]
+    head, byline = doc.texts.index("Harbour board saves the old pier"), doc.texts.index("By A. Writer")
+    everything = _Scripted({"Harbour": 0.9, "By A.": 0.9, "The harbour": 0.9})
+    keep, _ = select(doc, None, everything, smooth=True, title="Harbour board saves the old pier")
+    assert not keep[head] and not keep[byline] and keep.sum() == 2
+    # Only the auto method applies the body convention; model keeps what passes.
+    keep, _ = select(doc, None, everything, smooth=False, title="Harbour board saves the old pier")
+    assert keep[head] and keep[byline]
 
 
 @pytest.mark.parametrize(
-    ("title", "joined"),
+    ("title", "dropped"),
     [
         ("HARBOUR board saves: the old pier!", True),  # case and punctuation aside
-        ("Harbour board saves the pier", False),  # the same words, not some of them
+        ("Harbour board saves the pier", True),  # most words in common both ways
+        ("Harbour board", False),  # a part of the headline is not the headline
         ("Pier", False),  # one-word titles name too much
         (None, False),
     ],
 )
-def test_headline_words_must_match_the_title(title: str | None, joined: bool) -> None:
+def test_the_headline_is_the_block_that_repeats_the_title(title: str | None, dropped: bool) -> None:
     doc = parse(HEADLINE_PAGE)
     head = doc.texts.index("Harbour board saves the old pier")
-    keep, _ = select(doc, None, _Scripted({"The harbour": 0.9}), smooth=True, headline=title)
-    assert keep[head] is np.bool_(joined)
+    keep, _ = select(doc, None, _Scripted({"Harbour": 0.9, "The harbour": 0.9}), smooth=True, title=title)
+    assert keep[head] is np.bool_(not dropped)
 
 
-def test_headline_reach_is_bounded() -> None:
-    filler = "".join(f"<p>Item {i} of the list</p>" for i in range(12))
+def test_label_blocks_never_join_the_body() -> None:
     doc = parse(
-        "<html><body><h1>Harbour board saves the old pier</h1>" + filler + "<p>" + PARAGRAPH + "</p></body></html>"
+        "<html><body><p>"
+        + PARAGRAPH
+        + "</p><div>Advertisement</div><p>Tags: pier, harbour</p><p>"
+        + PARAGRAPH.replace("Tuesday", "Friday")
+        + "</p><p>Share prices fell</p></body></html>"
     )
-    keep = np.zeros(doc.n_blocks, dtype=bool)
-    keep[-1] = True
-    assert not _join_headline(doc, keep, "Harbour board saves the old pier")[0]
-    keep[:] = False
-    keep[3] = True
-    assert _join_headline(doc, keep, "Harbour board saves the old pier")[0]
+    keep, _ = select(doc, None, _Scripted({"": 0.9}), smooth=True)
+    assert [doc.texts[b] for b in np.flatnonzero(keep)] == [doc.texts[0], doc.texts[3], "Share prices fell"]
 
 
-def test_extract_auto_keeps_the_headline() -> None:
+def test_a_page_of_furniture_alone_is_not_emptied() -> None:
+    doc = parse("<html><body><p>Advertisement</p></body></html>")
+    keep, _ = select(doc, None, _Scripted({"": 0.9}), smooth=True)
+    assert keep.tolist() == [True]
+
+
+def test_extract_auto_leaves_the_headline_to_the_title() -> None:
     out = extract(HEADLINE_PAGE, method="auto")
     assert out.title == "Harbour board saves the old pier"
-    assert "Harbour board saves the old pier" in out.paragraphs and "Friday" in out.text
+    assert "Harbour board saves the old pier" not in out.paragraphs and "By A. Writer" not in out.paragraphs
+    assert "Friday" in out.text

@@ -290,3 +290,25 @@ def top_furniture(doc: Any, first: int, title: str | None) -> np.ndarray:
     )
     out |= region & short & evidence
     return out
+
+
+#: Label-like blocks of at most this many words are never body text.
+LABEL_WORDS = 6
+#: A kept block of at least this many words is the body's first paragraph (for :func:`edge_mask`).
+FIRST_PARAGRAPH_WORDS = 20
+
+
+def edge_mask(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:
+    """Blocks that are never the article body, whatever the model scored them.
+
+    The headline, kicker, byline and dateline before the body's first
+    paragraph (:func:`top_furniture`), and label-like blocks anywhere: a
+    lone label ("Advertisement", "Share", "Related articles"), a label
+    with its value ("Tags: ...", "Lesen Sie auch: ..."), a reading time.
+    """
+    flags = label_features(doc)
+    out = ((flags[:, 0] > 0) & (doc.words <= LABEL_WORDS)) | (flags[:, 1] > 0) | (flags[:, 5] > 0)
+    long_kept = np.flatnonzero(keep & (doc.words >= FIRST_PARAGRAPH_WORDS))
+    if len(long_kept):
+        out |= top_furniture(doc, int(long_kept[0]), title)
+    return out

@@ -3,7 +3,8 @@
 The block model gives each block a content probability; this module turns
 them into the kept blocks. ``model`` keeps what passes the model's
 threshold; ``auto`` first smooths the probabilities over neighbours and
-then applies the page-level rules below (same article, link lists),
+then applies the page-level rules below (same article, link lists) and
+keeps the article body only (no headline, byline or label-like blocks),
 each measured on the development sets.
 """
 
@@ -14,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.furniture import edge_mask
 from .features import block_features, window_mean
 from .model import BlockModel
 
@@ -29,11 +31,23 @@ LINK_LIST_WORDS = 50
 LINK_LIST_SHARE = 0.95
 
 
-def select(doc: Any, span: Any, model: BlockModel, *, smooth: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Keep mask and content probabilities of a document's blocks (see :func:`decide`)."""
+def select(
+    doc: Any, span: Any, model: BlockModel, *, smooth: bool = False, title: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Keep mask and content probabilities of a document's blocks (see :func:`decide`).
+
+    ``auto`` (``smooth``) then keeps the body only: the headline, byline and
+    label-like blocks of :func:`~scrapy_bte.core.furniture.edge_mask` go,
+    unless nothing else would be left.
+    """
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool), np.zeros(0)
-    return decide(doc, model.predict_document(doc, block_features(doc, span)), model.threshold, smooth=smooth)
+    keep, q = decide(doc, model.predict_document(doc, block_features(doc, span)), model.threshold, smooth=smooth)
+    if smooth:
+        body = keep & ~edge_mask(doc, keep, title)
+        if body.any():
+            keep = body
+    return keep, q
 
 
 def decide(doc: Any, p: np.ndarray, threshold: float = 0.5, *, smooth: bool = False) -> tuple[np.ndarray, np.ndarray]:
