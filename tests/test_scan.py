@@ -493,7 +493,7 @@ def test_features_in_c_refuse_bad_arguments() -> None:
         "title": f8,
         "first": 0,
         "last": 2,
-        "n_features": features.N_FEATURES,
+        "n_features": features.N_NUMERIC,
         "n_openers": len(features.OPENERS),
         "n_bits": len(features.ANCESTORS) + len(features.MARKS),
     }
@@ -501,8 +501,8 @@ def test_features_in_c_refuse_bad_arguments() -> None:
     def call(**change):
         return fc.block_features(*{**good, **change}.values())
 
-    assert len(call()) == n * features.N_FEATURES * 4
-    assert len(call(first=-1, last=-1)) == n * features.N_FEATURES * 4
+    assert len(call()) == n * features.N_NUMERIC * 4
+    assert len(call(first=-1, last=-1)) == n * features.N_NUMERIC * 4
     with pytest.raises(TypeError):
         call(chars=f8)  # float64 where int64 is expected
     with pytest.raises(TypeError):
@@ -512,7 +512,7 @@ def test_features_in_c_refuse_bad_arguments() -> None:
     with pytest.raises(ValueError):
         call(text=np.zeros((n, 5)))
     with pytest.raises(ValueError):
-        call(n_features=features.N_FEATURES + 1)
+        call(n_features=features.N_NUMERIC + 1)
     for first, last in ((0, 3), (-1, 1), (2, 1), (-2, -2)):
         with pytest.raises(ValueError):
             call(first=first, last=last)

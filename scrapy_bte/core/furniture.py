@@ -23,27 +23,34 @@ from typing import Any
 import numpy as np
 
 from .hints import block_hints, group_bit
+from .tree import parent_array
 
 #: Blocks with more words than this are never label-like.
-MAX_WORDS = 12
+MAX_WORDS = 20
 
-# Whole-block labels (case-insensitive; trailing punctuation, arrows and counts allowed).
+# Whole-block labels (case-insensitive; trailing punctuation, arrows and counts allowed), by kind.
 # fmt: off
-_LABELS = (
-    # ads
+_AD_LABELS = (
     "advertisement", "advertising", "ad", "ads", "sponsored", "sponsored content", "paid content", "promoted",
     "anzeige", "werbung", "publicidad", "publicité", "publicite", "pubblicità", "reklama", "advertentie",
-    "annons", "mainos", "реклама", "διαφήμιση", "広告", "广告", "廣告", "광고", "تبلیغات", "إعلان",
+    "annons", "mainos", "реклама", "διαφήμιση", "広告", "广告", "廣告", "광고", "تبلیغات", "إعلان", "publicidade",
+    "anúncio", "reklam", "quảng cáo", "โฆษณา", "iklan",
     "story continues below advertisement", "article continues below advertisement", "continue reading below",
     "scroll to continue with content", "skip advert",
-    # share and actions
+)
+_ACTION_LABELS = (
     "share", "share this", "share this article", "share this story", "share article", "share on facebook",
     "share on twitter", "tweet", "email", "e-mail", "print", "copy link", "copy", "save", "save article",
-    "teilen", "drucken", "artikel teilen", "compartir", "imprimir", "partager", "imprimer", "condividi",
-    "stampa", "udostępnij", "drukuj", "シェア", "ツイート", "印刷", "分享", "打印", "收藏", "comment",
+    "teilen", "drucken", "artikel teilen", "link kopieren", "compartir", "imprimir", "partager", "imprimer",
+    "condividi", "stampa", "udostępnij", "drukuj", "シェア", "ツイート", "印刷", "分享", "打印", "收藏",
     "listen", "listen to this article", "gift this article", "follow", "follow us", "folgen", "seguir",
-    "suivre", "síguenos", "suivez-nous", "seguici", "obserwuj", "フォロー", "关注",
-    # related / recirculation
+    "suivre", "síguenos", "suivez-nous", "seguici", "obserwuj", "フォロー", "关注", "compartilhar", "delen",
+    "поделиться", "paylaş", "chia sẻ", "sao chép liên kết", "แชร์", "คัดลอกลิงก์", "bagikan", "공유",
+    "リンクをコピー", "复制链接", "reply", "report", "responder", "antworten", "melden", "répondre", "rispondi",
+    "odpowiedz", "trả lời", "báo vi phạm", "ตอบกลับ", "แจ้งปัญหา", "返信", "報告", "回复", "举报",
+)
+# Headings of boxes around the body: a related list, a comment thread, a tag list, a newsletter box.
+_BOX_LABELS = (
     "related", "related articles", "related stories", "related content", "related news", "related posts",
     "related topics", "related coverage", "read more", "read also", "read next", "more on this", "more on this story",
     "more stories", "more news", "more from", "recommended", "recommended for you", "recommended stories",
@@ -55,31 +62,34 @@ _LABELS = (
     "les plus lus", "à voir aussi", "leggi anche", "potrebbe interessarti", "i più letti", "czytaj też",
     "czytaj także", "zobacz też", "zobacz także", "polecane", "najczęściej czytane", "leia também",
     "leia mais", "veja também", "関連記事", "関連ニュース", "おすすめ記事", "人気記事", "相关文章", "相关阅读",
-    "相关新闻", "推荐阅读", "延伸阅读", "熱門新聞", "相關新聞", "читайте также", "по теме",
-    # tags and topics
+    "相关新闻", "推荐阅读", "延伸阅读", "熱門新聞", "相關新聞", "читайте также", "по теме", "notícias relacionadas",
+    "mais lidas", "gerelateerd", "lees ook", "похожие статьи", "ilgili haberler", "tin liên quan", "xem thêm",
+    "đọc nhiều nhất", "ข่าวที่เกี่ยวข้อง", "อ่านเพิ่มเติม", "ข่าวยอดนิยม", "berita terkait", "baca juga",
+    "관련기사", "많이 본 뉴스", "あわせて読みたい", "よく読まれている記事", "阅读排行", "热门文章", "熱門文章",
     "tags", "tag", "topics", "topic", "keywords", "filed under", "categories", "category", "schlagwörter",
     "schlagworte", "themen", "etiquetas", "temas", "mots-clés", "mots clés", "sujets", "argomenti", "tagi",
-    "タグ", "标签", "標籤", "키워드",
-    # subscription and newsletter
-    "newsletter", "subscribe", "sign up", "sign in", "log in", "login", "register", "subscribe now",
-    "abonnieren", "jetzt abonnieren", "anmelden", "registrieren", "suscríbete", "suscribirse", "iniciar sesión",
-    "s'abonner", "abonnez-vous", "se connecter", "abbonati", "iscriviti", "accedi", "subskrybuj", "zaloguj",
-    "登録", "ログイン", "订阅", "登录", "注册",
-    # comments
-    "comments", "leave a comment", "post a comment", "add a comment", "join the conversation", "reply",
+    "タグ", "トピック", "标签", "標籤", "키워드", "chủ đề", "แท็ก",
+    "newsletter", "subscribe", "sign up", "subscribe now", "abonnieren", "jetzt abonnieren", "suscríbete",
+    "suscribirse", "s'abonner", "abonnez-vous", "abbonati", "iscriviti", "subskrybuj", "订阅",
+    "comments", "leave a comment", "post a comment", "add a comment", "join the conversation", "comment",
     "kommentare", "kommentar", "kommentieren", "comentarios", "comentar", "commentaires", "commenter",
-    "commenti", "komentarze", "komentarz", "コメント", "评论", "留言", "評論", "responder", "antworten",
-    "répondre", "rispondi", "odpowiedz",
-    # navigation bits
+    "commenti", "komentarze", "komentarz", "コメント", "评论", "留言", "評論", "comentários", "reacties",
+    "комментарии", "yorumlar", "bình luận", "ความคิดเห็น", "komentar", "댓글", "网友评论",
+)
+_NAV_LABELS = (
+    "sign in", "log in", "login", "register", "anmelden", "registrieren", "iniciar sesión", "se connecter",
+    "accedi", "zaloguj", "登録", "ログイン", "登录", "注册",
     "back to top", "top", "home", "menu", "search", "close", "next", "previous", "next article",
     "previous article", "nach oben", "zurück", "volver arriba", "retour en haut", "torna su", "startseite",
     "inicio", "accueil", "ホーム", "首页", "photo", "photos", "foto", "fotos", "image", "video", "gallery",
     "bild", "imagen", "写真", "图片", "動画", "视频",
 )
 # fmt: on
+_LABELS = _AD_LABELS + _ACTION_LABELS + _BOX_LABELS + _NAV_LABELS
+_BOX_SET = frozenset(_BOX_LABELS)
 _LABEL_SET = frozenset(_LABELS)
 #: What may follow a label: punctuation, arrows, a count ("Comments (4)").
-_LABEL_TAIL = " \t:：.!»›>→…|-–—()[]0123456789·•"
+_LABEL_TAIL = " \t:：.!»›>→…|-–—()[]（）【】0123456789·•件条"
 # Words that open a label with its value: "Tags: a, b", "Quelle: dpa", "Lesen Sie auch: ...".
 # fmt: off
 _LABEL_COLON = frozenset((
@@ -90,6 +100,8 @@ _LABEL_COLON = frozenset((
     "leggi anche", "czytaj też", "czytaj także", "zobacz też", "read more", "read also", "see also", "also read",
     "more", "siehe auch", "ver también", "voir aussi", "vedi anche", "関連", "相关", "相關", "related articles",
     "related stories", "recommended", "most read", "advertisement", "anzeige", "sponsored",
+    "leia também", "veja também", "lees ook", "читайте также", "xem thêm", "tin liên quan", "chủ đề",
+    "อ่านเพิ่มเติม", "แท็ก", "baca juga", "あわせて読みたい", "トピック", "延伸阅读", "相关阅读", "推荐阅读",
 ))
 # fmt: on
 # A byline's first word ("By Jane Doe", "Von ...", "Por ...", "Par ...").
@@ -97,7 +109,7 @@ _LABEL_COLON = frozenset((
 _BYLINE_WORDS = frozenset((
     "by", "von", "por", "par", "di", "door", "av", "af", "przez", "от", "tekst:", "texto:", "texte:", "text:",
     "autor:", "autora:", "auteur:", "author:", "autor", "author", "redacción", "redaktion", "rédaction",
-    "redazione", "redakcja",
+    "redazione", "redakcja", "oleh", "โดย", "tác giả:", "автор:", "yazar:",
 ))
 # fmt: on
 _BYLINE_PAIRS = (
@@ -184,7 +196,17 @@ _DIGIT_RE = re.compile(r"\d")
 
 
 #: Column names of :func:`label_features`.
-NAMES = ("label", "label_colon", "byline_start", "credit_start", "date_like", "read_time", "log_repeats")
+NAMES = (
+    "label",
+    "label_colon",
+    "byline_start",
+    "credit_start",
+    "date_like",
+    "read_time",
+    "log_repeats",
+    "after_image",
+    "before_image",
+)
 
 
 # Short prefix tuples (each test is one C-level ``str.startswith``); word lists are sets.
@@ -238,7 +260,30 @@ def label_features(doc: Any) -> np.ndarray:
     counts = Counter(texts)
     if len(counts) < n:
         out[:, 6] = np.log(np.fromiter(map(counts.__getitem__, texts), np.float64, n))
+    out[:, 7:9] = _next_to_images(doc)
     doc._cache["label_features"] = out
+    return out
+
+
+def _next_to_images(doc: Any) -> np.ndarray:
+    """Per block, whether an ``<img>`` stands between it and the previous (column 0) or next (column 1)
+    block of text: where captions and credits sit, whatever their markup is called."""
+    n = doc.n_blocks
+    out = np.zeros((n, 2))
+    images = [t for t, name in enumerate(doc._lnames) if name == "img"]
+    if not images:
+        return out
+    with_text = np.flatnonzero(doc.seg_block >= 0)
+    owner = doc.seg_block[with_text]
+    blocks = np.arange(n)
+    first_seg = with_text[np.searchsorted(owner, blocks, "left")]
+    last_seg = with_text[np.searchsorted(owner, blocks, "right") - 1]
+    tags = np.array(images)
+    after = np.searchsorted(first_seg, tags, "right")  # the block the image stands before
+    prev = after - 1
+    outside = (prev < 0) | (last_seg[np.maximum(prev, 0)] <= tags)  # not inside the previous block's text
+    out[after[outside & (after < n)], 0] = 1.0
+    out[prev[outside & (prev >= 0)], 1] = 1.0
     return out
 
 
@@ -311,4 +356,56 @@ def edge_mask(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:
     long_kept = np.flatnonzero(keep & (doc.words >= FIRST_PARAGRAPH_WORDS))
     if len(long_kept):
         out |= top_furniture(doc, int(long_kept[0]), title)
+    if keep.any():
+        out |= boxed_furniture(doc, keep)
+    return out
+
+
+def _box_heading(text: str) -> bool:
+    return text.lower().strip(_LABEL_TAIL) in _BOX_SET
+
+
+def boxed_furniture(doc: Any, keep: np.ndarray) -> np.ndarray:
+    """Boxes that a heading names as furniture: "Comments (4)" and the thread under it, "Related
+    articles" and its list, "Tags" and the tags, a newsletter box.
+
+    The box is the largest element that opens with the heading's block (its
+    container, then each parent while the heading is still its first
+    block), never one that holds the longest kept block (the body's core):
+    a heading inside the article marks only its own box.
+    """
+    n = doc.n_blocks
+    out = np.zeros(n, dtype=bool)
+    texts, words = doc.texts, doc.words
+    heads = [b for b in np.flatnonzero(words <= LABEL_WORDS).tolist() if _box_heading(texts[b])]
+    if not heads:
+        return out
+    parents = parent_array(doc)
+    container = doc.container
+    core = int(np.argmax(np.where(keep, words, -1.0)))
+    core_path = set()
+    el = int(container[core])
+    while el > 0:
+        core_path.add(el)
+        el = int(parents[el])
+
+    def inside(block: int, box: int) -> bool:
+        el = int(container[block])
+        while el > 0:
+            if el == box:
+                return True
+            el = int(parents[el])
+        return False
+
+    for head in heads:
+        box = 0
+        el = int(container[head])
+        while el > 0 and el not in core_path and (head == 0 or not inside(head - 1, el)):
+            box = el
+            el = int(parents[el])
+        if box:
+            end = head
+            while end < n and inside(end, box):
+                end += 1
+            out[head:end] = True
     return out

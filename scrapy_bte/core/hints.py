@@ -394,7 +394,7 @@ def block_hints(doc: Any) -> tuple[np.ndarray, np.ndarray]:
     lens = doc._attr_len
     own = np.zeros(doc.n_blocks, dtype=np.int64)
     tags = np.maximum(starts, 0)
-    with_attrs = np.flatnonzero((starts >= 0) & (lens[tags] > 0))
+    with_attrs = np.flatnonzero((starts >= 0) & (lens[tags] > 0)) if len(lens) else tags[:0]
     if len(with_attrs):
         stop = ends[tags[with_attrs]].tolist()
         size = lens[tags[with_attrs]].tolist()

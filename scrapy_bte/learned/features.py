@@ -551,6 +551,8 @@ def _furniture_columns(doc: Document) -> np.ndarray:
 
 #: Columns of :func:`_furniture_columns` (appended after the ones the C pass fills).
 N_FURNITURE = 2 * _hints.N_GROUPS + len(_furniture.NAMES)
+#: Columns the C pass (or its numpy reference) fills: all but the furniture columns.
+N_NUMERIC = N_FEATURES - N_FURNITURE
 
 
 def _block_features_c(c: ModuleType, doc: Document, span: Span | None) -> np.ndarray:
@@ -580,11 +582,11 @@ def _block_features_c(c: ModuleType, doc: Document, span: Span | None) -> np.nda
         title,
         first,
         last,
-        N_FEATURES - N_FURNITURE,
+        N_NUMERIC,
         len(OPENERS),
         len(ANCESTORS) + len(MARKS),
     )
-    base = np.frombuffer(raw, dtype=np.float32).reshape(N_FEATURES - N_FURNITURE, n).T  # the reference's layout
+    base = np.frombuffer(raw, dtype=np.float32).reshape(N_NUMERIC, n).T  # the reference's layout
     return np.hstack((base, _furniture_columns(doc)))
 
 
