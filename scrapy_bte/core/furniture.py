@@ -87,6 +87,7 @@ _NAV_LABELS = (
 # fmt: on
 _LABELS = _AD_LABELS + _ACTION_LABELS + _BOX_LABELS + _NAV_LABELS
 _BOX_SET = frozenset(_BOX_LABELS)
+_ACTION_BOX_SET = frozenset(_ACTION_LABELS) | _BOX_SET
 _LABEL_SET = frozenset(_LABELS)
 #: What may follow a label: punctuation, arrows, a count ("Comments (4)").
 _LABEL_TAIL = " \t:：.!»›>→…|-–—()[]（）【】0123456789·•件条"
@@ -339,6 +340,8 @@ def top_furniture(doc: Any, first: int, title: str | None) -> np.ndarray:
 
 #: Label-like blocks of at most this many words are never body text.
 LABEL_WORDS = 6
+#: A box heading has at most this many words (letters of scripts without spaces count fractions).
+BOX_WORDS = 8
 #: A kept block of at least this many words is the body's first paragraph (for :func:`edge_mask`).
 FIRST_PARAGRAPH_WORDS = 20
 
@@ -353,6 +356,11 @@ def edge_mask(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:
     """
     flags = label_features(doc)
     out = ((flags[:, 0] > 0) & (doc.words <= LABEL_WORDS)) | (flags[:, 1] > 0) | (flags[:, 5] > 0)
+    # An action or box label with its value: "Share this story: Facebook X Email", "Comments: 4".
+    for b in np.flatnonzero(keep & (doc.words <= MAX_WORDS)).tolist():
+        head, colon, _rest = doc.texts[b].partition(":")
+        if colon and head.lower().strip() in _ACTION_BOX_SET:
+            out[b] = True
     long_kept = np.flatnonzero(keep & (doc.words >= FIRST_PARAGRAPH_WORDS))
     if len(long_kept):
         out |= top_furniture(doc, int(long_kept[0]), title)
@@ -377,7 +385,7 @@ def boxed_furniture(doc: Any, keep: np.ndarray) -> np.ndarray:
     n = doc.n_blocks
     out = np.zeros(n, dtype=bool)
     texts, words = doc.texts, doc.words
-    heads = [b for b in np.flatnonzero(words <= LABEL_WORDS).tolist() if _box_heading(texts[b])]
+    heads = [b for b in np.flatnonzero(words <= BOX_WORDS).tolist() if _box_heading(texts[b])]
     if not heads:
         return out
     parents = parent_array(doc)
