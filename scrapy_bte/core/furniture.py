@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .hints import block_hints, group_bit
-from .tree import parent_array
+from .memo import LastDocument
 
 #: Blocks with more words than this are never label-like.
 MAX_WORDS = 20
@@ -196,6 +196,8 @@ _READ_TIME_WORDS = ("min", "lesezeit", "lectura", "lecture", "lettura", "czytani
 _DIGIT_RE = re.compile(r"\d")
 
 
+#: The last document's flags: features and the body rules read them for the same page.
+_last = LastDocument()
 #: Column names of :func:`label_features`.
 NAMES = (
     "label",
@@ -218,7 +220,7 @@ _BYLINE_PREFIXES = _BYLINE_PAIRS + _BYLINE_CJK
 
 def label_features(doc: Any) -> np.ndarray:
     """``(n_blocks, len(NAMES))`` flags of label-like blocks (see the module docstring). Cached."""
-    cached = doc._cache.get("label_features")
+    cached = _last.get(doc)
     if cached is not None:
         return cached
     n = doc.n_blocks
@@ -262,7 +264,7 @@ def label_features(doc: Any) -> np.ndarray:
     if len(counts) < n:
         out[:, 6] = np.log(np.fromiter(map(counts.__getitem__, texts), np.float64, n))
     out[:, 7:9] = _next_to_images(doc)
-    doc._cache["label_features"] = out
+    _last.put(doc, out)
     return out
 
 
@@ -388,7 +390,7 @@ def boxed_furniture(doc: Any, keep: np.ndarray) -> np.ndarray:
     heads = [b for b in np.flatnonzero(words <= BOX_WORDS).tolist() if _box_heading(texts[b])]
     if not heads:
         return out
-    parents = parent_array(doc)
+    parents = doc.skeleton.parents
     container = doc.container
     core = int(np.argmax(np.where(keep, words, -1.0)))
     core_path = set()

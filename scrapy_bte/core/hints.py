@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .tree import parent_array
+from .memo import LastDocument
 
 #: Hint groups, in bit order. Each lists the words (whole tokens of a class or id,
 #: after splitting at non-letters) and the stems (found inside
@@ -335,6 +335,8 @@ _VALUE_RE = re.compile(
 _SPLIT_RE = re.compile(r"[^a-z]+")
 
 _cache: dict[str, int] = {}
+#: The last document's result: features and the body rules read it for the same page.
+_last = LastDocument()
 
 
 _STEM_RE = re.compile("|".join(sorted({stem for stem, _bit in _STEMS}, key=len, reverse=True)))
@@ -374,13 +376,13 @@ REACH = 4
 def block_hints(doc: Any) -> tuple[np.ndarray, np.ndarray]:
     """Per block, (bits of its container and the :data:`REACH` - 1 elements above it, bits of its own
     opening tag). Cached on the document."""
-    cached = doc._cache.get("hints")
+    cached = _last.get(doc)
     if cached is not None:
         return cached
     raws = doc.el_attrs
     own_el = np.fromiter(map(attribute_bits, raws), np.int64, len(raws))
     own_el[0] = 0
-    parents = parent_array(doc).copy()
+    parents = doc.skeleton.parents.copy()
     parents[0] = 0
     near = own_el.copy()
     up = parents
@@ -401,7 +403,7 @@ def block_hints(doc: Any) -> tuple[np.ndarray, np.ndarray]:
         raws = [src[e - k : e] for e, k in zip(stop, size)]
         own[with_attrs] = np.fromiter(map(attribute_bits, raws), np.int64, len(raws))
     result = (path, own)
-    doc._cache["hints"] = result
+    _last.put(doc, result)
     return result
 
 
