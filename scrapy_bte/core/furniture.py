@@ -273,7 +273,12 @@ def _next_to_images(doc: Any) -> np.ndarray:
     block of text: where captions and credits sit, whatever their markup is called."""
     n = doc.n_blocks
     out = np.zeros((n, 2))
-    images = [t for t, name in enumerate(doc._lnames) if name == "img"]
+    names = doc._lnames
+    images: list[int] = []
+    at = -1
+    for _ in range(names.count("img")):  # list.index runs in C
+        at = names.index("img", at + 1)
+        images.append(at)
     if not images:
         return out
     with_text = np.flatnonzero(doc.seg_block >= 0)
@@ -304,7 +309,10 @@ def headline_mask(doc: Any, title: str | None) -> np.ndarray:
     wanted = set(_TOKEN_RE.findall(title.lower())) if title else set()
     if len(wanted) < 2:
         return out
-    for b in np.flatnonzero((doc.words >= 1) & (doc.words <= 40)).tolist():
+    # Only blocks of about the title's length can share 80 % of its words both ways.
+    size = len(title)
+    near = (doc.words >= 1) & (doc.words <= 40) & (doc.chars >= 0.4 * size) & (doc.chars <= 2.5 * size + 20)
+    for b in np.flatnonzero(near).tolist():
         have = set(_TOKEN_RE.findall(doc.texts[b].lower()))
         common = len(have & wanted)
         if common >= 0.8 * len(wanted) and common >= 0.8 * len(have):
@@ -387,7 +395,8 @@ def boxed_furniture(doc: Any, keep: np.ndarray) -> np.ndarray:
     n = doc.n_blocks
     out = np.zeros(n, dtype=bool)
     texts, words = doc.texts, doc.words
-    heads = [b for b in np.flatnonzero(words <= BOX_WORDS).tolist() if _box_heading(texts[b])]
+    labels = label_features(doc)[:, 0] > 0
+    heads = [b for b in np.flatnonzero(labels & (words <= BOX_WORDS)).tolist() if _box_heading(texts[b])]
     if not heads:
         return out
     parents = doc.skeleton.parents
