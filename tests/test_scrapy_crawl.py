@@ -214,6 +214,25 @@ def test_worker_timeout_crash_and_error_are_exported(crawl: Callable[..., CrawlR
     assert_clean_log(result)
 
 
+def test_page_over_the_worker_memory_cap_fails_alone(crawl: Callable[..., CrawlResult]) -> None:
+    """A page that needs more than BTE_WORKER_MAX_MEMORY gets an error and a stat; its
+    worker is replaced and the next pages are extracted."""
+    result = crawl(
+        ["/hog.html", "/article1.html", "/article2.html"],
+        settings={"BTE_WORKERS": 1, "BTE_WORKER_MAX_MEMORY": 384 * 2**20, "CONCURRENT_REQUESTS": 1},
+        target="bte_test_targets:hostile",
+    )
+    hog = result.one("/hog.html")
+    assert hog["text"] == ""
+    assert hog["bte"]["error"].startswith("WorkerOutOfMemory") and "memory cap" in hog["bte"]["error"]
+    assert_article(result.one("/article1.html")["text"], ARTICLE1_SENTENCES)
+    assert_article(result.one("/article2.html")["text"], ARTICLE2_SENTENCES)
+    assert result.stat("bte/memory_errors") == 1
+    assert result.stat("bte/errors") == 1
+    assert result.stat("bte/extracted") == 2
+    assert result.orphans == []
+
+
 def test_flat_scores_in_a_csv_feed(crawl: Callable[..., CrawlResult]) -> None:
     result = crawl(
         ["/article1.html", "/empty.html", "/doc.pdf"],
