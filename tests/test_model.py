@@ -350,3 +350,32 @@ def test_extract_auto_leaves_the_headline_to_the_title() -> None:
     assert out.title == "Harbour board saves the old pier"
     assert "Harbour board saves the old pier" not in out.paragraphs and "By A. Writer" not in out.paragraphs
     assert "Friday" in out.text
+
+
+def test_a_caption_alone_after_an_image_leaves_the_body_but_a_paragraph_after_one_stays() -> None:
+    doc = parse(
+        "<html><body><div class='b'><p>"
+        + PARAGRAPH
+        + "</p><img src='a.jpg'><p>A short paragraph after it.</p><p>"
+        + PARAGRAPH.replace("Tuesday", "Friday")
+        + "</p></div>"
+        "<div class='m'><div class='i'><img src='b.jpg'></div><div class='c'>The pier at dawn.</div></div></body></html>"
+    )
+    keep, _ = select(doc, None, _Scripted({"": 0.9}), smooth=True)
+    kept = [doc.texts[b] for b in np.flatnonzero(keep)]
+    assert "The pier at dawn." not in kept and "A short paragraph after it." in kept
+
+
+def test_a_signup_box_with_a_form_leaves_the_body_but_a_premium_body_stays() -> None:
+    page = (
+        "<html><body><div class='premium-content'><p>"
+        + PARAGRAPH
+        + "</p><p>"
+        + PARAGRAPH.replace("Tuesday", "Friday")
+        + "</p></div><div class='newsletter'><p>The best of the week in your inbox every Sunday.</p>"
+        "<form action='/s'><input name='e'></form></div></body></html>"
+    )
+    doc = parse(page)
+    keep, _ = select(doc, None, _Scripted({"": 0.9}), smooth=True)
+    kept = [doc.texts[b] for b in np.flatnonzero(keep)]
+    assert len(kept) == 2 and not any("inbox" in t for t in kept)

@@ -22,8 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from .hints import block_hints, group_bit
+from .hints import attribute_bits, block_hints, group_bit
 from .memo import LastDocument
+from .tree import path_or
 
 #: Blocks with more words than this are never label-like.
 MAX_WORDS = 20
@@ -362,7 +363,9 @@ def edge_mask(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:
     The headline, kicker, byline and dateline before the body's first
     paragraph (:func:`top_furniture`), and label-like blocks anywhere: a
     lone label ("Advertisement", "Share", "Related articles"), a label
-    with its value ("Tags: ...", "Lesen Sie auch: ..."), a reading time.
+    with its value ("Tags: ...", "Lesen Sie auch: ..."), a reading time;
+    boxes a heading names as furniture (:func:`boxed_furniture`), photo
+    captions (:func:`image_captions`) and sign-up boxes (:func:`signup_boxes`).
     """
     flags = label_features(doc)
     out = ((flags[:, 0] > 0) & (doc.words <= LABEL_WORDS)) | (flags[:, 1] > 0) | (flags[:, 5] > 0)
@@ -374,9 +377,54 @@ def edge_mask(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:
     long_kept = np.flatnonzero(keep & (doc.words >= FIRST_PARAGRAPH_WORDS))
     if len(long_kept):
         out |= top_furniture(doc, int(long_kept[0]), title)
+    out |= image_captions(doc)
     if keep.any():
-        out |= boxed_furniture(doc, keep)
+        out |= boxed_furniture(doc, keep) | signup_boxes(doc, keep)
     return out
+
+
+def signup_boxes(doc: Any, keep: np.ndarray) -> np.ndarray:
+    """Newsletter and sign-up boxes: an element named for subscribing (:mod:`scrapy_bte.core.hints`)
+    that holds a ``<form>``, unless it also holds the body's core (paywalled bodies sit in
+    elements named "premium" or "subscriber", without a form of their own)."""
+    names = doc.el_name
+    n_el = len(names)
+    forms = [el for el in range(1, n_el) if names[el] == "form"]
+    if not forms:
+        return np.zeros(doc.n_blocks, dtype=bool)
+    parents = doc.skeleton.parents
+    holds_form = np.zeros(n_el, dtype=bool)
+    for el in forms:
+        while el > 0 and not holds_form[el]:
+            holds_form[el] = True
+            el = int(parents[el])
+    bit = group_bit("subscribe")
+    raws = doc.el_attrs
+    box = np.zeros(n_el, dtype=np.int64)
+    for el in np.flatnonzero(holds_form).tolist():
+        if attribute_bits(raws[el]) & bit:
+            box[el] = 1
+    core = int(doc.container[int(np.argmax(np.where(keep, doc.words, -1.0)))])
+    while core > 0:
+        box[core] = 0
+        core = int(parents[core])
+    if not box.any():
+        return np.zeros(doc.n_blocks, dtype=bool)
+    return path_or(doc, box)[doc.container] > 0
+
+
+#: Longest caption, in words.
+CAPTION_WORDS = 40
+
+
+def image_captions(doc: Any) -> np.ndarray:
+    """Short blocks right after an ``<img>`` that are alone in their element (a photo's caption cell or
+    box, whatever its class is called); a paragraph after an image inside the body shares its
+    element with the body's other paragraphs and stays."""
+    flags = label_features(doc)
+    container = np.asarray(doc.container, dtype=np.int64)
+    alone = np.bincount(container, minlength=int(container.max()) + 1)[container] == 1
+    return (flags[:, 7] > 0) & alone & (doc.words <= CAPTION_WORDS) & (container > 0)
 
 
 def _box_heading(text: str) -> bool:
