@@ -15,10 +15,13 @@ Written next to this file:
   section indexes (plus ``sections/latest*.html`` listing every article);
 - ``articles/<slug>.html``: one page per article, in one of three layouts
   (``modern`` HTML5, ``legacy`` tables, ``soup`` of divs) and its encoding;
-- ``gold/<slug>.txt``: the gold main text, headline then one block per line
-  (figure captions, ads, related links and comments are not main text);
-- ``manifest.json``: per article its page, language, encoding, layout and
-  sentences of its boilerplate (cookie banner, footer, newsletter box);
+- ``gold/<slug>.txt``: the gold article body, one block per line (the
+  headline is the title; byline, standfirst, figure captions, ads, related
+  links and comments are not body text);
+- ``manifest.json``: per article its page, headline, author, date (ISO 8601),
+  language, encoding, layout and the text of every piece of furniture around
+  the body (menu, cookie banner, byline, caption, ad label, related list,
+  newsletter box, comments, sidebar, footer), one list of lines per piece;
 - ``static/``: stylesheets, script and placeholder images.
 """
 
@@ -100,7 +103,8 @@ class Article:
         return int(hashlib.sha1(self.slug.encode()).hexdigest()[:8], 16)
 
     def gold(self) -> str:
-        return "\n".join([self.headline, *(b.plain for b in self.blocks)]) + "\n"
+        """The article body, one block per line: the headline is the title, not body text."""
+        return "\n".join(b.plain for b in self.blocks) + "\n"
 
 
 def parse_source(path: Path) -> Article:
@@ -135,7 +139,7 @@ def parse_source(path: Path) -> Article:
         blocks=tuple(blocks),
     )
     # Main text must be representable in the page's encoding (boilerplate may fall back to &#NNN;).
-    article.gold().encode(article.encoding)
+    (article.headline + "\n" + article.gold()).encode(article.encoding)
     if not 4 <= sum(b.kind == "p" for b in blocks) <= 12:
         raise ValueError(f"{path.name}: an article has 4-12 paragraphs")
     return article
@@ -599,6 +603,22 @@ class Site:
             )
         return "\n".join(rows)
 
+    def furniture(self, a: Article) -> dict[str, list[str]]:
+        """The text of every piece of page furniture around the body, one list of lines per piece."""
+        ui = UI[a.lang]
+        return {
+            "menu": [" ".join(label for label, _href in self.nav(a.lang, ""))],
+            "cookie_banner": [ui["cookie"]],
+            "byline": [f"{ui['by'].format(author=a.author)} {fmt_date(a.date, a.lang)}"],
+            "caption": [a.figure[1]] if a.figure else [],
+            "ads": [ui["ad"]],
+            "related": [b.headline for b in self.related(a)],
+            "newsletter": [ui["newsletter_title"], ui["newsletter_text"], ui["newsletter_note"]],
+            "comments": [text for _name, _time, text in self.comments(a)] + [ui["join"]],
+            "sidebar": [b.headline for b in self.most_read(a)] + [ui["most_read"]],
+            "footer": [ui["copyright"]],
+        }
+
     @staticmethod
     def canonical(a: Article) -> str:
         return f"{EXTERNAL}/articles/{a.slug}.html"
@@ -689,15 +709,13 @@ class Site:
                     "page": f"articles/{a.slug}.html",
                     "gold": f"gold/{a.slug}.txt",
                     "headline": a.headline,
+                    "author": a.author,
+                    "date": a.date.isoformat(),
                     "lang": a.lang,
                     "encoding": a.encoding,
                     "layout": a.layout,
                     "section": a.section,
-                    "boilerplate": {
-                        "cookie_banner": ui["cookie"],
-                        "footer": ui["copyright"],
-                        "newsletter": ui["newsletter_text"],
-                    },
+                    "boilerplate": self.furniture(a),
                 }
             )
         pages = {"index.html": self.home()}
