@@ -120,11 +120,12 @@ FURNITURE = (
 
 @pytest.mark.parametrize("part", FURNITURE)
 def test_text_leaves_out_the_furniture(exported: dict[str, list[dict[str, Any]]], part: str) -> None:
+    # A line that the body itself also says (an article about advertising) cannot leak.
     leaked = {
         name: line
         for name, items in exported.items()
         for line in ARTICLES[name]["boilerplate"][part]
-        if coverage(items[0].get("text") or "", [line]) >= 0.5
+        if coverage(items[0].get("text") or "", [line]) >= 0.5 and coverage("\n".join(_gold(name)), [line]) < 0.5
     }
     assert not leaked, f"{part} text in the text of {leaked}"
 
