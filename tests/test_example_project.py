@@ -1,8 +1,8 @@
 """The example project: ``scrapy crawl news -O file`` over the bundled offline site.
 
 One real crawl of file:// URLs in a subprocess (the command the README shows),
-then checks on what it exported: every article once, its headline as title,
-text that is the article body (F1 against the gold of at least 0.95 on every
+then checks on what it exported: every article once, its headline, author and
+date as the manifest lists them, text that is the article body (F1 against the gold of at least 0.95 on every
 article) and leaves out every piece of page furniture the manifest lists.
 The site itself must match its generator.
 """
@@ -89,9 +89,12 @@ def test_every_article_exported_once(exported: dict[str, list[dict[str, Any]]]) 
     assert Counter(len(items) for items in exported.values()) == {1: len(gold_files)}
 
 
-def test_titles_are_headlines(exported: dict[str, list[dict[str, Any]]]) -> None:
+def test_title_author_and_date_are_the_manifests(exported: dict[str, list[dict[str, Any]]]) -> None:
     wrong = {
-        name: items[0]["title"] for name, items in exported.items() if items[0]["title"] != ARTICLES[name]["headline"]
+        name: (items[0].get("title"), items[0].get("author"), items[0].get("date"))
+        for name, items in exported.items()
+        if (items[0].get("title"), items[0].get("author"), items[0].get("date"))
+        != (ARTICLES[name]["headline"], ARTICLES[name]["author"], ARTICLES[name]["date"])
     }
     assert not wrong
 
