@@ -703,7 +703,6 @@ class Site:
             data = self.article_html(a).encode(a.encoding, errors="xmlcharrefreplace")
             (root / "articles" / f"{a.slug}.html").write_bytes(data)
             (root / "gold" / f"{a.slug}.txt").write_text(a.gold(), encoding="utf-8")
-            ui = UI[a.lang]
             manifest.append(
                 {
                     "page": f"articles/{a.slug}.html",
