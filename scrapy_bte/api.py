@@ -23,6 +23,7 @@ from .methods import bte as _bte
 from .methods import comments as _comments
 from .methods import density as _density
 from .methods import hybrid as _hybrid
+from .methods.reasons import Reason, Trace
 from .result import Extraction
 
 METHODS = ("bte", "density", "hybrid", "model", "auto")
@@ -172,9 +173,14 @@ def extract_document(
     method: str = DEFAULT_METHOD,
     url: str | None = None,
     fields: tuple[str, ...] = (),
+    trace: Trace | None = None,
     **options: Any,
 ) -> Extraction:
-    """Run a method over an already built document, reading the article ``fields`` asked for."""
+    """Run a method over an already built document, reading the article ``fields`` asked for.
+
+    ``trace``, when given, is filled with the rule that decided each block
+    and the model's probabilities (for ``scrapy-bte explain``).
+    """
     title = document_title(doc)
     read = read_document(doc, url, fields) if fields else Fields()
     span = _bte.document_span(doc)
@@ -182,6 +188,7 @@ def extract_document(
     probs = None
     comment_blocks: list[int] | None = None
     comments = False
+    reasons = None if trace is None else np.zeros(n, dtype=np.int8)
     if method == "bte":
         if "comments" in options:
             raise ConfigError("option comments needs a block method (auto, model, hybrid, density): bte keeps one span")
@@ -192,6 +199,8 @@ def extract_document(
             paragraphs, blocks = _span_paragraphs(doc, span)
         kept = np.zeros(n, dtype=bool)
         kept[blocks] = True
+        if reasons is not None:
+            reasons[:] = np.where(kept, Reason.IN_SPAN, Reason.OUTSIDE_SPAN)
     else:
         comments = _comments.check(options.pop("comments", None))
         if method in ("model", "auto"):
@@ -202,7 +211,9 @@ def extract_document(
         if method in ("model", "auto"):
             path = options.get("model_path")
             learned = _model.load_cached(path) if path else _model.default_model()
-            kept, probs = _auto.select(doc, span, learned, smooth=method == "auto", title=title)
+            kept, probs = _auto.select(doc, span, learned, smooth=method == "auto", title=title, reasons=reasons)
+            if trace is not None:
+                trace.threshold = learned.threshold
         elif method == "density":
             _check(options, ("form", "threshold", "min_chars"), extra=("comments",))
             kept = (
@@ -211,14 +222,15 @@ def extract_document(
                     form=options.get("form", "ratio"),
                     rule=options.get("threshold", "gaussian"),
                     min_chars=options.get("min_chars", 10),
+                    reasons=reasons,
                 )
                 if n
                 else np.zeros(0, dtype=bool)
             )
         else:
             _check(options, tuple(_hybrid.DEFAULTS), extra=("comments",))
-            kept = _hybrid.select(doc, span, **options)
-        kept, comment_blocks = _comments.apply(doc, kept, comments)
+            kept = _hybrid.select(doc, span, **options, reasons=reasons)
+        kept, comment_blocks = _comments.apply(doc, kept, comments, reasons)
         blocks = np.flatnonzero(kept).tolist()
         paragraphs = [doc.texts[b] for b in blocks]
     total_chars = int(doc.chars.sum())
@@ -226,6 +238,9 @@ def extract_document(
     kept_bytes = int(doc.bytes[kept].sum()) if n else 0
     text_ratio = kept_chars / total_chars if total_chars else 0.0
     text = "\n".join(paragraphs)
+    if trace is not None:
+        trace.reasons = reasons
+        trace.probability = probs
     return Extraction(
         text=text,
         paragraphs=paragraphs,

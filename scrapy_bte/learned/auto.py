@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..core.furniture import edge_mask
+from ..methods.reasons import Reason
 from .features import block_features, window_mean
 from .model import BlockModel
 
@@ -32,25 +33,38 @@ LINK_LIST_SHARE = 0.95
 
 
 def select(
-    doc: Any, span: Any, model: BlockModel, *, smooth: bool = False, title: str | None = None
+    doc: Any,
+    span: Any,
+    model: BlockModel,
+    *,
+    smooth: bool = False,
+    title: str | None = None,
+    reasons: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Keep mask and content probabilities of a document's blocks (see :func:`decide`).
 
     ``auto`` (``smooth``) then keeps the body only: the headline, byline and
     label-like blocks of :func:`~scrapy_bte.core.furniture.edge_mask` go,
-    unless nothing else would be left.
+    unless nothing else would be left. ``reasons`` (a
+    :class:`~scrapy_bte.methods.reasons.Reason` per block) is filled with
+    the rule that decided each block when given.
     """
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool), np.zeros(0)
-    keep, q = decide(doc, model.predict_document(doc, block_features(doc, span)), model.threshold, smooth=smooth)
+    p = model.predict_document(doc, block_features(doc, span))
+    keep, q = decide(doc, p, model.threshold, smooth=smooth, reasons=reasons)
     if smooth:
         body = keep & ~edge_mask(doc, keep, title)
         if body.any():
+            if reasons is not None:
+                reasons[keep & ~body] = Reason.FURNITURE
             keep = body
     return keep, q
 
 
-def decide(doc: Any, p: np.ndarray, threshold: float = 0.5, *, smooth: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def decide(
+    doc: Any, p: np.ndarray, threshold: float = 0.5, *, smooth: bool = False, reasons: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Keep mask and (smoothed) probabilities from the model's block probabilities ``p``.
 
     ``smooth`` (the ``auto`` method) averages each probability with its
@@ -60,7 +74,7 @@ def decide(doc: Any, p: np.ndarray, threshold: float = 0.5, *, smooth: bool = Fa
     Long blocks made of link text alone (menus whose links wrap whole
     paragraphs) are never kept beside other text. A page with text never comes back empty:
     when no block passes, the blocks within half of the best probability
-    are kept.
+    are kept. ``reasons``, when given, gets the rule behind each block.
     """
     q = p
     if smooth:
@@ -70,15 +84,31 @@ def decide(doc: Any, p: np.ndarray, threshold: float = 0.5, *, smooth: bool = Fa
         links = doc.link_words > SMOOTH_MAX_LINK * doc.words
         q = np.where(links, np.minimum(q, p), q)
     keep = q >= threshold
+    if reasons is not None:
+        _probability_reasons(reasons, p >= threshold, keep)
     if not keep.any():
         keep = q >= 0.5 * float(q.max())
+        if reasons is not None:
+            reasons[keep] = Reason.FALLBACK
     elif smooth:
-        keep = keep | _same_article(doc, keep)
+        joined = keep | _same_article(doc, keep)
+        if reasons is not None:
+            reasons[joined & ~keep] = Reason.SAME_ARTICLE
+        keep = joined
     lists = doc.words >= LINK_LIST_WORDS
     lists &= doc.link_words >= LINK_LIST_SHARE * doc.words
     if (keep & lists).any() and (keep & ~lists).any():
+        if reasons is not None:
+            reasons[keep & lists] = Reason.LINK_LIST
         keep = keep & ~lists
     return keep, q
+
+
+def _probability_reasons(reasons: np.ndarray, own: np.ndarray, smoothed: np.ndarray) -> None:
+    """Kept or dropped by probability; where smoothing flipped the block's own verdict, smoothing decided."""
+    reasons[:] = np.where(smoothed, Reason.PROBABILITY, Reason.LOW_PROBABILITY)
+    reasons[smoothed & ~own] = Reason.LIFTED
+    reasons[~smoothed & own] = Reason.SUNK
 
 
 def _same_article(doc: Any, keep: np.ndarray) -> np.ndarray:

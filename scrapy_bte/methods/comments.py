@@ -25,6 +25,7 @@ import numpy as np
 from ..core.furniture import label_features
 from ..core.tree import elements_mentioning, path_or
 from ..errors import ConfigError
+from .reasons import Reason
 
 #: A ``class`` or ``id`` value naming comments (matched on the value, in any case).
 SECTION_RE = re.compile(r"""(?:^|\s)(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
@@ -68,12 +69,15 @@ def check(value: Any) -> bool:
     raise ConfigError(f"option comments must be True, False or None, got {value!r}")
 
 
-def apply(doc: Any, keep: np.ndarray, comments: bool) -> tuple[np.ndarray, list[int]]:
+def apply(
+    doc: Any, keep: np.ndarray, comments: bool, reasons: np.ndarray | None = None
+) -> tuple[np.ndarray, list[int]]:
     """``keep`` without the comment section, and (``comments=True``) the comment blocks.
 
     Removing never empties a result that had text: a page whose kept
     blocks all lie in something named "comments" keeps them (a forum
-    thread or a page that names its article container so).
+    thread or a page that names its article container so). ``reasons``,
+    when given, records the blocks this rule removed.
     """
     if doc.n_blocks == 0:
         return keep, []
@@ -82,6 +86,8 @@ def apply(doc: Any, keep: np.ndarray, comments: bool) -> tuple[np.ndarray, list[
         return keep, []
     body = keep & ~inside
     if body.any():
+        if reasons is not None:
+            reasons[keep & inside] = Reason.COMMENTS
         keep = body
     if not comments:
         return keep, []

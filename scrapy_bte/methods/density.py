@@ -24,6 +24,7 @@ import numpy as np
 
 from ..core import accel
 from ..errors import ConfigError
+from .reasons import Reason
 
 #: The C pass of the EM fit of the ``gaussian`` threshold.
 _EM = accel.load("scrapy_bte.methods._em")
@@ -141,7 +142,15 @@ def threshold(d: np.ndarray, rule: str = "gaussian") -> float:
     raise ConfigError(f"density threshold must be one of {THRESHOLDS}, got {rule!r}")
 
 
-def keep_mask(doc, *, form: str = "ratio", rule: str = "gaussian", min_chars: int = 0) -> np.ndarray:
-    """Blocks whose density passes the page's threshold and that are long enough."""
+def keep_mask(
+    doc, *, form: str = "ratio", rule: str = "gaussian", min_chars: int = 0, reasons: np.ndarray | None = None
+) -> np.ndarray:
+    """Blocks whose density passes the page's threshold and that are long enough
+    (``reasons``, when given, gets which of the two failed)."""
     d = densities(doc, form)
-    return (d >= threshold(d, rule)) & (doc.chars >= min_chars)
+    dense = d >= threshold(d, rule)
+    long_enough = doc.chars >= min_chars
+    if reasons is not None:
+        reasons[:] = np.where(dense, Reason.DENSE, Reason.SPARSE)
+        reasons[dense & ~long_enough] = Reason.SHORT
+    return dense & long_enough

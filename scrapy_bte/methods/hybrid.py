@@ -17,6 +17,7 @@ import numpy as np
 
 from . import bte as _bte
 from . import density as _density
+from .reasons import Reason
 
 
 def select(
@@ -29,13 +30,20 @@ def select(
     min_chars: int = 10,
     gap: int = 2,
     link_weight: float = 0.0,
+    reasons: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Boolean mask over blocks; ``span`` is Finn's, re-run here when ``link_weight`` differs."""
+    """Boolean mask over blocks; ``span`` is Finn's, re-run here when ``link_weight`` differs.
+
+    ``reasons``, when given, gets per block whether it lies in the span,
+    was trimmed off its ends, or was added by the extension.
+    """
     n = doc.n_blocks
     keep = np.zeros(n, dtype=bool)
     if link_weight != 1.0:
         span = _bte.document_span(doc, link_weight)
     if span is None or n == 0:
+        if reasons is not None:
+            reasons[:] = Reason.OUTSIDE_SPAN
         return keep
     d = _density.densities(doc, form)
     thr = _density.threshold(d, threshold)
@@ -49,6 +57,10 @@ def select(
     while last > first and junk[last]:
         last -= 1
     keep[first : last + 1] = True
+    if reasons is not None:
+        reasons[:] = Reason.OUTSIDE_SPAN
+        reasons[span.first_block : span.last_block + 1] = Reason.SPAN_END_TRIMMED
+        reasons[first : last + 1] = Reason.IN_SPAN
 
     for step, edge in ((-1, first), (1, last)):
         misses = 0
@@ -63,6 +75,8 @@ def select(
             else:
                 misses += 1
             b += step
+    if reasons is not None:
+        reasons[keep & (reasons != Reason.IN_SPAN)] = Reason.EXTENDED
     return keep
 
 
