@@ -1,15 +1,19 @@
-"""``scrapy-bte label`` on the command line."""
+"""``scrapy-bte explain`` and ``scrapy-bte label`` on the command line."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..api import DEFAULT_METHOD, METHODS, extract_document, parse
+from ..errors import ConfigError, ExtractionError
+from .collect import explain
 from .label_server import Guess, LabelServer
+from .render import render
 
-EXIT_OK, EXIT_USAGE = 0, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def _method_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -27,6 +31,36 @@ def _add_method_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--model", default=None, help="path to a model .npz for the model/auto methods")
     p.add_argument("--comments", default=None, choices=("keep", "drop"), help="keep or drop readers' comment sections")
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    try:
+        data = Path(args.file).read_bytes()
+    except OSError as exc:
+        print(f"scrapy-bte: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        report = explain(
+            data,
+            Path(args.file).name,
+            method=args.method,
+            encoding=args.encoding,
+            url=args.url,
+            **_method_options(args),
+        )
+    except ConfigError as exc:
+        print(f"scrapy-bte: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ExtractionError as exc:
+        print(f"scrapy-bte: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        Path(args.output).write_text(render(report), encoding="utf-8")
+    except OSError as exc:
+        print(f"scrapy-bte: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"{args.output}: {report.kept} of {len(report.blocks)} blocks kept ({args.method})")
+    return EXIT_OK
 
 
 def model_guess(method: str = DEFAULT_METHOD, **options: Any) -> Guess:
@@ -60,7 +94,21 @@ def run_label(args: argparse.Namespace) -> int:
 
 
 def add_parsers(subparsers: Any) -> None:
-    """Register ``label``."""
+    """Register ``explain`` and ``label``."""
+    ex = subparsers.add_parser(
+        "explain",
+        help="write an HTML report of which blocks a page keeps and why",
+        description="Write one self-contained HTML report: the page's blocks kept and dropped with the rule "
+        "that decided each, the density graph with its threshold, Finn's cumulative tag curve with "
+        "BTE's span, the fields and the scores.",
+    )
+    ex.add_argument("file", metavar="FILE", help="HTML file")
+    ex.add_argument("-o", "--output", required=True, metavar="REPORT.html", help="where to write the report")
+    ex.add_argument("--encoding", default=None, help="decode input with this encoding instead of detecting it")
+    ex.add_argument("--url", default=None, help="the page's address, for relative URLs in its fields")
+    _add_method_options(ex)
+    ex.set_defaults(func=run_explain)
+
     lab = subparsers.add_parser(
         "label",
         help="label blocks of the pages in a folder in your browser",
