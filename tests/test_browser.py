@@ -1,4 +1,4 @@
-"""The labelling page in real headless Chromium (Debian's, driven by selenium).
+"""The explain report and the labelling page in real headless Chromium (Debian's, driven by selenium).
 
 Skipped, with the reason, where Chromium or its driver is missing; in CI
 (``CI`` set) a missing browser fails instead, since ``.ci/run`` installs it.
@@ -17,13 +17,25 @@ from typing import Any
 import pytest
 
 from scrapy_bte.api import parse
+from scrapy_bte.explain.collect import explain
 from scrapy_bte.explain.commands import model_guess
 from scrapy_bte.explain.label_server import LabelServer
+from scrapy_bte.explain.render import render
 from scrapy_bte.training import label_files
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+HOSTILE = b"""<!DOCTYPE html><html><head><title>A page </title><script>window.pwned = 1</script></title></head>
+<body><nav><a href="/">Home</a> <a href="/about">About</a></nav><article>
+<p>The council met on Tuesday &lt;script&gt;window.pwned = 3&lt;/script&gt; to discuss the harbour wall,
+which the storms of last winter damaged in three places along the eastern pier.</p>
+<p>Engineers said &lt;img src=x onerror="window.pwned = 4"&gt; that the repairs would take the summer,
+and that the quay would stay closed to cars while the new stones are laid.</p>
+</article><footer><ul><li><a href="/p">Privacy</a></li><li><a href="/t">Terms of use</a></li>
+<li><a href="/c">Contact</a></li><li><a href="/j">Jobs</a></li></ul></footer></body></html>"""
 
 
 def _missing() -> str | None:
@@ -79,6 +91,53 @@ def wait_for(check: Callable[[], Any], timeout: float = 5.0) -> Any:
         if value or time.monotonic() > deadline:
             return value
         time.sleep(0.05)
+
+
+def no_alert(driver: Any) -> bool:
+    from selenium.common.exceptions import NoAlertPresentException
+
+    try:
+        _ = driver.switch_to.alert
+    except NoAlertPresentException:
+        return True
+    return False
+
+
+def test_report_shows_hostile_text_and_runs_nothing(browser, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    report = tmp_path / "report.html"
+    report.write_text(render(explain(HOSTILE, "hostile.html")), encoding="utf-8")
+    browser.get(report.as_uri())
+    assert browser.execute_script("return typeof window.pwned") == "undefined" and no_alert(browser)
+    blocks = browser.find_elements(By.CSS_SELECTOR, "li.block")
+    texts = [b.text for b in blocks]
+    assert any("<script>window.pwned = 3</script>" in t for t in texts)
+    assert any('<img src=x onerror="window.pwned = 4">' in t for t in texts)
+    # The style sheet, allowed by its hash, applies: kept and dropped differ, hover outlines a block.
+    kept = browser.find_element(By.CSS_SELECTOR, "li.block.kept")
+    dropped = browser.find_element(By.CSS_SELECTOR, "li.block.dropped")
+    colour = "return getComputedStyle(arguments[0]).backgroundColor"
+    assert browser.execute_script(colour, kept) != browser.execute_script(colour, dropped)
+    ActionChains(browser).move_to_element(kept).perform()
+    assert browser.execute_script("return getComputedStyle(arguments[0]).outlineStyle", kept) == "solid"
+    assert "density" in kept.get_attribute("title") and "by " in kept.get_attribute("title")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#figures svg")) == 3
+    drawn = "return arguments[0].getBoundingClientRect().width"
+    assert browser.execute_script(drawn, browser.find_element(By.CSS_SELECTOR, "svg line.threshold")) > 100
+    assert browser.execute_script(drawn, browser.find_element(By.CSS_SELECTOR, "svg rect.span")) > 10
+
+    # The policy holds even if markup slipped through the escaping.
+    injected = tmp_path / "injected.html"
+    injected.write_text(
+        report.read_text(encoding="utf-8").replace(
+            "<body>", '<body><script>window.pwned = 9</script><img src="x" onerror="window.pwned = 10">', 1
+        ),
+        encoding="utf-8",
+    )
+    browser.get(injected.as_uri())
+    assert browser.execute_script("return typeof window.pwned") == "undefined" and no_alert(browser)
 
 
 def test_labelling_page_by_click_and_keyboard(browser, tmp_path):
