@@ -1,4 +1,4 @@
-"""Take the README's screenshot of the labelling page.
+"""Take the README's screenshots of the explain report and the labelling page.
 
     python docs/screenshots.py
 
@@ -18,8 +18,10 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
+from scrapy_bte.explain.collect import explain
 from scrapy_bte.explain.commands import model_guess
 from scrapy_bte.explain.label_server import LabelServer
+from scrapy_bte.explain.render import render
 
 DOCS = Path(__file__).resolve().parent
 SAMPLE = DOCS.parent / "scrapy_bte" / "samples" / "article.html"
@@ -47,6 +49,15 @@ def browser(profile: str, width: int, height: int) -> webdriver.Chrome:
 def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="bte-shots-"))
     try:
+        report = work / "report.html"
+        report.write_text(render(explain(SAMPLE.read_bytes(), SAMPLE.name)), encoding="utf-8")
+        driver = browser(str(work / "profile-report"), 1400, 1500)
+        try:
+            driver.get(report.as_uri())
+            driver.save_screenshot(str(DOCS / "explain-report.png"))
+        finally:
+            driver.quit()
+
         pages = work / "pages"
         pages.mkdir()
         shutil.copy(SAMPLE, pages / "article.html")
@@ -63,7 +74,7 @@ def main() -> None:
             server.stop()
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"wrote {DOCS / 'label-page.png'}")
+    print(f"wrote {DOCS / 'explain-report.png'} and {DOCS / 'label-page.png'}")
 
 
 if __name__ == "__main__":
