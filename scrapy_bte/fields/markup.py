@@ -11,6 +11,7 @@ step 0 removes (``<script type="application/ld+json">``, ``<title>``,
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ..core.document import attributes, clean_text
 
@@ -203,11 +204,28 @@ def times(markup: str) -> list[tuple[str, str]]:
     return out
 
 
+def _rel_author_matches(markup: str) -> Iterator[re.Match[str]]:
+    """What ``_REL_AUTHOR.finditer(markup)`` finds, searched only around the word "author".
+
+    A match holds no ``<`` or ``>``, so it lies between two of them, in a
+    stretch that holds "author": the pattern runs over those stretches
+    alone, where a plain substring search found the word (a pattern's own
+    scan of a whole page costs several times more).
+    """
+    at = markup.find("author")
+    while at >= 0:
+        start = max(markup.rfind("<", 0, at), markup.rfind(">", 0, at)) + 1
+        stops = [k for k in (markup.find("<", at), markup.find(">", at)) if k >= 0]
+        stop = min(stops) if stops else len(markup)
+        yield from _REL_AUTHOR.finditer(markup, start, stop)
+        at = markup.find("author", stop)
+
+
 def rel_authors(markup: str) -> list[str]:
     """Texts of the first run of ``<a rel="author">`` links (one byline's names)."""
     out: list[str] = []
     last = 0
-    for m in _REL_AUTHOR.finditer(markup):
+    for m in _rel_author_matches(markup):
         lt = markup.rfind("<", 0, m.start())
         tag = _tag_at(markup, lt) if lt >= 0 else None
         if tag is None or tag[0] != "a" or tag[2] <= m.start():

@@ -122,10 +122,22 @@ def _similar_folded(got: str, want: str, overlap: bool) -> bool:
     return common >= 3 and common >= 0.6 * min(len(a), len(b))
 
 
+def _positions(items: list[str], name: str) -> list[int]:
+    """Where ``name`` occurs in ``items`` (``list.index`` steps over the other blocks in C)."""
+    out: list[int] = []
+    at = -1
+    try:
+        while True:
+            at = items.index(name, at + 1)
+            out.append(at)
+    except ValueError:
+        return out
+
+
 def find_headline(doc: Any, titles: list[str] | str | None) -> int | None:
     """The ``h1``/``h2`` block that repeats one of ``titles`` (the markup's, in trust order), else the first ``h1``."""
     opener = doc.opener
-    heads = [i for i, name in enumerate(opener) if name == "h1" or name == "h2"]
+    heads = sorted(_positions(opener, "h1") + _positions(opener, "h2"))
     if isinstance(titles, str):
         titles = [titles]
     if titles and heads:
