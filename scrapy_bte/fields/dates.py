@@ -58,6 +58,8 @@ _MDY_TEXT = re.compile(r"\b(" + _MONTH_ALT + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?,
 # 2025年2月28日 (Chinese, Japanese), 2025년 2월 28일 (Korean)
 _CJK = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]" r"(?:\D{0,6}?(\d{1,2})[:時시](\d{2}))?")
 # 28.02.2025, 28/02/2025, 2025/02/28, 2025.02.28 (numeric, with an optional time)
+# A run of four digits: the year every date but a numeric one writes out.
+_YEAR = re.compile(r"\d{4}")
 _NUMERIC = re.compile(r"\b(\d{1,4})([./])\s?(\d{1,2})\2\s?(\d{2,4})\b" + _TIME)
 
 
@@ -150,7 +152,10 @@ def from_text(text: str, month_first: bool = False) -> str | None:
     ``month_first`` reads an ambiguous numeric date (03/04/2025) the US way.
     """
     found: list[tuple[int, str]] = []
-    for rx, order in ((_DMY_TEXT, "dmy"), (_MDY_TEXT, "mdy")):
+    # Every written-out, ISO and CJK date holds a year of four digits, CJK ones a 年/년 and numeric
+    # ones a "." or "/": most lines with a digit are no date, and these tests cost less than a pattern.
+    year = _YEAR.search(text) is not None
+    for rx, order in ((_DMY_TEXT, "dmy"), (_MDY_TEXT, "mdy")) if year else ():
         m = rx.search(text)
         if m is not None:
             if order == "dmy":
@@ -161,18 +166,18 @@ def from_text(text: str, month_first: bool = False) -> str | None:
             out = _format(y, mo or 0, d, hh, mm, tz=_zone(m.group(7))) if mo else None
             if out:
                 found.append((m.start(), out))
-    m = _CJK.search(text)
+    m = _CJK.search(text) if year and ("年" in text or "년" in text) else None
     if m is not None:
         hh, mm = _clock(m.group(4), m.group(5), None)
         out = _format(int(m.group(1)), int(m.group(2)), int(m.group(3)), hh, mm)
         if out:
             found.append((m.start(), out))
-    m = _ISO_TEXT.search(text)
+    m = _ISO_TEXT.search(text) if year else None
     if m is not None:
         out = _from_iso(m)
         if out:
             found.append((m.start(), out))
-    m = _NUMERIC.search(text)
+    m = _NUMERIC.search(text) if ("." in text or "/" in text) else None
     if m is not None:
         a, b, c = int(m.group(1)), int(m.group(3)), int(m.group(4))
         if len(m.group(1)) == 4:
