@@ -60,6 +60,23 @@ _CJK = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日
 # 28.02.2025, 28/02/2025, 2025/02/28, 2025.02.28 (numeric, with an optional time)
 # A run of four digits: the year every date but a numeric one writes out.
 _YEAR = re.compile(r"\d{4}")
+# What follows a month name's last letter in _MDY_TEXT: a test without the month alternation (which
+# costs most where it is tried at every word) that every _MDY_TEXT match passes.
+_MDY_TAIL = re.compile(r"[^\W\d_]\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b", re.IGNORECASE)
+
+
+def _searches(text: str) -> dict[re.Pattern[str], re.Match[str] | None]:
+    """Each dateline pattern's first match in ``text``, run only where its necessary condition holds."""
+    year = _YEAR.search(text) is not None
+    return {
+        _DMY_TEXT: _DMY_TEXT.search(text) if year else None,
+        _MDY_TEXT: _MDY_TEXT.search(text) if year and _MDY_TAIL.search(text) else None,
+        _CJK: _CJK.search(text) if year and ("年" in text or "년" in text) else None,
+        _ISO_TEXT: _ISO_TEXT.search(text) if year else None,
+        _NUMERIC: _NUMERIC.search(text) if ("." in text or "/" in text) else None,
+    }
+
+
 _NUMERIC = re.compile(r"\b(\d{1,4})([./])\s?(\d{1,2})\2\s?(\d{2,4})\b" + _TIME)
 
 
@@ -142,7 +159,7 @@ def _zone(name: str | None) -> timezone | None:
 
 def first_at(text: str) -> int | None:
     """Where the first written-out date in ``text`` starts (to cut a byline before it)."""
-    starts = [m.start() for rx in (_DMY_TEXT, _MDY_TEXT, _CJK, _ISO_TEXT, _NUMERIC) if (m := rx.search(text))]
+    starts = [m.start() for m in _searches(text).values() if m]
     return min(starts) if starts else None
 
 
@@ -152,11 +169,9 @@ def from_text(text: str, month_first: bool = False) -> str | None:
     ``month_first`` reads an ambiguous numeric date (03/04/2025) the US way.
     """
     found: list[tuple[int, str]] = []
-    # Every written-out, ISO and CJK date holds a year of four digits, CJK ones a 年/년 and numeric
-    # ones a "." or "/": most lines with a digit are no date, and these tests cost less than a pattern.
-    year = _YEAR.search(text) is not None
-    for rx, order in ((_DMY_TEXT, "dmy"), (_MDY_TEXT, "mdy")) if year else ():
-        m = rx.search(text)
+    hits = _searches(text)
+    for rx, order in ((_DMY_TEXT, "dmy"), (_MDY_TEXT, "mdy")):
+        m = hits[rx]
         if m is not None:
             if order == "dmy":
                 d, mo, y = int(m.group(1)), _MONTHS.get(m.group(2).lower()), int(m.group(3))
@@ -166,18 +181,18 @@ def from_text(text: str, month_first: bool = False) -> str | None:
             out = _format(y, mo or 0, d, hh, mm, tz=_zone(m.group(7))) if mo else None
             if out:
                 found.append((m.start(), out))
-    m = _CJK.search(text) if year and ("年" in text or "년" in text) else None
+    m = hits[_CJK]
     if m is not None:
         hh, mm = _clock(m.group(4), m.group(5), None)
         out = _format(int(m.group(1)), int(m.group(2)), int(m.group(3)), hh, mm)
         if out:
             found.append((m.start(), out))
-    m = _ISO_TEXT.search(text) if year else None
+    m = hits[_ISO_TEXT]
     if m is not None:
         out = _from_iso(m)
         if out:
             found.append((m.start(), out))
-    m = _NUMERIC.search(text) if ("." in text or "/" in text) else None
+    m = hits[_NUMERIC]
     if m is not None:
         a, b, c = int(m.group(1)), int(m.group(3)), int(m.group(4))
         if len(m.group(1)) == 4:
