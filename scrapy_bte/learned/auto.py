@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.furniture import edge_mask
+from ..core.furniture import FIRST_PARAGRAPH_WORDS, edge_mask
+from ..fields.zones import page_zones
 from ..methods.reasons import Reason
 from .features import block_features, window_mean
 from .model import BlockModel
@@ -44,7 +45,8 @@ def select(
     """Keep mask and content probabilities of a document's blocks (see :func:`decide`).
 
     ``auto`` (``smooth``) then keeps the body only: the headline, byline and
-    label-like blocks of :func:`~scrapy_bte.core.furniture.edge_mask` go,
+    label-like blocks of :func:`~scrapy_bte.core.furniture.edge_mask` and the
+    headline, byline and dateline blocks the fields read (:func:`_zone_blocks`) go,
     unless nothing else would be left. ``reasons`` (a
     :class:`~scrapy_bte.methods.reasons.Reason` per block) is filled with
     the rule that decided each block when given.
@@ -54,12 +56,26 @@ def select(
     p = model.predict_document(doc, block_features(doc, span))
     keep, q = decide(doc, p, model.threshold, smooth=smooth, reasons=reasons)
     if smooth:
-        body = keep & ~edge_mask(doc, keep, title)
+        body = keep & ~edge_mask(doc, keep, title) & ~_zone_blocks(doc, keep, title)
         if body.any():
             if reasons is not None:
                 reasons[keep & ~body] = Reason.FURNITURE
             keep = body
     return keep, q
+
+
+def _zone_blocks(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:
+    """The headline, byline and dateline blocks the article fields read
+    (:func:`scrapy_bte.fields.zones.page_zones`) that stand before the body's
+    first paragraph: the blocks an author or date is read from are never body
+    text (mercury, the model trained without it: 0.9366 F1 against 0.9355)."""
+    out = np.zeros(doc.n_blocks, dtype=bool)
+    found = page_zones(doc, title).blocks
+    if found:
+        long_kept = np.flatnonzero(keep & (doc.words >= FIRST_PARAGRAPH_WORDS))
+        first = int(long_kept[0]) if len(long_kept) else doc.n_blocks
+        out[[b for b in found if b < first]] = True
+    return out
 
 
 def decide(
