@@ -31,6 +31,10 @@ _BY_START = re.compile(
 )
 _BYLINE_HINT = re.compile(r"byline|author|writer|autor|auteur|contributor", re.IGNORECASE)
 _DATE_HINT = re.compile(r"date|time|publish|posted|dateline|updated", re.IGNORECASE)
+# The same words for ASCII hints (nearly all class names), where lower-casing and a substring test
+# give what the case-blind pattern gives, at a fraction of its cost ("dateline", "updated" hold "date").
+_BYLINE_WORDS = ("byline", "author", "writer", "autor", "auteur", "contributor")
+_DATE_WORDS = ("date", "time", "publish", "posted")
 _CLASS_ID = re.compile(
     r"""(?:^|\s)(?:class|id|rel|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE
 )
@@ -92,6 +96,16 @@ def _element_hints(doc: Any, el: int) -> str:
             out.extend(m.group(1) or m.group(2) or m.group(3) or "" for m in _CLASS_ID.finditer(raw))
         el = parents[el]
     return " ".join(out)
+
+
+def _hinted(hints: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> bool:
+    """Whether ``hints`` holds one of ``words`` in any case (``pattern`` is their case-blind alternation)."""
+    if not hints:
+        return False
+    if hints.isascii():
+        low = hints.lower()
+        return any(word in low for word in words)
+    return pattern.search(hints) is not None
 
 
 def _similar(block: str, title: str, overlap: bool = False) -> bool:
@@ -242,7 +256,7 @@ def page_zones(
                 by_blocks.extend((pending_by, i))
                 author = name
                 pending_by = None
-        elif author is None and (by_words or _BYLINE_HINT.search(hints) or opener[i] == "address"):
+        elif author is None and (by_words or _hinted(hints, _BYLINE_WORDS, _BYLINE_HINT) or opener[i] == "address"):
             name = byline_author(text)
             if name is not None and (by_words or len(_WORD.findall(name)) >= len(_WORD.findall(text)) // 2):
                 by_blocks.append(i)
@@ -250,7 +264,7 @@ def page_zones(
         if (
             found is not None
             and date is None
-            and (len(_WORD.findall(text)) <= 12 or _DATE_HINT.search(hints) or i in by_blocks)
+            and (len(_WORD.findall(text)) <= 12 or _hinted(hints, _DATE_WORDS, _DATE_HINT) or i in by_blocks)
         ):
             date_blocks.append(i)
             date = found
