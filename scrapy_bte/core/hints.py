@@ -327,8 +327,10 @@ _STEMS: tuple[tuple[str, int], ...] = tuple(
     (stem, 1 << bit) for bit, (_name, _words, stems) in enumerate(GROUPS) for stem in stems
 )
 
+#: Searched in the attribute string after a space: a leading ``\s`` lets the search skip to the
+#: next whitespace in C, where ``(?:^|\s)`` is tried at every position.
 _VALUE_RE = re.compile(
-    r"""(?:^|\s)(?:class|id|role|itemprop|rel|aria-label|data-[\w-]*(?:component|module|testid|type|block))"""
+    r"""\s(?:class|id|role|itemprop|rel|aria-label|data-[\w-]*(?:component|module|testid|type|block))"""
     r"""\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""",
     re.IGNORECASE,
 )
@@ -345,26 +347,40 @@ for _stem, _b in _STEMS:
     _STEM_BITS[_stem] = _STEM_BITS.get(_stem, 0) | _b
 
 
+_WORD_KEYS = frozenset(_WORD_BITS)
+
+
 def attribute_bits(raw: str) -> int:
     """The :data:`GROUPS` bits one element's raw attribute string names (cached per string)."""
     bits = _cache.get(raw)
     if bits is not None:
         return bits
     bits = 0
-    if raw:
-        # All named values at once; camelCase compounds are found by their stems.
-        values = " ".join(a or b or c for a, b, c in _VALUE_RE.findall(raw))[:600].lower()
+    # Every named value follows an "="; most attribute strings without one are bare flags.
+    if "=" in raw:
+        # All named values at once (exactly one group of a match is non-empty); camelCase
+        # compounds are found by their stems.
+        values = " ".join(map("".join, _VALUE_RE.findall(" " + raw)))[:600].lower()
         if values:
-            for token in set(_SPLIT_RE.split(values)):
-                hit = _WORD_BITS.get(token)
-                if hit is not None:
-                    bits |= hit
+            for token in _WORD_KEYS.intersection(_SPLIT_RE.split(values)):
+                bits |= _WORD_BITS[token]
             for stem in set(_STEM_RE.findall(values)):
                 bits |= _STEM_BITS[stem]
     if len(_cache) >= 100_000:
         _cache.clear()
     _cache[raw] = bits
     return bits
+
+
+def _bits_of(raws: list[str]) -> np.ndarray:
+    """:func:`attribute_bits` of many strings: each distinct string is read once, and the
+    repeats of a template are C-level dictionary look-ups, not Python calls."""
+    cache = _cache
+    if len(cache) + len(raws) >= 100_000:
+        return np.fromiter(map(attribute_bits, raws), np.int64, len(raws))
+    for raw in set(raws).difference(cache):
+        attribute_bits(raw)
+    return np.fromiter(map(cache.__getitem__, raws), np.int64, len(raws))
 
 
 #: How many elements up from a block's container count as "around" it. The
@@ -380,7 +396,7 @@ def block_hints(doc: Any) -> tuple[np.ndarray, np.ndarray]:
     if cached is not None:
         return cached
     raws = doc.el_attrs
-    own_el = np.fromiter(map(attribute_bits, raws), np.int64, len(raws))
+    own_el = _bits_of(raws)
     own_el[0] = 0
     parents = doc.skeleton.parents.copy()
     parents[0] = 0
@@ -401,7 +417,7 @@ def block_hints(doc: Any) -> tuple[np.ndarray, np.ndarray]:
         stop = ends[tags[with_attrs]].tolist()
         size = lens[tags[with_attrs]].tolist()
         raws = [src[e - k : e] for e, k in zip(stop, size)]
-        own[with_attrs] = np.fromiter(map(attribute_bits, raws), np.int64, len(raws))
+        own[with_attrs] = _bits_of(raws)
     result = (path, own)
     _last.put(doc, result)
     return result
