@@ -195,6 +195,21 @@ _DATE_WORDS = frozenset(_MONTHS.split("|")) | frozenset(("ago", "vor", "hace", "
 _DATE_SPLIT_RE = re.compile(r"[\W\d_]+")
 _READ_TIME_WORDS = ("min", "lesezeit", "lectura", "lecture", "lettura", "czytania", "分で読")
 _DIGIT_RE = re.compile(r"\d")
+#: Any of :data:`_READ_TIME_WORDS` (plain substrings), in one search.
+_READ_TIME_WORD_RE = re.compile("|".join(map(re.escape, _READ_TIME_WORDS)))
+#: From a line's first digit to its end: one match per line holding a digit.
+_DIGIT_LINE_RE = re.compile(r"\d[^\n]*")
+
+
+def _lines_with_digits(lows: list[str]) -> list[int]:
+    """Indices of the texts holding a digit: one regex pass over all of them (joined by line
+    breaks) rather than one search per block."""
+    joined = "\n".join(lows)
+    if joined.count("\n") != len(lows) - 1:  # a text holding a line break
+        return [i for i, t in enumerate(lows) if _DIGIT_RE.search(t) is not None]
+    starts = np.cumsum(np.fromiter(map(len, lows), np.int64, len(lows)) + 1)
+    found = [m.start() for m in _DIGIT_LINE_RE.finditer(joined)]
+    return np.searchsorted(starts, found, "right").tolist()
 
 
 #: The last document's flags: features and the body rules read them for the same page.
@@ -249,7 +264,7 @@ def label_features(doc: Any) -> np.ndarray:
             or t.startswith(_CREDIT_STARTS)
             for h, c, t in zip(heads, slash, lows)
         ]
-        digits = [i for i, t in enumerate(lows) if _DIGIT_RE.search(t) is not None]
+        digits = _lines_with_digits(lows)
         if digits:
             at = rows[digits]
             out[at, 4] = [
@@ -258,7 +273,7 @@ def label_features(doc: Any) -> np.ndarray:
                 for i in digits
             ]
             out[at, 5] = [
-                any(w in lows[i] for w in _READ_TIME_WORDS) and _READ_TIME_RE.search(lows[i]) is not None
+                _READ_TIME_WORD_RE.search(lows[i]) is not None and _READ_TIME_RE.search(lows[i]) is not None
                 for i in digits
             ]
     counts = Counter(texts)
