@@ -116,15 +116,17 @@ class BTERuntime:
                 options=config.extract_options(),
                 start_method=_START_METHOD,
                 max_memory=config.worker_max_memory,
+                nice=config.worker_nice,
             )
         except Exception as exc:  # noqa: BLE001 - e.g. no processes allowed: one clear line
             logger.error("scrapy-bte: cannot start the extraction workers, pages will get an error: %s", exc)
             return
         logger.info(
-            "scrapy-bte: started %d extraction worker(s) (timeout %.3g s, method %s)",
+            "scrapy-bte: started %d extraction worker(s) (timeout %.3g s, method %s, niceness +%d)",
             config.workers,
             config.timeout,
             config.method,
+            config.worker_nice,
         )
 
     async def spider_closed(self) -> None:

@@ -47,14 +47,20 @@ FLAT_SCORE_FIELDS = {
 _RESERVED_OPTIONS = frozenset({"html", "method", "url", "encoding", "content_type", "fields"})
 
 
-def default_workers(concurrent_requests: int | None = None) -> int:
-    """One worker per usable CPU (affinity mask and cgroup CPU quota), keeping
-    one for Scrapy's own reactor thread.
+#: Default ``BTE_WORKER_NICE``: a worker yields a shared core to the crawl.
+DEFAULT_WORKER_NICE = 10
 
-    Capped at ``CONCURRENT_REQUESTS``: more pages than that are never in
-    flight, so extra workers would only hold memory.
+
+def default_workers(concurrent_requests: int | None = None, nice: int = DEFAULT_WORKER_NICE) -> int:
+    """One worker per usable CPU (affinity mask and cgroup CPU quota).
+
+    Workers at a lower CPU priority than the crawl (``nice`` > 0) take only
+    the CPU time Scrapy leaves idle, so they get every CPU; at the crawl's
+    own priority one CPU stays free for Scrapy's reactor thread. Capped at
+    ``CONCURRENT_REQUESTS``: more pages than that are never in flight, so
+    extra workers would only hold memory.
     """
-    workers = max(1, usable_cpus() - 1)
+    workers = usable_cpus() if nice > 0 else max(1, usable_cpus() - 1)
     return min(workers, concurrent_requests) if concurrent_requests else workers
 
 
@@ -89,7 +95,12 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "BTE_WORKERS",
         None,
         "Extraction worker processes; `0` extracts inline in the reactor thread (blocks it: debugging and tiny crawls only).",
-        "`None` = usable CPUs − 1 (affinity mask and cgroup CPU quota; at least 1, at most `CONCURRENT_REQUESTS`)",
+        "`None` = usable CPUs (affinity mask and cgroup CPU quota; at most `CONCURRENT_REQUESTS`), minus one when `BTE_WORKER_NICE = 0`",
+    ),
+    SettingSpec(
+        "BTE_WORKER_NICE",
+        DEFAULT_WORKER_NICE,
+        "How much lower the workers' CPU priority is than the crawl process's (`os.nice` inside each worker, 0-19). Busy workers then yield a shared core to Scrapy, so its reactor is not slowed and the default can run a worker on every CPU; `0` runs them at the crawl's priority (and the default workers leave one CPU free).",
     ),
     SettingSpec(
         "BTE_TIMEOUT",
@@ -348,6 +359,7 @@ class BTEConfig:
     deduplicate: bool = False
     deduplicate_distance: int = 5
     worker_max_memory: int | None = DEFAULTS_WORKER_MAX_MEMORY
+    worker_nice: int = DEFAULT_WORKER_NICE
     fields: tuple[str, ...] = DEFAULT_FIELDS
 
     @classmethod
@@ -367,7 +379,13 @@ class BTEConfig:
             raise ConfigError(f"BTE_METHOD must be one of {', '.join(METHODS)}, got {method!r}")
         concurrency = _int("CONCURRENT_REQUESTS", settings.get("CONCURRENT_REQUESTS") or 16, 1)
         workers_value = get("BTE_WORKERS")
-        workers = default_workers(concurrency) if workers_value is None else _int("BTE_WORKERS", workers_value, 0)
+        worker_nice = _int("BTE_WORKER_NICE", get("BTE_WORKER_NICE"), 0)
+        if worker_nice > 19:
+            raise ConfigError(f"BTE_WORKER_NICE must be <= 19, got {worker_nice}")
+        if workers_value is None:
+            workers = default_workers(concurrency, worker_nice)
+        else:
+            workers = _int("BTE_WORKERS", workers_value, 0)
         pending_value = get("BTE_MAX_PENDING")
         if pending_value is None:
             max_pending = suggested_max_pending(max(1, workers), concurrency)
@@ -416,6 +434,7 @@ class BTEConfig:
             deduplicate=deduplicate,
             deduplicate_distance=distance,
             worker_max_memory=_memory_cap("BTE_WORKER_MAX_MEMORY", get("BTE_WORKER_MAX_MEMORY")),
+            worker_nice=worker_nice,
         )
 
     @classmethod

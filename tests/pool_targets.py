@@ -26,7 +26,7 @@ def slow_or_crash(
     """``sleep:S`` sleeps S seconds, ``exit:N`` calls ``os._exit(N)``,
     ``segv`` kills itself with SIGSEGV, ``raise`` raises, ``alloc:M`` holds
     M MiB of written memory, ``limits`` reports the worker's heap cap and
-    thread settings as its text; a returned result
+    thread settings as its text, ``nice`` its niceness; a returned result
     echoes the body as its text and names the worker pid in ``paragraphs[1]``."""
     cmd, _, arg = body.decode(encoding or "utf-8").partition(":")
     if cmd == "sleep":
@@ -41,6 +41,8 @@ def slow_or_crash(
     if cmd == "alloc":
         held = bytearray(int(float(arg) * 2**20))  # zero-filled: the pages are written
         text = f"alloc:{len(held) >> 20}"
+    elif cmd == "nice":
+        text = str(os.nice(0))
     elif cmd == "limits":
         soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
         text = f"{soft} {os.environ.get('OPENBLAS_NUM_THREADS')} {os.environ.get('OMP_NUM_THREADS')}"

@@ -109,5 +109,6 @@ def test_this_machine() -> None:
     quota = cgroup_cpu_quota()
     if quota is not None:
         assert cpus <= max(1, int(quota))
-    assert default_workers() == max(1, cpus - 1)
+    assert default_workers() == cpus  # niced workers: one per CPU
+    assert default_workers(nice=0) == max(1, cpus - 1)  # the crawl's priority: one CPU left to the reactor
     assert default_workers(concurrent_requests=1) == 1

@@ -63,6 +63,9 @@ def test_defaults() -> None:
         ("BTE_MAX_PENDING", 0),
         ("BTE_WORKER_MAX_MEMORY", 2**20),
         ("BTE_WORKER_MAX_MEMORY", "lots"),
+        ("BTE_WORKER_NICE", -1),
+        ("BTE_WORKER_NICE", 20),
+        ("BTE_WORKER_NICE", "low"),
         ("BTE_MAX_BYTES", 0),
         ("BTE_MIN_WORDS", -5),
         ("BTE_TEXT_FIELD", ""),
@@ -91,6 +94,16 @@ def test_bad_value_names_the_setting(name: str, value: Any) -> None:
 def test_worker_memory_cap_setting(value: Any, expected: int | None) -> None:
     assert BTEConfig.from_settings(Settings({})).worker_max_memory == 2**30
     assert BTEConfig.from_settings(Settings({"BTE_WORKER_MAX_MEMORY": value})).worker_max_memory == expected
+
+
+def test_worker_priority_decides_the_default_workers() -> None:
+    """Niced workers get every CPU; workers at the crawl's priority leave one to the reactor."""
+    niced = BTEConfig.from_settings(Settings({}))
+    level = BTEConfig.from_settings(Settings({"BTE_WORKER_NICE": "0"}))
+    assert niced.worker_nice == 10 and level.worker_nice == 0
+    assert niced.workers == default_workers(nice=10)
+    assert level.workers == default_workers(nice=0)
+    assert BTEConfig.from_settings(Settings({"BTE_WORKER_NICE": 0, "BTE_WORKERS": 3})).workers == 3
 
 
 def test_values_from_the_command_line_are_parsed() -> None:

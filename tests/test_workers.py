@@ -128,6 +128,18 @@ def test_timeout_replaces_only_that_worker():
         assert (stats["timeouts"], stats["crashes"], stats["completed"]) == (1, 0, 4)
 
 
+def test_workers_run_at_the_lower_priority_asked_for():
+    """Workers yield the CPU to the process that feeds them: their niceness is the parent's plus ``nice``."""
+    parent = os.nice(0)
+    with make_pool(1, nice=5) as p:
+        assert int(p.submit(b"nice").result(WAIT).text) == min(19, parent + 5)
+    with make_pool(1) as p:
+        assert int(p.submit(b"nice").result(WAIT).text) == parent
+    for bad in (-1, 20, True, "5"):
+        with pytest.raises(ConfigError, match="nice"):
+            make_pool(1, nice=bad)
+
+
 def test_memory_cap_fails_only_the_page_over_it():
     cap = 384 * 2**20
     with make_pool(2, max_memory=cap) as p:

@@ -71,6 +71,23 @@ def cap_memory(max_bytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
 
 
+def lower_priority(nice: int) -> None:
+    """Raise this process's niceness by ``nice`` (``os.nice``).
+
+    A worker at a lower priority than the crawl's process takes only the
+    CPU time the reactor leaves idle: when both want a core, the scheduler
+    runs the reactor first, so the pool can have a worker on every CPU
+    without slowing Scrapy's own work or stalling its event loop. Raising
+    niceness needs no privilege; where the platform has no ``os.nice`` the
+    worker keeps its priority.
+    """
+    if nice > 0 and hasattr(os, "nice"):
+        try:
+            os.nice(nice)
+        except OSError:  # pragma: no cover - e.g. a sandbox refusing setpriority
+            pass
+
+
 def _resolve_target(spec: str) -> Target:
     module, _, attr = spec.partition(":")
     obj: Any = importlib.import_module(module)
@@ -119,15 +136,18 @@ def worker_main(
     method: str | None,
     options: dict[str, Any],
     max_memory: int | None = None,
+    nice: int = 0,
 ) -> None:
     """Worker process loop: one job at a time until EOF or a ``None`` job.
 
     With ``max_memory`` the heap is capped once the target is loaded; a job
     that hits the cap is answered with :data:`OUT_OF_MEMORY` and the worker
-    exits so that the pool starts a fresh one.
+    exits so that the pool starts a fresh one. ``nice`` lowers the worker's
+    CPU priority (:func:`lower_priority`).
     """
     # Ctrl-C goes to the whole process group; the parent decides when we stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    lower_priority(nice)
     _exit_with_pool(lifeline)
     try:
         try:

@@ -96,6 +96,7 @@ class Dispatcher:
         ctx: Any,  # a multiprocessing context
         on_stopped: Callable[[], None],
         max_memory: int | None = None,
+        nice: int = 0,
     ) -> None:
         self.shared = shared
         self.size = size
@@ -106,6 +107,7 @@ class Dispatcher:
         self.ctx = ctx
         self.on_stopped = on_stopped
         self.max_memory = max_memory
+        self.nice = nice
         self.workers: list[_Worker] = []
         self.dying: list[tuple[Any, float]] = []
         self.startup_failures = 0
@@ -147,7 +149,7 @@ class Dispatcher:
         parent, child = self.ctx.Pipe(duplex=True)
         process = self.ctx.Process(
             target=worker_main,
-            args=(child, self.lifeline_r, self.target, self.method, self.options, self.max_memory),
+            args=(child, self.lifeline_r, self.target, self.method, self.options, self.max_memory, self.nice),
             name="bte-worker",
             daemon=True,
         )

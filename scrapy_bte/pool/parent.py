@@ -146,6 +146,10 @@ class WorkerPool:
     timeout, instead of the machine swapping or the kernel's OOM killer
     picking a process. ``None`` leaves workers uncapped.
 
+    ``nice`` lowers each worker's CPU priority by that much (``os.nice``
+    inside the worker, 0-19): busy workers then yield a shared core to the
+    process that submits pages, so a pool can have as many workers as CPUs.
+
     The constructor starts the workers (the first forkserver pool of a process
     also starts the fork server, well under a second), so a pool that cannot
     start fails here rather than on the first page.
@@ -162,6 +166,7 @@ class WorkerPool:
         start_method: str = "forkserver",
         target: str | Callable[..., dict[str, Any]] | None = None,
         max_memory: int | None = None,
+        nice: int = 0,
     ) -> None:
         if workers < 1:
             raise ConfigError(f"workers must be >= 1, got {workers}")
@@ -173,6 +178,8 @@ class WorkerPool:
             isinstance(max_memory, bool) or not isinstance(max_memory, int) or max_memory < MIN_WORKER_MEMORY
         ):
             raise ConfigError(f"max_memory must be None or an int >= {MIN_WORKER_MEMORY} bytes, got {max_memory!r}")
+        if isinstance(nice, bool) or not isinstance(nice, int) or not 0 <= nice <= 19:
+            raise ConfigError(f"nice must be an int from 0 to 19, got {nice!r}")
         if start_method not in ("forkserver", "spawn"):
             raise ConfigError(
                 f"start_method must be 'forkserver' or 'spawn', got {start_method!r}"
@@ -184,6 +191,7 @@ class WorkerPool:
         self.method = method
         self.options = dict(options or {})
         self.max_memory = max_memory
+        self.nice = nice
         ctx = multiprocessing.get_context(start_method)
         if start_method == "forkserver":
             wants_language = "language" in (self.options.get("fields") or ())
@@ -199,6 +207,7 @@ class WorkerPool:
             ctx=ctx,
             on_stopped=lambda: _POOLS.discard(self),
             max_memory=max_memory,
+            nice=nice,
         )
         _POOLS.add(self)
         try:  # up front, so a pool that cannot start says so here
