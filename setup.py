@@ -29,6 +29,12 @@ setup(
             optional=True,
         ),
         Extension(
+            "scrapy_bte.core._furniture",
+            sources=["scrapy_bte/core/_furniture.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
+        Extension(
             "scrapy_bte.methods._bte", sources=["scrapy_bte/methods/_bte.c"], extra_compile_args=["-O2"], optional=True
         ),
         Extension(

@@ -11,7 +11,11 @@ block's other evidence (a heading "Share prices fall" is not a label: only
 whole short blocks and block openings count).
 
 Only blocks of at most :data:`MAX_WORDS` words are read, with set look-ups
-and prefix tests; the date pattern runs only on blocks with a digit.
+and prefix tests; the date pattern runs only on blocks with a digit and a
+character it needs. Those tests, a few microseconds per block in Python and
+run on every short block of every page, are one C pass over each text
+(``core/_furniture.c``) when it is built; :func:`text_flags_reference` is the
+Python twin.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from . import accel
 from .hints import attribute_bits, block_hints, group_bit
 from .memo import LastDocument
 from .tree import path_or
@@ -186,13 +191,20 @@ _MONTHS = (
 )
 # fmt: on
 # A date or time in digits: 2024-05-01, 1.5.2024, 05/01/24, 12:30, 2024年5月, 5月1日, 3時間前.
+# It reads \d{1,4}[./-]\d{1,2}[./-]\d{2,4} | \d{1,2}:\d{2} | \d{4}\s*年 | \d{1,2}\s*月\s*\d{1,2}\s*日 | \d+\s*(?:分|時間|日)前
+# with the first digit of every branch taken out in front, so that a search skips in C to the next digit.
 _NUMERIC_DATE_RE = re.compile(
-    r"\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}:\d{2}|\d{4}\s*年|\d{1,2}\s*月\s*\d{1,2}\s*日|\d+\s*(?:分|時間|日)前"
+    r"\d(?:\d{0,3}[./-]\d{1,2}[./-]\d{2,4}|\d?:\d{2}|\d{3}\s*年|\d?\s*月\s*\d{1,2}\s*日|\d*\s*(?:分|時間|日)前)"
 )
 #: Words that make a number a date: month names (English, German, Spanish, French, Italian, Polish)
 #: and "ago" in a few languages ("3 hours ago", "vor 3 Stunden", "hace 3 horas").
 _DATE_WORDS = frozenset(_MONTHS.split("|")) | frozenset(("ago", "vor", "hace", "il", "fa", "temu"))
 _DATE_SPLIT_RE = re.compile(r"[\W\d_]+")
+#: Without one of these :data:`_NUMERIC_DATE_RE` cannot match: a digit followed by one of
+#: :data:`_DATE_AFTER_DIGIT`, or one of :data:`_DATE_MARKS` anywhere (so the pattern runs on few blocks).
+_DATE_AFTER_DIGIT = "./-:"
+_DATE_MARKS = "年月前"
+_DATE_MARK_RE = re.compile(rf"\d[{re.escape(_DATE_AFTER_DIGIT)}]|[{_DATE_MARKS}]")
 _READ_TIME_WORDS = ("min", "lesezeit", "lectura", "lecture", "lettura", "czytania", "分で読")
 _DIGIT_RE = re.compile(r"\d")
 #: Any of :data:`_READ_TIME_WORDS` (plain substrings), in one search.
@@ -234,11 +246,120 @@ _BYLINE_HEADS = frozenset(w.rstrip(":") for w in _BYLINE_WORDS if w.endswith(":"
 _BYLINE_PREFIXES = _BYLINE_PAIRS + _BYLINE_CJK
 
 
-def label_features(doc: Any) -> np.ndarray:
-    """``(n_blocks, len(NAMES))`` flags of label-like blocks (see the module docstring). Cached."""
-    cached = _last.get(doc)
+#: Bits of :func:`text_flags` beyond the first four (columns 0-3 of :func:`label_features`): which
+#: texts the date and reading-time patterns need to read. Set on texts holding a digit only.
+_DIGIT = 16  # a decimal digit (``\d``)
+_DATE_WORD = 32  # one of _DATE_WORDS, as a whole run of letters
+_DATE_MARK = 64  # _DATE_MARK_RE matches
+_READ_TIME_WORD = 128  # one of _READ_TIME_WORDS
+_FURNITURE = accel.load("scrapy_bte.core._furniture")
+if _FURNITURE.module is not None:  # the C pass reads this module's word lists, never copies of them
+    _FURNITURE.module.configure(
+        _LABEL_TAIL,
+        _LABEL_SET,
+        _LABEL_COLON,
+        _BYLINE_FIRST,
+        _BYLINE_HEADS,
+        _BYLINE_PREFIXES,
+        _CREDIT_WORDS,
+        _CREDIT_STARTS,
+        _DATE_WORDS,
+        _DATE_AFTER_DIGIT,
+        _DATE_MARKS,
+        _READ_TIME_WORDS,
+    )
+
+
+def text_flags(lows: list[str], *, accelerated: bool | None = None) -> np.ndarray:
+    """One byte of flags per lower-cased short text (bits: label, label_colon, byline_start,
+    credit_start, then ``_DIGIT`` ... ``_READ_TIME_WORD``).
+
+    One C pass over each text when ``scrapy_bte.core._furniture`` is built (the Python tests
+    build a dozen small strings per text), else :func:`text_flags_reference`; the two agree.
+    """
+    c = _FURNITURE.use(accelerated)
+    if c is None:
+        return text_flags_reference(lows)
+    return np.frombuffer(c.flags(lows), np.uint8)
+
+
+def text_flags_reference(lows: list[str]) -> np.ndarray:
+    """The Python reference of :func:`text_flags`."""
+    # "Tags: ...", "Foto: ...": the words before a colon (or a slash, for credits).
+    heads = [t.partition(":")[0].partition("：")[0].rstrip() for t in lows]
+    slash = [t.partition("/")[0].rstrip() for t in lows]
+    firsts = [t.split(None, 1) for t in lows]
+    label = [t.strip(_LABEL_TAIL) in _LABEL_SET for t in lows]
+    colon = [h in _LABEL_COLON and len(h) < len(t) for h, t in zip(heads, lows)]
+    byline = [
+        (len(f) > 1 and f[0] in _BYLINE_FIRST) or h in _BYLINE_HEADS or t.startswith(_BYLINE_PREFIXES)
+        for f, h, t in zip(firsts, heads, lows)
+    ]
+    credit = [
+        (h in _CREDIT_WORDS and len(h) < len(t))
+        or (c in _CREDIT_WORDS and len(c) < len(t))
+        or t.startswith(_CREDIT_STARTS)
+        for h, c, t in zip(heads, slash, lows)
+    ]
+    bits = np.packbits(np.array([label, colon, byline, credit], dtype=bool).reshape(4, -1), axis=0, bitorder="little")
+    bits = bits.reshape(-1)
+    for i in _lines_with_digits(lows):
+        t = lows[i]
+        bits[i] |= (
+            _DIGIT
+            | (_DATE_WORD if not _DATE_WORDS.isdisjoint(_DATE_SPLIT_RE.split(t)) else 0)
+            | (_DATE_MARK if _DATE_MARK_RE.search(t) is not None else 0)
+            | (_READ_TIME_WORD if _READ_TIME_WORD_RE.search(t) is not None else 0)
+        )
+    return bits
+
+
+def _date_columns(lows: list[str], bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Columns ``date_like`` and ``read_time`` of the texts ``lows`` with flags ``bits``: the
+    patterns run only where the flags say they can match."""
+    date = (bits & _DATE_WORD) != 0
+    maybe = np.flatnonzero((bits & (_DATE_WORD | _DATE_MARK)) == _DATE_MARK).tolist()
+    if maybe:
+        date[maybe] = [_NUMERIC_DATE_RE.search(lows[i]) is not None for i in maybe]
+    read = np.zeros(len(lows), dtype=bool)
+    maybe = np.flatnonzero(bits & _READ_TIME_WORD).tolist()
+    if maybe:
+        read[maybe] = [_READ_TIME_RE.search(lows[i]) is not None for i in maybe]
+    return date, read
+
+
+def label_features(doc: Any, *, accelerated: bool | None = None) -> np.ndarray:
+    """``(n_blocks, len(NAMES))`` flags of label-like blocks (see the module docstring).
+
+    Cached for the last document (when ``accelerated`` is None); ``accelerated`` as in
+    :func:`text_flags`. :func:`label_features_reference` gives the same array.
+    """
+    cached = _last.get(doc) if accelerated is None else None
     if cached is not None:
         return cached
+    n = doc.n_blocks
+    out = np.zeros((n, len(NAMES)), dtype=np.float64)
+    texts = doc.texts
+    rows = np.flatnonzero(doc.words <= MAX_WORDS)
+    if len(rows):
+        short = [texts[b] for b in rows.tolist()]
+        lows = "\n".join(short).lower().split("\n")
+        if len(lows) != len(short):  # a block holding a line break
+            lows = [t.lower() for t in short]
+        bits = text_flags(lows, accelerated=accelerated)
+        out[rows, :4] = np.unpackbits(bits[:, None], axis=1, count=4, bitorder="little")
+        out[rows, 4], out[rows, 5] = _date_columns(lows, bits)
+    counts = Counter(texts)
+    if len(counts) < n:
+        out[:, 6] = np.log(np.fromiter(map(counts.__getitem__, texts), np.float64, n))
+    out[:, 7:9] = _next_to_images(doc)
+    if accelerated is None:
+        _last.put(doc, out)
+    return out
+
+
+def label_features_reference(doc: Any) -> np.ndarray:
+    """The Python reference of :func:`label_features` (not cached): one test after another per text."""
     n = doc.n_blocks
     out = np.zeros((n, len(NAMES)), dtype=np.float64)
     texts = doc.texts
@@ -280,7 +401,6 @@ def label_features(doc: Any) -> np.ndarray:
     if len(counts) < n:
         out[:, 6] = np.log(np.fromiter(map(counts.__getitem__, texts), np.float64, n))
     out[:, 7:9] = _next_to_images(doc)
-    _last.put(doc, out)
     return out
 
 

@@ -1,0 +1,506 @@
+/* The per-text tests of furniture.label_features in one pass per text
+ * (optional accelerator).
+ *
+ * The Python reference (furniture.text_flags_reference) builds several
+ * derived strings per short block (stripped, partitioned, split) and tests
+ * each against a word set: a dozen small allocations and method calls for
+ * every block of a page. Here each lower-cased text is read once; a derived
+ * string is made only where a set look-up needs it and its length can match
+ * a word of the set. The word sets, the label tail characters and the prefix
+ * tuples are furniture.py's own, handed over once by configure().
+ *
+ * Python semantics kept exactly: str.strip(chars), str.partition, str.rstrip()
+ * and str.split(None, 1) (whitespace = Py_UNICODE_ISSPACE), str.startswith(tuple),
+ * and the regular expressions' classes \d (Py_UNICODE_ISDECIMAL) and
+ * [^\W\d_] (Py_UNICODE_ISALNUM, not decimal, not '_').
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Bits of one text's flag byte; furniture.py names the same bits. */
+#define LABEL 1
+#define LABEL_COLON 2
+#define BYLINE_START 4
+#define CREDIT_START 8
+#define DIGIT 16
+#define DATE_WORD 32
+#define DATE_MARK 64
+#define READ_TIME_WORD 128
+
+/* Classes of ASCII characters for the first scan of a text. */
+#define COLON 1
+#define SLASH 2
+#define DECIMAL 4
+#define AFTER_DIGIT 8 /* a digit followed by it is a date mark */
+
+/* A word set and the lengths of its shortest and longest words (no string of another length is in it). */
+typedef struct {
+    PyObject *set;
+    Py_ssize_t shortest, longest;
+} words;
+
+/* Strings looked for at the start of a text or anywhere in it, as UCS4 arrays. */
+typedef struct {
+    PyObject *tuple; /* the tuple of str they were copied from (kept for reference) */
+    Py_ssize_t count;
+    Py_UCS4 **chars;
+    Py_ssize_t *lengths;
+    /* Per ASCII character, bit k when needle k (k < 64) starts with it; needles from 64 on
+     * and texts starting with a non-ASCII character are compared one by one. */
+    uint64_t by_first[128];
+    uint64_t wide_first; /* bit k when needle k (k < 64) starts with a non-ASCII character */
+} needles;
+
+static struct {
+    int ready;
+    Py_UCS4 *tail; /* the label tail characters */
+    Py_ssize_t n_tail;
+    unsigned char ascii_tail[128];
+    words labels, colon_labels, byline_first, byline_heads, credit_words, date_words;
+    needles byline_prefixes, credit_starts, read_time_words;
+    unsigned char ascii_class[128]; /* per ASCII character, the bits below */
+    Py_UCS4 *marks;                 /* characters that make a date mark anywhere */
+    Py_ssize_t n_marks;
+} cfg;
+
+static int in_tail(Py_UCS4 ch)
+{
+    if (ch < 128)
+        return cfg.ascii_tail[ch];
+    for (Py_ssize_t i = 0; i < cfg.n_tail; i++)
+        if (cfg.tail[i] == ch)
+            return 1;
+    return 0;
+}
+
+static int is_mark(Py_UCS4 ch)
+{
+    for (Py_ssize_t i = 0; i < cfg.n_marks; i++)
+        if (cfg.marks[i] == ch)
+            return 1;
+    return 0;
+}
+
+/* A character of [^\W\d_]: what _DATE_SPLIT_RE does not split on. */
+static inline int is_letter(Py_UCS4 ch)
+{
+    if (ch < 128)
+        return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+    return Py_UNICODE_ISALNUM(ch) && !Py_UNICODE_ISDECIMAL(ch);
+}
+
+/* Whether text[start:end] is in `w`: 1, 0, or -1 with an exception set. */
+static int contains(const words *w, PyObject *text, Py_ssize_t start, Py_ssize_t end)
+{
+    if (end - start > w->longest || end - start < w->shortest)
+        return 0;
+    if (start == 0 && end == PyUnicode_GET_LENGTH(text))
+        return PySet_Contains(w->set, text);
+    PyObject *part = PyUnicode_Substring(text, start, end);
+    if (part == NULL)
+        return -1;
+    int found = PySet_Contains(w->set, part);
+    Py_DECREF(part);
+    return found;
+}
+
+/* Whether needle `k` of `w` occurs in the text at `at`. */
+static inline int occurs_at(const needles *w, Py_ssize_t k, int kind, const void *data, Py_ssize_t n, Py_ssize_t at)
+{
+    Py_ssize_t length = w->lengths[k];
+    if (length > n - at)
+        return 0;
+    const Py_UCS4 *chars = w->chars[k];
+    for (Py_ssize_t i = 0; i < length; i++)
+        if (PyUnicode_READ(kind, data, at + i) != chars[i])
+            return 0;
+    return 1;
+}
+
+/* str.startswith(tuple). */
+static int starts_with(const needles *w, int kind, const void *data, Py_ssize_t n)
+{
+    if (n == 0)
+        return 0; /* needles are never empty */
+    Py_UCS4 lead = PyUnicode_READ(kind, data, 0);
+    Py_ssize_t k = 0;
+    if (lead < 128) {
+        for (uint64_t bits = w->by_first[lead]; bits; bits &= bits - 1)
+            if (occurs_at(w, __builtin_ctzll(bits), kind, data, n, 0))
+                return 1;
+        k = 64;
+    }
+    for (; k < w->count; k++)
+        if (occurs_at(w, k, kind, data, n, 0))
+            return 1;
+    return 0;
+}
+
+/* Whether any needle occurs in the text (needles are never empty). */
+static int holds_any(const needles *w, int kind, const void *data, Py_ssize_t n)
+{
+    for (Py_ssize_t at = 0; at < n; at++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, at);
+        uint64_t bits = ch < 128 ? w->by_first[ch] : w->wide_first;
+        for (; bits; bits &= bits - 1) {
+            int k = __builtin_ctzll(bits);
+            if (w->chars[k][0] == ch && occurs_at(w, k, kind, data, n, at))
+                return 1;
+        }
+        for (Py_ssize_t k = 64; k < w->count; k++)
+            if (w->chars[k][0] == ch && occurs_at(w, k, kind, data, n, at))
+                return 1;
+    }
+    return 0;
+}
+
+/* Index of the first character at or after `i` that is not whitespace. */
+static Py_ssize_t skip_space(int kind, const void *data, Py_ssize_t i, Py_ssize_t n)
+{
+    while (i < n && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)))
+        i++;
+    return i;
+}
+
+/* `end` with the whitespace before it dropped (str.rstrip()). */
+static Py_ssize_t rstrip(int kind, const void *data, Py_ssize_t end)
+{
+    while (end > 0 && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end - 1)))
+        end--;
+    return end;
+}
+
+#define CHECK(expr)                                                                                                    \
+    do {                                                                                                               \
+        found = (expr);                                                                                                \
+        if (found < 0)                                                                                                 \
+            return -1;                                                                                                 \
+    } while (0)
+
+/* The flag byte of one lower-cased text, or -1 with an exception set. */
+static int text_flags(PyObject *text)
+{
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "texts must be str");
+        return -1;
+    }
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int flags = 0, found;
+
+    /* One scan: the first ':' or '：', the first '/', digits and date marks. */
+    Py_ssize_t colon = n, slash = n;
+    int digit = 0, mark = 0, after_digit = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (ch < 128) {
+            unsigned char c = cfg.ascii_class[ch];
+            if (c) {
+                if ((c & COLON) && colon == n)
+                    colon = i;
+                if ((c & SLASH) && slash == n)
+                    slash = i;
+                if ((c & AFTER_DIGIT) && after_digit)
+                    mark = 1;
+                digit |= c & DECIMAL;
+            }
+            after_digit = c & DECIMAL;
+            continue;
+        }
+        if (ch == 0xFF1A && colon == n)
+            colon = i;
+        after_digit = Py_UNICODE_ISDECIMAL(ch);
+        if (after_digit)
+            digit = 1;
+        else if (is_mark(ch))
+            mark = 1;
+    }
+
+    /* t.strip(_LABEL_TAIL) in _LABEL_SET */
+    Py_ssize_t start = 0, end = n;
+    while (start < end && in_tail(PyUnicode_READ(kind, data, start)))
+        start++;
+    while (end > start && in_tail(PyUnicode_READ(kind, data, end - 1)))
+        end--;
+    CHECK(contains(&cfg.labels, text, start, end));
+    if (found)
+        flags |= LABEL;
+
+    /* The words before a colon (heads) or a slash, right-stripped. */
+    Py_ssize_t head = rstrip(kind, data, colon), before_slash = rstrip(kind, data, slash);
+    if (head < n) {
+        CHECK(contains(&cfg.colon_labels, text, 0, head));
+        if (found)
+            flags |= LABEL_COLON;
+    }
+
+    /* Byline: a first word followed by more, a head, or a prefix. */
+    Py_ssize_t first = skip_space(kind, data, 0, n), first_end = first;
+    while (first_end < n && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, first_end)))
+        first_end++;
+    found = 0;
+    if (first < n && skip_space(kind, data, first_end, n) < n)
+        CHECK(contains(&cfg.byline_first, text, first, first_end));
+    if (!found)
+        CHECK(contains(&cfg.byline_heads, text, 0, head));
+    if (!found)
+        found = starts_with(&cfg.byline_prefixes, kind, data, n);
+    if (found)
+        flags |= BYLINE_START;
+
+    /* Credit: a credit word before a colon or a slash, or a prefix. */
+    found = 0;
+    if (head < n)
+        CHECK(contains(&cfg.credit_words, text, 0, head));
+    if (!found && before_slash < n)
+        CHECK(contains(&cfg.credit_words, text, 0, before_slash));
+    if (!found)
+        found = starts_with(&cfg.credit_starts, kind, data, n);
+    if (found)
+        flags |= CREDIT_START;
+
+    if (!digit)
+        return flags;
+    flags |= DIGIT;
+    if (mark)
+        flags |= DATE_MARK;
+    /* A date word among the runs of letters. */
+    for (Py_ssize_t i = 0; i < n;) {
+        if (!is_letter(PyUnicode_READ(kind, data, i))) {
+            i++;
+            continue;
+        }
+        Py_ssize_t j = i + 1;
+        while (j < n && is_letter(PyUnicode_READ(kind, data, j)))
+            j++;
+        CHECK(contains(&cfg.date_words, text, i, j));
+        if (found) {
+            flags |= DATE_WORD;
+            break;
+        }
+        i = j;
+    }
+    if (holds_any(&cfg.read_time_words, kind, data, n))
+        flags |= READ_TIME_WORD;
+    return flags;
+}
+
+PyDoc_STRVAR(flags_doc, "flags(texts) -> bytes\n\n"
+                        "One flag byte per lower-cased text of the list `texts` (bits as in\n"
+                        "furniture.text_flags_reference).");
+
+static PyObject *flags(PyObject *self, PyObject *texts)
+{
+    if (!cfg.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() first");
+        return NULL;
+    }
+    if (!PyList_Check(texts)) {
+        PyErr_SetString(PyExc_TypeError, "texts must be a list");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(texts);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
+    if (out == NULL)
+        return NULL;
+    char *bits = PyBytes_AS_STRING(out);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int value = text_flags(PyList_GET_ITEM(texts, i));
+        if (value < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        bits[i] = (char)value;
+    }
+    return out;
+}
+
+/* ---------------------------------------------------------------- configure */
+
+/* Whether `obj` is a frozenset of str (a set could change under the lengths kept); -1 with a TypeError when not. */
+static int check_words(PyObject *obj, const char *name)
+{
+    if (!PyFrozenSet_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a frozenset of str", name);
+        return -1;
+    }
+    PyObject *it = PyObject_GetIter(obj), *key;
+    if (it == NULL)
+        return -1;
+    int ok = 1;
+    while (ok && (key = PyIter_Next(it)) != NULL) {
+        ok = PyUnicode_Check(key);
+        Py_DECREF(key);
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred())
+        return -1;
+    if (!ok) {
+        PyErr_Format(PyExc_TypeError, "%s must be a frozenset of str", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether `obj` is a tuple of non-empty str; -1 with a TypeError when not. */
+static int check_needles(PyObject *obj, const char *name)
+{
+    if (PyTuple_Check(obj)) {
+        Py_ssize_t k = 0;
+        while (k < PyTuple_GET_SIZE(obj) && PyUnicode_Check(PyTuple_GET_ITEM(obj, k))
+               && PyUnicode_GET_LENGTH(PyTuple_GET_ITEM(obj, k)) > 0)
+            k++;
+        if (k == PyTuple_GET_SIZE(obj))
+            return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "%s must be a tuple of non-empty str", name);
+    return -1;
+}
+
+/* Takes a checked frozenset of str. */
+static void set_words(words *w, PyObject *set)
+{
+    Py_ssize_t shortest = PY_SSIZE_T_MAX, longest = -1;
+    PyObject *it = PyObject_GetIter(set), *key;
+    while (it != NULL && (key = PyIter_Next(it)) != NULL) {
+        Py_ssize_t length = PyUnicode_GET_LENGTH(key);
+        longest = length > longest ? length : longest;
+        shortest = length < shortest ? length : shortest;
+        Py_DECREF(key);
+    }
+    Py_XDECREF(it);
+    Py_XSETREF(w->set, Py_NewRef(set));
+    w->shortest = shortest;
+    w->longest = longest;
+}
+
+static void clear_needles(needles *w)
+{
+    for (Py_ssize_t k = 0; k < w->count; k++)
+        PyMem_Free(w->chars[k]);
+    PyMem_Free(w->chars);
+    PyMem_Free(w->lengths);
+    Py_CLEAR(w->tuple);
+    w->chars = NULL;
+    w->lengths = NULL;
+    w->count = 0;
+    memset(w->by_first, 0, sizeof(w->by_first));
+    w->wide_first = 0;
+}
+
+/* Takes a checked tuple of non-empty str; -1 when out of memory. */
+static int set_needles(needles *w, PyObject *tuple)
+{
+    clear_needles(w);
+    Py_ssize_t count = PyTuple_GET_SIZE(tuple);
+    w->chars = PyMem_Calloc(count ? count : 1, sizeof(Py_UCS4 *));
+    w->lengths = PyMem_Calloc(count ? count : 1, sizeof(Py_ssize_t));
+    if (w->chars == NULL || w->lengths == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    w->tuple = Py_NewRef(tuple);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *item = PyTuple_GET_ITEM(tuple, k);
+        w->count = k + 1; /* freed by the next clear_needles() from here on */
+        w->chars[k] = PyUnicode_AsUCS4Copy(item);
+        if (w->chars[k] == NULL)
+            return -1;
+        w->lengths[k] = PyUnicode_GET_LENGTH(item);
+        if (k < 64 && w->chars[k][0] < 128)
+            w->by_first[w->chars[k][0]] |= (uint64_t)1 << k;
+        else if (k < 64)
+            w->wide_first |= (uint64_t)1 << k;
+    }
+    return 0;
+}
+
+static int set_chars(Py_UCS4 **slot, Py_ssize_t *count, PyObject *chars)
+{
+    Py_UCS4 *copy = PyUnicode_AsUCS4Copy(chars);
+    if (copy == NULL)
+        return -1;
+    PyMem_Free(*slot);
+    *slot = copy;
+    *count = PyUnicode_GET_LENGTH(chars);
+    return 0;
+}
+
+PyDoc_STRVAR(configure_doc,
+             "configure(label_tail, labels, colon_labels, byline_first, byline_heads, byline_prefixes,\n"
+             "          credit_words, credit_starts, date_words, after_digit, date_marks, read_time_words)\n\n"
+             "Hands over furniture.py's word sets (frozensets of str), prefix and word tuples (tuples of\n"
+             "non-empty str) and characters (str: `after_digit` ASCII, `date_marks` not ASCII);\n"
+             "flags() reads them from then on. Invalid arguments leave the previous ones in place.");
+
+static PyObject *configure(PyObject *self, PyObject *args)
+{
+    PyObject *tail, *labels, *colon_labels, *byline_first, *byline_heads, *byline_prefixes, *credit_words;
+    PyObject *credit_starts, *date_words, *after_digit, *date_marks, *read_time_words;
+    if (!PyArg_ParseTuple(args, "UOOOOOOOOUUO", &tail, &labels, &colon_labels, &byline_first, &byline_heads,
+                          &byline_prefixes, &credit_words, &credit_starts, &date_words, &after_digit, &date_marks,
+                          &read_time_words))
+        return NULL;
+    if (check_words(labels, "labels") < 0 || check_words(colon_labels, "colon_labels") < 0
+        || check_words(byline_first, "byline_first") < 0 || check_words(byline_heads, "byline_heads") < 0
+        || check_words(credit_words, "credit_words") < 0 || check_words(date_words, "date_words") < 0
+        || check_needles(byline_prefixes, "byline_prefixes") < 0 || check_needles(credit_starts, "credit_starts") < 0
+        || check_needles(read_time_words, "read_time_words") < 0)
+        return NULL;
+    for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(after_digit); i++) {
+        if (PyUnicode_READ_CHAR(after_digit, i) >= 128) {
+            PyErr_SetString(PyExc_ValueError, "after_digit must be ASCII");
+            return NULL;
+        }
+    }
+    for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(date_marks); i++) {
+        if (PyUnicode_READ_CHAR(date_marks, i) < 128) {
+            PyErr_SetString(PyExc_ValueError, "date_marks must not be ASCII");
+            return NULL;
+        }
+    }
+    cfg.ready = 0; /* until every part is in place */
+    if (set_chars(&cfg.tail, &cfg.n_tail, tail) < 0 || set_chars(&cfg.marks, &cfg.n_marks, date_marks) < 0)
+        return NULL;
+    memset(cfg.ascii_tail, 0, sizeof(cfg.ascii_tail));
+    for (Py_ssize_t i = 0; i < cfg.n_tail; i++)
+        if (cfg.tail[i] < 128)
+            cfg.ascii_tail[cfg.tail[i]] = 1;
+    memset(cfg.ascii_class, 0, sizeof(cfg.ascii_class));
+    cfg.ascii_class[':'] |= COLON;
+    cfg.ascii_class['/'] |= SLASH;
+    for (Py_UCS4 ch = '0'; ch <= '9'; ch++)
+        cfg.ascii_class[ch] |= DECIMAL;
+    for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(after_digit); i++)
+        cfg.ascii_class[PyUnicode_READ_CHAR(after_digit, i)] |= AFTER_DIGIT;
+    set_words(&cfg.labels, labels);
+    set_words(&cfg.colon_labels, colon_labels);
+    set_words(&cfg.byline_first, byline_first);
+    set_words(&cfg.byline_heads, byline_heads);
+    set_words(&cfg.credit_words, credit_words);
+    set_words(&cfg.date_words, date_words);
+    if (set_needles(&cfg.byline_prefixes, byline_prefixes) < 0 || set_needles(&cfg.credit_starts, credit_starts) < 0
+        || set_needles(&cfg.read_time_words, read_time_words) < 0)
+        return NULL;
+    cfg.ready = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", configure, METH_VARARGS, configure_doc},
+    {"flags", flags, METH_O, flags_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "scrapy_bte.core._furniture",
+    "Per-text tests of furniture.label_features in one pass per text (optional accelerator).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__furniture(void)
+{
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,322 @@
+"""Label-like blocks: the C pass (``scrapy_bte.core._furniture``) and the pattern shortcuts give the
+flags of the one-test-after-another Python reference.
+
+Compared on texts aimed at the string rules both implement (``str.strip`` with the label tail,
+``partition`` at ':' and '：', ``rstrip``/``split`` on Unicode white space, prefix tuples, the
+``\\d`` and ``[^\\W\\d_]`` classes), on every code point in a few positions, on random texts, and on
+whole documents: the fixtures, the bundled samples and the example site.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scrapy_bte import ACCELERATED
+from scrapy_bte.core import furniture
+from scrapy_bte.core.decode import to_unicode
+from scrapy_bte.core.document import build
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
+_needs_c = pytest.mark.skipif(
+    not ACCELERATED["scrapy_bte.core._furniture"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte.core._furniture is not built",
+)
+
+#: The date pattern as first written, one branch per form: the spec of ``furniture._NUMERIC_DATE_RE``.
+_PLAIN_DATE_RE = re.compile(
+    r"\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}:\d{2}|\d{4}\s*年|\d{1,2}\s*月\s*\d{1,2}\s*日|\d+\s*(?:分|時間|日)前"
+)
+
+_WORDS = sorted(
+    furniture._LABEL_SET
+    | furniture._LABEL_COLON
+    | furniture._BYLINE_WORDS
+    | furniture._CREDIT_WORDS
+    | furniture._DATE_WORDS
+    | set(furniture._BYLINE_PREFIXES)
+    | set(furniture._CREDIT_STARTS)
+    | set(furniture._READ_TIME_WORDS)
+)
+_SPACES = [" ", "\t", "\n", "\x0b", "\x1c", "\x85", "\u00a0", "\u2003", "\u3000"]
+_TRICKY = [
+    "",
+    " ",
+    ":",
+    "：",
+    "/",
+    "\t",
+    "\n",
+    furniture._LABEL_TAIL,
+    furniture._LABEL_TAIL[::-1] + "件",
+    "0123456789",
+    "…»",
+    "advertisement",
+    "advertisement »",
+    "  advertisement\t",
+    "» advertisement (3)",
+    "comments (12)",
+    "comments（12）",
+    "【広告】",
+    "広告",
+    "广告 →",
+    "반응 댓글",
+    "댓글 5",
+    "quảng cáo",
+    "โฆษณา",
+    "share this article",
+    "share\u00a0this",
+    "tags: economy, politics",
+    "tags ：経済",
+    "タグ：経済",
+    "tags:",
+    "tags",
+    "tags :",
+    "tags\t:",
+    "schlagwörter: x",
+    "foto: dpa",
+    "foto / reuters",
+    "foto/reuters",
+    "foto /",
+    "bild:",
+    "credit\u3000: x",
+    "写真：共同",
+    "by jane doe",
+    "by",
+    "by ",
+    " by jane",
+    "by\tjane",
+    "by\njane",
+    "by\u00a0jane",
+    "by\u2003jane",
+    "by\x1cjane",
+    "by\u200bjane",
+    "von: x",
+    "autor: x",
+    "autor x",
+    "author:",
+    "tác giả: minh",
+    "автор: иван",
+    "yazar: ali",
+    "written by jane",
+    "文/记者",
+    "文／記者 王",
+    "記者",
+    "© reuters",
+    "(c) 2024 x",
+    "(c)",
+    "getty images",
+    "reuters/x",
+    "afp",
+    "afp/",
+    "dpa ",
+    "5 min read",
+    "5 min. read",
+    "lesezeit: 3 min",
+    "3 minuten lesezeit",
+    "reading time: 4",
+    "3分で読める",
+    "12 may 2024",
+    "may 12",
+    "may2024",
+    "5may",
+    "may²5",
+    "ⅻmay 5",
+    "mai_5",
+    "il 5",
+    "5 il",
+    "5 fa",
+    "hace 3 horas",
+    "3 hours ago",
+    "vor 3 stunden",
+    "3時間前",
+    "3 時間前",
+    "2024年5月1日",
+    "2024 年",
+    "5 月 1 日",
+    "5\n月1日",
+    "1.5.2024",
+    "2024-05-01",
+    "05/01/24",
+    "12:30",
+    "1:3",
+    "12：30",
+    "١٢:٣٠",
+    "٢٠٢٤-٠٥-٠١",
+    "²:30",
+    "12\u3000:30",
+    "\ud800 5 may",
+    "5\udfff",
+    "version 2.0",
+    "route 66",
+    "3.5",
+    "3-",
+    "3年",
+    "月",
+    "前",
+]
+
+
+def _cased(texts: list[str]) -> list[str]:
+    """The texts and their decorated forms, lower-cased as label_features does."""
+    out: list[str] = []
+    for t in texts:
+        out += [t, t + ":", t + " : x", t + " / x", t + "/x", t + " (3)", "» " + t, t + " x", t + "\u3000", t + " 5"]
+    return [t.lower() for t in out]
+
+
+def _old_dates(lows: list[str]) -> tuple[list[bool], list[bool]]:
+    """Columns date_like and read_time as first written: every pattern on every text with a digit."""
+    date, read = [], []
+    for t in lows:
+        digit = furniture._DIGIT_RE.search(t) is not None
+        date.append(
+            digit
+            and (
+                _PLAIN_DATE_RE.search(t) is not None
+                or not furniture._DATE_WORDS.isdisjoint(furniture._DATE_SPLIT_RE.split(t))
+            )
+        )
+        read.append(
+            digit
+            and furniture._READ_TIME_WORD_RE.search(t) is not None
+            and furniture._READ_TIME_RE.search(t) is not None
+        )
+    return date, read
+
+
+def check_texts(lows: list[str]) -> None:
+    ref = furniture.text_flags_reference(lows)
+    assert ref.dtype == np.uint8 and ref.shape == (len(lows),)
+    date, read = furniture._date_columns(lows, ref)
+    assert (date.tolist(), read.tolist()) == _old_dates(lows)
+    for t, bits in zip(lows, ref.tolist()):
+        assert bool(bits & furniture._DIGIT) == (furniture._DIGIT_RE.search(t) is not None), t
+        assert (furniture._NUMERIC_DATE_RE.search(t) is None) == (_PLAIN_DATE_RE.search(t) is None), t
+        if _PLAIN_DATE_RE.search(t) is not None:  # the marks are necessary for a match
+            assert bits & furniture._DATE_MARK, t
+    if ACCELERATED["scrapy_bte.core._furniture"] or os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"):
+        fast = furniture.text_flags(lows, accelerated=True)
+        for t, a, b in zip(lows, fast.tolist(), ref.tolist()):
+            assert a == b, (t, a, b)
+
+
+def test_flags_on_tricky_texts() -> None:
+    check_texts(_cased(_TRICKY))
+
+
+def test_flags_on_every_word_of_the_lexicon() -> None:
+    check_texts(_cased(_WORDS + [w.upper() for w in _WORDS] + [s + w for w in _WORDS[:40] for s in _SPACES]))
+
+
+def test_flags_single_texts_and_empty_list() -> None:
+    assert furniture.text_flags_reference([]).shape == (0,)
+    check_texts([])
+    for t in ("advertisement", "tags: x", "by jane", "foto: x", "12 may", ""):
+        check_texts([t])
+
+
+def test_flags_mark_the_label_kinds() -> None:
+    lows = [
+        "advertisement »",
+        "tags: a, b",
+        "by jane doe",
+        "foto: dpa",
+        "12 may 2024",
+        "5 min read",
+        "share prices fall",
+    ]
+    bits = furniture.text_flags_reference(lows).tolist()
+    assert bits[0] & 1 and bits[1] & 2 and bits[2] & 4 and bits[3] & 8
+    assert bits[4] & furniture._DATE_WORD and bits[5] & furniture._READ_TIME_WORD
+    assert bits[6] == 0
+
+
+@_needs_c
+def test_c_pass_on_every_code_point() -> None:
+    """Each code point between a byline word, a digit and a month: white space (split, rstrip), decimal
+    digits, letters of the date-word split and date marks all read as Python reads them."""
+    points = list(range(0x30000)) + list(range(0x30000, 0x110000, 97))
+    lows = [f"by{c}5{c}may{c}" for c in map(chr, points)]
+    fast = furniture.text_flags(lows, accelerated=True)
+    ref = furniture.text_flags_reference(lows)
+    wrong = np.flatnonzero(fast != ref)
+    assert not len(wrong), [(hex(points[i]), fast[i], ref[i]) for i in wrong[:10]]
+
+
+_PIECES = st.sampled_from(
+    _WORDS[::3] + _SPACES + list(furniture._LABEL_TAIL) + list("5٣²Ⅻ:：/_-.年月日前分xéİ\ud800") + ["12", "時間"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_PIECES, max_size=8).map("".join), max_size=12))
+def test_flags_on_random_texts(texts: list[str]) -> None:
+    check_texts([t.lower() for t in texts])
+
+
+@_needs_c
+def test_c_pass_rejects_what_is_not_a_list_of_str() -> None:
+    c = furniture._FURNITURE.module
+    with pytest.raises(TypeError):
+        c.flags(("by jane",))
+    with pytest.raises(TypeError):
+        c.flags(["by jane", b"by jane"])
+    with pytest.raises(TypeError):
+        c.configure(
+            "", frozenset(), frozenset(), frozenset(), frozenset(), ("",), frozenset(), (), frozenset(), "", "", ()
+        )
+    assert c.flags(["tags: x"]) == bytes([furniture.text_flags_reference(["tags: x"])[0]])  # still configured
+
+
+def _pages() -> list[tuple[str, str]]:
+    files = sorted((ROOT / "tests" / "fixtures").rglob("*.htm*")) + sorted(
+        (ROOT / "scrapy_bte" / "samples").glob("*.html")
+    )
+    files += sorted((ROOT / "example_project").rglob("*.html"))[:40]
+    return [(str(p.relative_to(ROOT)), to_unicode(p.read_bytes())[0]) for p in files]
+
+
+PAGES = _pages()
+
+
+def check_document(markup: str) -> None:
+    doc = build(markup)
+    ref = furniture.label_features_reference(doc)
+    assert ref.shape == (doc.n_blocks, len(furniture.NAMES))
+    for accelerated in (False, None) + ((True,) if ACCELERATED["scrapy_bte.core._furniture"] else ()):
+        out = furniture.label_features(doc, accelerated=accelerated)
+        assert out.dtype == ref.dtype and out.tobytes() == ref.tobytes(), accelerated
+
+
+@pytest.mark.parametrize("name,markup", PAGES, ids=[n for n, _ in PAGES])
+def test_same_features_on_fixtures(name: str, markup: str) -> None:
+    check_document(markup)
+
+
+def test_same_features_on_a_page_of_tricky_blocks() -> None:
+    blocks = "".join(f"<p>{t}</p><img src=x.png>" if i % 5 == 0 else f"<div>{t}</div>" for i, t in enumerate(_TRICKY))
+    check_document(f"<html><body>{blocks}<pre>by jane\ntags: x</pre><p>by jane</p><p>by jane</p></body></html>")
+
+
+def test_features_flag_the_furniture_of_a_page() -> None:
+    doc = build(
+        "<html><body><p>Advertisement</p><p>By Jane Doe</p><p>12 May 2024</p><p>5 min read</p>"
+        "<p>The harbour council met on Tuesday to discuss the ferry timetable for the winter.</p>"
+        "<p>Tags: harbour, ferry</p></body></html>"
+    )
+    out = furniture.label_features(doc)
+    col = {name: out[:, i] for i, name in enumerate(furniture.NAMES)}
+    assert col["label"].tolist() == [1, 0, 0, 0, 0, 0]
+    assert col["byline_start"].tolist() == [0, 1, 0, 0, 0, 0]
+    assert col["date_like"].tolist() == [0, 0, 1, 0, 0, 0]
+    assert col["read_time"].tolist() == [0, 0, 0, 1, 0, 0]
+    assert col["label_colon"].tolist() == [0, 0, 0, 0, 0, 1]
