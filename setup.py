@@ -23,6 +23,12 @@ setup(
             optional=True,
         ),
         Extension(
+            "scrapy_bte.core._hints",
+            sources=["scrapy_bte/core/_hints.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
+        Extension(
             "scrapy_bte.core._fingerprint",
             sources=["scrapy_bte/core/_fingerprint.c"],
             extra_compile_args=["-O2"],

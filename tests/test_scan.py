@@ -70,6 +70,7 @@ def test_accelerator_is_built() -> None:
             "scrapy_bte.core._entities",
             "scrapy_bte.core._fingerprint",
             "scrapy_bte.core._furniture",
+            "scrapy_bte.core._hints",
             "scrapy_bte.core._scan",
             "scrapy_bte.learned._features",
             "scrapy_bte.learned._textstats",

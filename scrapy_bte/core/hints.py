@@ -12,7 +12,10 @@ bits of the groups their words name, and a block gets the bits of the
 elements around it (its container's path) and of its own opening tag.
 
 Attribute strings repeat across a template and across a site's pages, so
-each distinct string is read once per process (:data:`_cache`).
+each distinct string is read once per process (:data:`_cache`). A crawl that
+keeps meeting new sites still reads a hundred-odd new strings per page; the C
+pass ``scrapy_bte.core._hints`` reads the ASCII ones (nearly all) from the
+same tables.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from . import accel
 from .memo import LastDocument
 
 #: Hint groups, in bit order. Each lists the words (whole tokens of a class or id,
@@ -327,13 +331,20 @@ _STEMS: tuple[tuple[str, int], ...] = tuple(
     (stem, 1 << bit) for bit, (_name, _words, stems) in enumerate(GROUPS) for stem in stems
 )
 
+#: The attributes whose values are read, and the endings of the ``data-*`` names that are
+#: (``data-component``, ``data-testid``, ``data-block-type``, ...).
+_NAMES = ("class", "id", "role", "itemprop", "rel", "aria-label")
+_DATA_SUFFIXES = ("component", "module", "testid", "type", "block")
 #: Searched in the attribute string after a space: a leading ``\s`` lets the search skip to the
 #: next whitespace in C, where ``(?:^|\s)`` is tried at every position.
 _VALUE_RE = re.compile(
-    r"""\s(?:class|id|role|itemprop|rel|aria-label|data-[\w-]*(?:component|module|testid|type|block))"""
+    rf"""\s(?:{"|".join(_NAMES)}|data-[\w-]*(?:{"|".join(_DATA_SUFFIXES)}))"""
     r"""\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""",
     re.IGNORECASE,
 )
+#: The joined values are read up to here, which bounds the time one string can take (a list of
+#: hundreds of utility classes).
+_MAX_VALUES = 600
 _SPLIT_RE = re.compile(r"[^a-z]+")
 
 _cache: dict[str, int] = {}
@@ -341,13 +352,28 @@ _cache: dict[str, int] = {}
 _last = LastDocument()
 
 
-_STEM_RE = re.compile("|".join(sorted({stem for stem, _bit in _STEMS}, key=len, reverse=True)))
+#: Longest first, so that at each position the alternation takes the longest stem that matches.
+_STEM_ORDER = tuple(sorted({stem for stem, _bit in _STEMS}, key=len, reverse=True))
+_STEM_RE = re.compile("|".join(_STEM_ORDER))
 _STEM_BITS: dict[str, int] = {}
 for _stem, _b in _STEMS:
     _STEM_BITS[_stem] = _STEM_BITS.get(_stem, 0) | _b
 
 
 _WORD_KEYS = frozenset(_WORD_BITS)
+#: How many distinct strings :data:`_cache` holds before it starts over.
+_CACHE_SIZE = 100_000
+
+#: The C pass of :func:`read_bits`, given the tables above once.
+_HINTS = accel.load("scrapy_bte.core._hints")
+if _HINTS.module is not None:
+    _HINTS.module.configure(
+        _NAMES,
+        _DATA_SUFFIXES,
+        tuple(_WORD_BITS.items()),
+        tuple((stem, _STEM_BITS[stem]) for stem in _STEM_ORDER),
+        _MAX_VALUES,
+    )
 
 
 def attribute_bits(raw: str) -> int:
@@ -355,28 +381,51 @@ def attribute_bits(raw: str) -> int:
     bits = _cache.get(raw)
     if bits is not None:
         return bits
-    bits = 0
-    # Every named value follows an "="; most attribute strings without one are bare flags.
-    if "=" in raw:
-        # All named values at once (exactly one group of a match is non-empty); camelCase
-        # compounds are found by their stems.
-        values = " ".join(map("".join, _VALUE_RE.findall(" " + raw)))[:600].lower()
-        if values:
-            for token in _WORD_KEYS.intersection(_SPLIT_RE.split(values)):
-                bits |= _WORD_BITS[token]
-            for stem in set(_STEM_RE.findall(values)):
-                bits |= _STEM_BITS[stem]
-    if len(_cache) >= 100_000:
+    bits = read_bits(raw)
+    if len(_cache) >= _CACHE_SIZE:
         _cache.clear()
     _cache[raw] = bits
     return bits
 
 
-def _bits_of(raws: list[str]) -> np.ndarray:
+def read_bits(raw: str, *, accelerated: bool | None = None) -> int:
+    """:func:`attribute_bits` without the cache.
+
+    In C when ``scrapy_bte.core._hints`` is built and ``raw`` is ASCII, else
+    :func:`attribute_bits_reference`; the two give the same bits.
+    """
+    c = _HINTS.use(accelerated)
+    bits: int | None = None if c is None else c.attribute_bits(raw)
+    return attribute_bits_reference(raw) if bits is None else bits
+
+
+def attribute_bits_reference(raw: str) -> int:
+    """The Python reference of :func:`read_bits`."""
+    bits = 0
+    # Every named value follows an "="; most attribute strings without one are bare flags.
+    if "=" in raw:
+        # All named values at once (exactly one group of a match is non-empty); camelCase
+        # compounds are found by their stems.
+        values = " ".join(map("".join, _VALUE_RE.findall(" " + raw)))[:_MAX_VALUES].lower()
+        if values:
+            for token in _WORD_KEYS.intersection(_SPLIT_RE.split(values)):
+                bits |= _WORD_BITS[token]
+            for stem in set(_STEM_RE.findall(values)):
+                bits |= _STEM_BITS[stem]
+    return bits
+
+
+def _bits_of(raws: list[str], *, accelerated: bool | None = None) -> np.ndarray:
     """:func:`attribute_bits` of many strings: each distinct string is read once, and the
-    repeats of a template are C-level dictionary look-ups, not Python calls."""
+    repeats of a template are C-level dictionary look-ups, not Python calls (with the C pass,
+    one call for the whole list)."""
+    c = _HINTS.use(accelerated)
+    if c is not None:
+        out = np.empty(len(raws), np.int64)
+        c.bits_of(raws, out, _cache, _CACHE_SIZE, attribute_bits_reference)
+        return out
     cache = _cache
-    if len(cache) + len(raws) >= 100_000:
+    if len(cache) + len(raws) >= _CACHE_SIZE:
         return np.fromiter(map(attribute_bits, raws), np.int64, len(raws))
     for raw in set(raws).difference(cache):
         attribute_bits(raw)
@@ -433,4 +482,14 @@ def group_bit(name: str) -> int:
     return 1 << GROUP_NAMES.index(name)
 
 
-__all__ = ["GROUPS", "GROUP_NAMES", "N_GROUPS", "attribute_bits", "bits_matrix", "block_hints", "group_bit"]
+__all__ = [
+    "GROUPS",
+    "GROUP_NAMES",
+    "N_GROUPS",
+    "attribute_bits",
+    "attribute_bits_reference",
+    "bits_matrix",
+    "block_hints",
+    "group_bit",
+    "read_bits",
+]

@@ -1,0 +1,194 @@
+"""Class hints: the groups an attribute string names, and the C pass against its Python reference.
+
+The reference is three regular expressions (named values, word split, stem
+alternation); the C pass re-implements their matching rules, so it is
+compared on the corners of those rules (quotes, unterminated quotes, case,
+``data-*`` names, white space Python counts as ``\\s``, the cut at 600
+characters, stems that overlap) and on random strings built from the pieces
+the patterns read.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scrapy_bte import ACCELERATED
+from scrapy_bte.core import hints
+from scrapy_bte.core.hints import attribute_bits_reference, group_bit, read_bits
+
+# CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
+_needs_c = pytest.mark.skipif(
+    not ACCELERATED["scrapy_bte.core._hints"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte.core._hints is not built",
+)
+
+SHARE, RELATED, NAV, BODY, HEADER = (group_bit(g) for g in ("share", "related", "nav", "body", "header"))
+
+#: (attribute string, the groups it names).
+NAMED = [
+    ("", 0),
+    (" hidden", 0),
+    (' class="share"', SHARE),
+    (' CLASS="Share"', SHARE),
+    (" Class=share", SHARE),
+    ("class=share", SHARE),  # the name at the very start
+    (' id="nav"class="share"', NAV),  # no space before class: not an attribute name
+    (' id = "nav"  class =\t"share"', NAV | SHARE),
+    (" id=nav\nclass=share", NAV | SHARE),
+    (" id=nav\x1cclass=share", NAV | SHARE),  # \x1c-\x1f are white space to Python's \s
+    (' id="nav"\x00class=share', NAV),
+    (" class='related' id=\"nav\"", RELATED | NAV),
+    (' class="share', 0),  # unterminated: no value
+    (' class="share id=nav', NAV),  # ... and the search goes on inside it
+    (' class=\'share id="nav"', NAV),
+    (' class=share"bar', SHARE),
+    (" class=share>nav", SHARE),
+    (' style="x" data-block-type="related"', RELATED),
+    (' data-type="related"', RELATED),
+    (' DATA-Component="shareBar"', SHARE),
+    (' data-typed="related"', 0),  # the data-* name must end with a suffix
+    (' data-type-x="related"', 0),
+    (' data-x_y-testid = "nav"', NAV),
+    (' data-testid"nav"', 0),
+    (' aria-label="Share this"', SHARE),
+    (' classname="share"', 0),
+    (' rel="next"', RELATED),
+    (' itemprop="articleBody"', BODY),
+    (' class="sharebar"', SHARE),  # stem in a compound
+    (' class="socialsharing"', SHARE),
+    (' class="mastheadline"', HEADER),
+    (' class="storybodytext"', BODY),
+    (' href="/share" title="nav"', 0),  # other attributes name nothing
+    (' class=""', 0),
+]
+
+
+@pytest.mark.parametrize(("raw", "groups"), NAMED)
+def test_attribute_strings_name_their_groups(raw: str, groups: int) -> None:
+    assert attribute_bits_reference(raw) == groups
+    assert read_bits(raw) == groups
+
+
+def _corners() -> list[str]:
+    """Strings at the corners of the value pattern, the 600-character cut and the stem alternation."""
+    out = [raw for raw, _ in NAMED]
+    for c in map(chr, range(128)):
+        out += [
+            f"x{c}class=share",
+            f"class{c}=share",
+            f"class={c}share",
+            f"class=share{c}nav",
+            f'class="a{c}nav"',
+            f"data-a{c}type=nav",
+            f"data-{c}type=nav",
+            f"data-type{c}=nav",
+            f"id=x{c}",
+            f"class=nav{c}",
+            f"id=A{c}class=share",
+        ]
+    # The cut: a word or stem ending just before, at and after character 600 of the joined values.
+    for pad in range(585, 605):
+        out += [
+            f'class="{"x" * pad} share"',
+            f'class="{"x" * pad}sharebar"',
+            f'class="{"x" * (pad - 300)}" id="{"y" * 280} nav social"',
+            f'class="{"x" * pad}" id="nav"',
+            f'class="{"x" * pad}" class="" id="nav"',
+        ]
+    out.append('class="' + "share-" * 20_000 + '"')
+    out.append(" ".join(f'data-n{i}-type="v{i}"' for i in range(400)))
+    # Stems that overlap: the alternation takes the longest at a position and resumes after it.
+    stems = hints._STEM_ORDER
+    for a in stems:
+        for b in stems:
+            for k in range(1, min(len(a), len(b))):
+                if a[-k:] == b[:k]:
+                    out += [f'class="{a}{b[k:]}"', f'class="x{a.upper()}{b[k:]}x"']
+            out.append(f'class="{a}{b}"')
+    # Non-ASCII strings are read by the reference: case folding and \s differ there.
+    out += [' claſs="share"', "\x85class=share", ' class="ﬁnal navégation share"', " id=\u2028nav", ' class="K"']
+    return out
+
+
+@_needs_c
+def test_c_pass_gives_the_reference_bits_on_corners() -> None:
+    for raw in _corners():
+        assert read_bits(raw, accelerated=True) == attribute_bits_reference(raw), repr(raw)
+
+
+_PIECES = [
+    *" \t\n\x0b\x0c\r\x1c\x1f\x00=\"'>-_0Aé\x85",
+    "class",
+    "CLASS",
+    "id",
+    "role",
+    "itemprop",
+    "rel",
+    "aria-label",
+    "data-",
+    "DATA-x-",
+    "component",
+    "module",
+    "testid",
+    "type",
+    "Block",
+    "share",
+    "Bar",
+    "social",
+    "sharing",
+    "nav",
+    "navbar",
+    "navigation",
+    "storybody",
+    "text",
+    "mast",
+    "headline",
+    "header",
+    "ad",
+    "promo",
+    "subscri",
+    "ber",
+]
+
+
+@_needs_c
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=40))
+def test_c_pass_gives_the_reference_bits_on_random_strings(pieces: list[str]) -> None:
+    raw = "".join(pieces)
+    assert read_bits(raw, accelerated=True) == attribute_bits_reference(raw)
+
+
+@_needs_c
+def test_one_call_for_a_list_fills_the_cache_as_the_reference_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    raws = [raw for raw, _ in NAMED] * 3 + [' class="navégation share"', ' class="shareBar"']
+    want = np.array([attribute_bits_reference(raw) for raw in raws], np.int64)
+    for accelerated in (True, False):
+        monkeypatch.setattr(hints, "_cache", {})
+        got = hints._bits_of(raws, accelerated=accelerated)
+        assert got.dtype == np.int64 and np.array_equal(got, want)
+        assert hints._cache == dict(zip(raws, want.tolist()))
+        # Repeats come from the cache: a wrong cached value shows.
+        hints._cache[raws[1]] = 1 << 40
+        assert hints._bits_of(raws[:2], accelerated=accelerated).tolist() == [want[0], 1 << 40]
+
+
+@_needs_c
+def test_the_cache_starts_over_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    raws = [f' class="share{i}"' for i in range(10)]
+    monkeypatch.setattr(hints, "_CACHE_SIZE", 4)
+    for accelerated in (True, False):
+        monkeypatch.setattr(hints, "_cache", {})
+        assert hints._bits_of(raws, accelerated=accelerated).tolist() == [SHARE] * 10
+        assert 0 < len(hints._cache) <= 4
+
+
+@_needs_c
+def test_the_list_call_rejects_what_is_not_a_string() -> None:
+    with pytest.raises(TypeError):
+        hints._bits_of([' class="share"', None], accelerated=True)  # type: ignore[list-item]
