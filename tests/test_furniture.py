@@ -320,3 +320,35 @@ def test_features_flag_the_furniture_of_a_page() -> None:
     assert col["date_like"].tolist() == [0, 0, 1, 0, 0, 0]
     assert col["read_time"].tolist() == [0, 0, 0, 1, 0, 0]
     assert col["label_colon"].tolist() == [0, 0, 0, 0, 0, 1]
+
+
+_IMAGE_PAGES = [
+    "<img src=a.png>",
+    "<p>only text</p>",
+    "<img src=a.png><p>caption below</p><p>body text</p><img src=b.png>",
+    "<p>text <img src=a.png> inside one block</p><p>next</p>",
+    "<p>one</p><img src=a.png><img src=b.png><p>two</p><IMG SRC=c.png><p>three</p>",
+    "<div><span>a</span><img src=a.png><span>b</span></div><div>c</div><img src=d.png>",
+    "<figure><img src=a.png><figcaption>Photo: x</figcaption></figure><p>body</p>",
+    "<p>a</p><p> </p><img src=a.png><p>&#8203;</p><p>b</p>",
+]
+
+
+@pytest.mark.parametrize("body", _IMAGE_PAGES)
+def test_images_next_to_blocks(body: str) -> None:
+    doc = build(f"<html><body>{body}</body></html>")
+    assert np.array_equal(furniture._next_to_images(doc), furniture._next_to_images_reference(doc))
+    check_document(f"<html><body>{body}</body></html>")
+
+
+_MARKUP = st.sampled_from(
+    ["<p>", "</p>", "<div>", "</div>", "<img src=x>", "<IMG>", "<img/>", "</img>", "<span>", "</span>", "<br>"]
+    + ["<li>", "<h2>", "<td>", "<figure>", "<script>x</script>", "<!-- c -->", "&#8203;", "|", "word", " ", "a b"]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_MARKUP, max_size=30))
+def test_images_next_to_blocks_in_random_markup(parts: list[str]) -> None:
+    doc = build("<html><body>" + "".join(parts) + "</body></html>")
+    assert np.array_equal(furniture._next_to_images(doc), furniture._next_to_images_reference(doc))

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from . import accel
+from .document import _TAG_FLAGS
 from .hints import attribute_bits, block_hints, group_bit
 from .memo import LastDocument
 from .tree import path_or
@@ -400,13 +401,45 @@ def label_features_reference(doc: Any) -> np.ndarray:
     counts = Counter(texts)
     if len(counts) < n:
         out[:, 6] = np.log(np.fromiter(map(counts.__getitem__, texts), np.float64, n))
-    out[:, 7:9] = _next_to_images(doc)
+    out[:, 7:9] = _next_to_images_reference(doc)
     return out
+
+
+#: The flag bits of an ``<img>`` tag in a document's tag flags.
+_IMG_FLAGS = _TAG_FLAGS.get("img", 0)
 
 
 def _next_to_images(doc: Any) -> np.ndarray:
     """Per block, whether an ``<img>`` stands between it and the previous (column 0) or next (column 1)
-    block of text: where captions and credits sit, whatever their markup is called."""
+    block of text: where captions and credits sit, whatever their markup is called.
+
+    :func:`_next_to_images_reference` gives the same array. Only the tags with an image's flag bits
+    are compared by name. A block's segments are one run, so tag ``t`` (between segments ``t`` and
+    ``t + 1``) is inside a block when both segments belong to it, and the block before it is the
+    running maximum of the segments' blocks: no per-block search.
+    """
+    n = doc.n_blocks
+    out = np.zeros((n, 2))
+    names = doc._lnames
+    flags = doc._flags
+    if len(flags) != len(names):  # a document without the tag flags
+        return _next_to_images_reference(doc)
+    images = [t for t in np.flatnonzero(flags == _IMG_FLAGS).tolist() if names[t] == "img"]
+    if not images:
+        return out
+    blocks = doc.seg_block
+    tags = np.array(images)
+    here = blocks[tags]
+    outside = (here < 0) | (blocks[tags + 1] != here)
+    prev = np.maximum.accumulate(blocks)[tags[outside]]
+    after = prev + 1
+    out[after[after < n], 0] = 1.0
+    out[prev[prev >= 0], 1] = 1.0
+    return out
+
+
+def _next_to_images_reference(doc: Any) -> np.ndarray:
+    """The Python reference of :func:`_next_to_images`: each block's first and last segments."""
     n = doc.n_blocks
     out = np.zeros((n, 2))
     names = doc._lnames
