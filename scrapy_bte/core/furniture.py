@@ -20,6 +20,7 @@ Python twin.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from typing import Any
@@ -472,7 +473,13 @@ BYLINE_WORDS = 25
 
 
 def headline_mask(doc: Any, title: str | None) -> np.ndarray:
-    """Blocks that repeat the page title (the headline): at least 80 % of the words in common both ways."""
+    """Blocks that repeat the page title (the headline): at least 80 % of the words in common both ways.
+
+    Only blocks holding one of the title's longest words can: a block missing all of the
+    ``k - ceil(0.8 k) + 1`` longest of the title's ``k`` words misses too many. Finding those
+    words in the candidates' joined text leaves a few blocks to tokenise instead of every one
+    of about the title's length.
+    """
     n = doc.n_blocks
     out = np.zeros(n, dtype=bool)
     wanted = set(_TOKEN_RE.findall(title.lower())) if title else set()
@@ -481,8 +488,27 @@ def headline_mask(doc: Any, title: str | None) -> np.ndarray:
     # Only blocks of about the title's length can share 80 % of its words both ways.
     size = len(title)
     near = (doc.words >= 1) & (doc.words <= 40) & (doc.chars >= 0.4 * size) & (doc.chars <= 2.5 * size + 20)
-    for b in np.flatnonzero(near).tolist():
-        have = set(_TOKEN_RE.findall(doc.texts[b].lower()))
+    blocks = np.flatnonzero(near).tolist()
+    if not blocks:
+        return out
+    texts = doc.texts
+    short = [texts[b] for b in blocks]
+    joined = "\n".join(short)
+    low = joined.lower()
+    if len(low) != len(joined):  # a character whose lower case is longer shifts offsets
+        short = [t.lower() for t in short]
+        low = "\n".join(short)
+    ends = np.cumsum(np.fromiter(map(len, short), np.int64, len(short)) + 1)
+    spare = len(wanted) - math.ceil(0.8 * len(wanted))
+    found: list[int] = []
+    for word in sorted(wanted, key=len, reverse=True)[: spare + 1]:
+        at = low.find(word)
+        while at >= 0:
+            found.append(at)
+            at = low.find(word, at + 1)
+    for i in sorted(set(np.searchsorted(ends, found, "right").tolist())):
+        b = blocks[i]
+        have = set(_TOKEN_RE.findall(texts[b].lower()))
         common = len(have & wanted)
         if common >= 0.8 * len(wanted) and common >= 0.8 * len(have):
             out[b] = True
