@@ -75,8 +75,13 @@ def _fold(text: str) -> str:
     return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())
 
 
-def _hints(doc: Any, block: int, cache: dict[int, str]) -> str:
-    """``class``/``id`` values of the block's container and its nearest ancestors, joined."""
+#: Bits of :func:`_attribute_hints`.
+_BYLINE_BIT, _DATE_BIT = 1, 2
+_hint_cache: dict[str, int] = {}
+
+
+def _hints(doc: Any, block: int, cache: dict[int, int]) -> int:
+    """Byline and date bits named by the ``class``/``id`` values of the block's container and its nearest ancestors."""
     el = int(doc.container[block])
     got = cache.get(el)
     if got is None:
@@ -84,18 +89,34 @@ def _hints(doc: Any, block: int, cache: dict[int, str]) -> str:
     return got
 
 
-def _element_hints(doc: Any, el: int) -> str:
+def _element_hints(doc: Any, el: int) -> int:
     raws = doc.el_attrs
     parents = doc.el_parent
-    out: list[str] = []
+    bits = 0
     for _ in range(HINT_DEPTH):
         if el <= 0:
             break
         raw = raws[el]
         if raw:
-            out.extend(m.group(1) or m.group(2) or m.group(3) or "" for m in _CLASS_ID.finditer(raw))
+            bits |= _attribute_hints(raw)
         el = parents[el]
-    return " ".join(out)
+    return bits
+
+
+def _attribute_hints(raw: str) -> int:
+    """Byline and date bits of one element's raw attribute string, read once per process
+    (templates and sites repeat their attribute strings). No hint word holds a space, so the
+    words of an element's values and its ancestors' name the same together as one by one."""
+    bits = _hint_cache.get(raw)
+    if bits is None:
+        values = " ".join(m.group(1) or m.group(2) or m.group(3) or "" for m in _CLASS_ID.finditer(raw))
+        bits = (_BYLINE_BIT if _hinted(values, _BYLINE_WORDS, _BYLINE_HINT) else 0) | (
+            _DATE_BIT if _hinted(values, _DATE_WORDS, _DATE_HINT) else 0
+        )
+        if len(_hint_cache) >= 50_000:
+            _hint_cache.clear()
+        _hint_cache[raw] = bits
+    return bits
 
 
 def _hinted(hints: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> bool:
@@ -230,7 +251,7 @@ def page_zones(
     author = None if byline else ""  # "": not looked for
     date = None if dateline else ""
     pending_by: int | None = None  # a lone "By" block: the names follow
-    hint_cache: dict[int, str] = {}
+    hint_cache: dict[int, int] = {}
     for i in order:
         if author is not None and date is not None:
             break
@@ -242,7 +263,7 @@ def page_zones(
             pending_by = i
             continue
         by_words = _BY_START.match(text) is not None
-        hints = "" if (by_words or (author is not None and found is None)) else _hints(doc, i, hint_cache)
+        hints = 0 if (by_words or (author is not None and found is None)) else _hints(doc, i, hint_cache)
         if (
             author is None
             and pending_by is not None
@@ -256,7 +277,7 @@ def page_zones(
                 by_blocks.extend((pending_by, i))
                 author = name
                 pending_by = None
-        elif author is None and (by_words or _hinted(hints, _BYLINE_WORDS, _BYLINE_HINT) or opener[i] == "address"):
+        elif author is None and (by_words or hints & _BYLINE_BIT or opener[i] == "address"):
             name = byline_author(text)
             if name is not None and (by_words or len(_WORD.findall(name)) >= len(_WORD.findall(text)) // 2):
                 by_blocks.append(i)
@@ -264,7 +285,7 @@ def page_zones(
         if (
             found is not None
             and date is None
-            and (len(_WORD.findall(text)) <= 12 or _hinted(hints, _DATE_WORDS, _DATE_HINT) or i in by_blocks)
+            and (len(_WORD.findall(text)) <= 12 or hints & _DATE_BIT or i in by_blocks)
         ):
             date_blocks.append(i)
             date = found
