@@ -208,7 +208,7 @@ def byline_author(text: str) -> str | None:
 
 def _is_by_word(text: str) -> bool:
     """A block that is only "By" (the names follow in the next block)."""
-    return _BY_START.match(text + " x") is not None and len(text.split()) <= 2 and not _BY_START.match(text)
+    return len(text.split()) <= 2 and _BY_START.match(text + " x") is not None and not _BY_START.match(text)
 
 
 #: Openers of blocks that are captions and credits, never the article's byline.
@@ -258,7 +258,12 @@ def page_zones(
         if words[i] > MAX_WORDS or len(texts[i]) > MAX_CHARS or opener[i] in _CAPTIONS:
             continue
         text = texts[i]
-        found = dates.from_text(text, month_first=month_first) if _DIGIT.search(text) else None
+        digit = _DIGIT.search(text) is not None
+        if author is not None and not digit:
+            continue  # only a dateline is still wanted, and a date needs a digit
+        # Once the date is known, the one other reader of ``found`` (the names after a lone
+        # "By") wants a block without digits, where there is no date to read.
+        found = dates.from_text(text, month_first=month_first) if digit and date is None else None
         if _is_by_word(text):
             pending_by = i
             continue
