@@ -577,13 +577,26 @@ def edge_mask(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:
     return out
 
 
+def _positions(items: list[str], name: str, start: int = 0) -> list[int]:
+    """Where ``name`` occurs in ``items`` from ``start`` on (``list.index`` steps over the rest in C)."""
+    out: list[int] = []
+    at = start - 1
+    for _ in range(items.count(name)):
+        try:
+            at = items.index(name, at + 1)
+        except ValueError:
+            break
+        out.append(at)
+    return out
+
+
 def signup_boxes(doc: Any, keep: np.ndarray) -> np.ndarray:
     """Newsletter and sign-up boxes: an element named for subscribing (:mod:`scrapy_bte.core.hints`)
     that holds a ``<form>``, unless it also holds the body's core (paywalled bodies sit in
     elements named "premium" or "subscriber", without a form of their own)."""
     names = doc.el_name
     n_el = len(names)
-    forms = [el for el in range(1, n_el) if names[el] == "form"]
+    forms = _positions(names, "form", 1)
     if not forms:
         return np.zeros(doc.n_blocks, dtype=bool)
     parents = doc.skeleton.parents
@@ -615,10 +628,12 @@ def image_captions(doc: Any) -> np.ndarray:
     """Short blocks right after an ``<img>`` that are alone in their element (a photo's caption cell or
     box, whatever its class is called); a paragraph after an image inside the body shares its
     element with the body's other paragraphs and stays."""
-    flags = label_features(doc)
+    after_image = label_features(doc)[:, 7] > 0
+    if not after_image.any():
+        return after_image
     container = np.asarray(doc.container, dtype=np.int64)
     alone = np.bincount(container, minlength=int(container.max()) + 1)[container] == 1
-    return (flags[:, 7] > 0) & alone & (doc.words <= CAPTION_WORDS) & (container > 0)
+    return after_image & alone & (doc.words <= CAPTION_WORDS) & (container > 0)
 
 
 def _box_heading(text: str) -> bool:
@@ -641,32 +656,35 @@ def boxed_furniture(doc: Any, keep: np.ndarray) -> np.ndarray:
     heads = [b for b in np.flatnonzero(labels & (words <= BOX_WORDS)).tolist() if _box_heading(texts[b])]
     if not heads:
         return out
-    parents = doc.skeleton.parents
-    container = doc.container
+    parents = doc.skeleton.parents.tolist()
+    container = doc.container.tolist()
     core = int(np.argmax(np.where(keep, words, -1.0)))
-    core_path = set()
-    el = int(container[core])
-    while el > 0:
-        core_path.add(el)
-        el = int(parents[el])
+    paths: dict[int, frozenset[int]] = {}
 
-    def inside(block: int, box: int) -> bool:
-        el = int(container[block])
-        while el > 0:
-            if el == box:
-                return True
-            el = int(parents[el])
-        return False
+    def path(block: int) -> frozenset[int]:
+        """The elements a block lies inside (its container and the container's ancestors, root
+        excluded), once per container: the heading's box grows while the block before stays outside."""
+        el = container[block]
+        got = paths.get(el)
+        if got is None:
+            up = []
+            while el > 0:
+                up.append(el)
+                el = parents[el]
+            got = paths[container[block]] = frozenset(up)
+        return got
 
+    core_path = path(core)
     for head in heads:
         box = 0
-        el = int(container[head])
-        while el > 0 and el not in core_path and (head == 0 or not inside(head - 1, el)):
+        el = container[head]
+        before = path(head - 1) if head else frozenset()
+        while el > 0 and el not in core_path and el not in before:
             box = el
-            el = int(parents[el])
+            el = parents[el]
         if box:
             end = head
-            while end < n and inside(end, box):
+            while end < n and box in path(end):
                 end += 1
             out[head:end] = True
     return out
