@@ -541,12 +541,20 @@ def block_features_reference(doc: Document, span: Span | None) -> np.ndarray:
     return np.hstack((np.array(rows, dtype=np.float32).T, _furniture_columns(doc)))
 
 
-def _furniture_columns(doc: Document) -> np.ndarray:
-    """The page-furniture evidence: markup hints on the path and own tag, label-like text."""
+def _furniture_columns(doc: Document, out: np.ndarray | None = None) -> np.ndarray:
+    """The page-furniture evidence: markup hints on the path and own tag, label-like text.
+
+    Written into ``out`` (float32, ``(n_blocks, N_FURNITURE)``, e.g. the tail of the feature
+    matrix) when given: each part is cast once, straight into place.
+    """
     path, own = _hints.block_hints(doc)
-    return np.hstack((_hints.bits_matrix(path), _hints.bits_matrix(own), _furniture.label_features(doc))).astype(
-        np.float32
-    )
+    if out is None:
+        out = np.empty((doc.n_blocks, N_FURNITURE), dtype=np.float32)
+    groups = _hints.N_GROUPS
+    out[:, :groups] = _hints.bits_matrix(path)
+    out[:, groups : 2 * groups] = _hints.bits_matrix(own)
+    out[:, 2 * groups :] = _furniture.label_features(doc)
+    return out
 
 
 #: Columns of :func:`_furniture_columns` (appended after the ones the C pass fills).
@@ -586,8 +594,10 @@ def _block_features_c(c: ModuleType, doc: Document, span: Span | None) -> np.nda
         len(OPENERS),
         len(ANCESTORS) + len(MARKS),
     )
-    base = np.frombuffer(raw, dtype=np.float32).reshape(N_NUMERIC, n).T  # the reference's layout
-    return np.hstack((base, _furniture_columns(doc)))
+    out = np.empty((n, N_FEATURES), dtype=np.float32)
+    out[:, :N_NUMERIC] = np.frombuffer(raw, dtype=np.float32).reshape(N_NUMERIC, n).T  # the reference's layout
+    _furniture_columns(doc, out[:, N_NUMERIC:])
+    return out
 
 
 #: Names of :func:`context_features` columns (inputs of the second stage).
