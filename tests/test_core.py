@@ -12,6 +12,7 @@ from scrapy_bte import ConfigError, Extraction, ExtractionError, extract
 from scrapy_bte.api import METHODS, parse
 from scrapy_bte.core.document import STYLE_TAGS, build, step0
 from scrapy_bte.core.scripts import char_f1, weighted_words
+from scrapy_bte.core.tree import AttributeReader
 from scrapy_bte.fields.title import choose_title, strip_site_name
 from scrapy_bte.methods.bte import brute_force, document_span, max_span, token_runs
 
@@ -340,3 +341,22 @@ def test_utf8_bytes_win_over_a_stale_meta_charset():
     assert text in extract(body.encode("utf-8"), method="bte").text
     # Bytes really in the declared encoding still decode with it.
     assert text in extract(body.encode("gb18030"), method="bte").text
+
+
+def test_attribute_reader_reads_each_new_string_once_and_stays_right_when_full():
+    read: list[str] = []
+
+    def hidden(raw: str) -> int:
+        read.append(raw)
+        return 1 if "display:none" in raw.replace(" ", "").lower() else 2
+
+    reader = AttributeReader(hidden, ("style",), size=3)
+    page = [' class="a"', ' STYLE="display: none"', ' style="color:red"', ' class="a"', ""]
+    assert reader.values(page).tolist() == [0, 1, 2, 0, 0]
+    assert sorted(read) == sorted([' STYLE="display: none"', ' style="color:red"'])  # only strings naming a style
+    assert reader.values(page).tolist() == [0, 1, 2, 0, 0]
+    assert len(read) == 2  # seen strings are looked up, not read again
+    # More new strings than the memo holds: it starts over and still answers every string.
+    other = [' style="x"', ' id="b"', ' Style="display:none"', ' class="a"']
+    assert reader.values(other).tolist() == [2, 0, 1, 0]
+    assert reader.values(page).tolist() == [0, 1, 2, 0, 0]

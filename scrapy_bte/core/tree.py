@@ -7,6 +7,8 @@ of the tree, in array steps instead of a Python loop per element.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .document import Document
@@ -36,6 +38,38 @@ def elements_mentioning(raws: list[str], words: tuple[str, ...]) -> list[int]:
         return []
     ends = np.cumsum(np.fromiter(map(len, raws), np.int64, len(raws)) + 1)
     return sorted(set(np.searchsorted(ends, hits, side="right").tolist()))
+
+
+class AttributeReader:
+    """A reading of raw attribute strings that is 0 unless a string mentions one of ``words``
+    (lower-case ASCII, in any case), remembered per distinct string.
+
+    Templates and a site's pages repeat their attribute strings: those seen before are
+    dictionary look-ups in C. The new ones are searched together for the words
+    (:func:`elements_mentioning`) and only those that mention one are read. A full memo is
+    replaced, not cleared, so a reader in another thread keeps the one it looks up in.
+    """
+
+    def __init__(self, read: Callable[[str], int], words: tuple[str, ...], size: int = 50_000) -> None:
+        self.read = read
+        self.words = words
+        self.size = size
+        self._memo: dict[str, int] = {}
+
+    def values(self, raws: list[str]) -> np.ndarray:
+        """``read(raw)`` for each of ``raws``, as int64."""
+        memo = self._memo
+        new = set(raws).difference(memo)
+        if new:
+            if len(memo) + len(new) > self.size:
+                memo, new = {}, set(raws)
+                self._memo = memo
+            strings = list(new)
+            found = dict.fromkeys(strings, 0)
+            for i in elements_mentioning(strings, self.words):
+                found[strings[i]] = self.read(strings[i])
+            memo.update(found)
+        return np.fromiter(map(memo.__getitem__, raws), np.int64, len(raws))
 
 
 def path_or(doc: Document, own: np.ndarray) -> np.ndarray:

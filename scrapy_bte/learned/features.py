@@ -57,7 +57,7 @@ from ..core import furniture as _furniture
 from ..core import hints as _hints
 from ..core.document import Document
 from ..core.scripts import WORD_RE
-from ..core.tree import elements_mentioning, path_or
+from ..core.tree import AttributeReader, path_or
 from ..methods import hybrid as _hybrid
 from ..methods.bte import Span, document_span
 
@@ -157,7 +157,6 @@ _MARK_RE = re.compile(
     r"""(?:^|\s)(role|itemprop|hidden|aria-hidden|style)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""",
     re.IGNORECASE,
 )
-_mark_cache: dict[str, int] = {}
 # Attributes that can carry a mark at all: the cheap test before _MARK_RE.
 _MARK_WORDS = ("role", "itemprop", "hidden", "style")
 
@@ -235,48 +234,40 @@ N_FEATURES = len(FEATURE_NAMES)
 
 
 def _mark_bits(raw: str) -> int:
-    """:data:`MARKS` bits of one element's raw attributes (cached: templates repeat them)."""
-    bits = _mark_cache.get(raw)
-    if bits is None:
-        bits = 0
-        for m in _MARK_RE.finditer(raw):
-            key = m.group(1).lower()
-            value = (m.group(2) or m.group(3) or m.group(4) or "").lower()
-            if key == "role":
-                for role in value.split():
-                    if role in _ROLE_BITS:
-                        bits |= _MARK_BIT[_ROLE_BITS[role]]
-            elif key == "itemprop":
-                if "articlebody" in value or value == "text" or "reviewbody" in value:
-                    bits |= _MARK_BIT["itemprop=articleBody"]
-            elif (
-                key == "hidden"
-                or (key == "aria-hidden" and value == "true")
-                or (
-                    key == "style"
-                    and "display" in value
-                    and "none" in value.replace(" ", "").split("display:", 1)[-1][:5]
-                )
-            ):
-                bits |= _MARK_BIT["hidden"]
-        if len(_mark_cache) >= 50_000:
-            _mark_cache.clear()
-        _mark_cache[raw] = bits
+    """:data:`MARKS` bits of one element's raw attributes (0 unless they mention a mark's name)."""
+    bits = 0
+    for m in _MARK_RE.finditer(raw):
+        key = m.group(1).lower()
+        value = (m.group(2) or m.group(3) or m.group(4) or "").lower()
+        if key == "role":
+            for role in value.split():
+                if role in _ROLE_BITS:
+                    bits |= _MARK_BIT[_ROLE_BITS[role]]
+        elif key == "itemprop":
+            if "articlebody" in value or value == "text" or "reviewbody" in value:
+                bits |= _MARK_BIT["itemprop=articleBody"]
+        elif (
+            key == "hidden"
+            or (key == "aria-hidden" and value == "true")
+            or (key == "style" and "display" in value and "none" in value.replace(" ", "").split("display:", 1)[-1][:5])
+        ):
+            bits |= _MARK_BIT["hidden"]
     return bits
+
+
+#: :func:`_mark_bits` per distinct attribute string.
+_MARKS = AttributeReader(_mark_bits, _MARK_WORDS)
 
 
 def _ancestor_bits(doc: Document) -> np.ndarray:
     """Per block, the bits of :data:`ANCESTORS` names and :data:`MARKS` on its container's path.
 
-    Each element's own bits come from its name and, only where its
-    attributes mention a mark's ASCII name in any case, from
-    :func:`_mark_bits`; :func:`path_or` ORs them down the tree.
+    Each element's own bits come from its name and its attributes' marks
+    (:func:`_mark_bits`, read once per distinct string); :func:`path_or` ORs them down the tree.
     """
     names, raws = doc.el_name, doc.el_attrs
     own = np.fromiter(map(_ANCESTOR_BIT.get, names, repeat(0)), np.int64, len(names))
-    marked = elements_mentioning(raws, _MARK_WORDS)
-    if marked:
-        own[marked] |= np.array([_mark_bits(raws[el]) for el in marked], dtype=np.int64)
+    own |= _MARKS.values(raws)
     acc = path_or(doc, own)
     return acc[doc.container]
 

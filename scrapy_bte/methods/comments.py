@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..core.furniture import label_features
-from ..core.tree import elements_mentioning, path_or
+from ..core.tree import AttributeReader, path_or
 from ..errors import ConfigError
 from .reasons import Reason
 
@@ -46,20 +46,18 @@ def _names_comments(raw: str) -> bool:
     return False
 
 
+#: Per distinct attribute string, 1 where it names a comment section.
+_SECTIONS = AttributeReader(lambda raw: int(_names_comments(raw)), _CHEAP)
+
+
 def section_mask(doc: Any) -> np.ndarray:
     """Per block, whether it lies inside a comment section."""
     if doc.n_blocks == 0:
-        inside = np.zeros(0, dtype=bool)
-    else:
-        raws = doc.el_attrs
-        own = np.zeros(len(raws), dtype=np.int64)
-        found = [el for el in elements_mentioning(raws, _CHEAP) if _names_comments(raws[el])]
-        if found:
-            own[found] = 1
-            inside = path_or(doc, own)[doc.container] > 0
-        else:
-            inside = np.zeros(doc.n_blocks, dtype=bool)
-    return inside
+        return np.zeros(0, dtype=bool)
+    own = _SECTIONS.values(doc.el_attrs)
+    if not own.any():
+        return np.zeros(doc.n_blocks, dtype=bool)
+    return path_or(doc, own)[doc.container] > 0
 
 
 def check(value: Any) -> bool:
