@@ -39,6 +39,9 @@
 typedef struct {
     PyObject *set;
     Py_ssize_t shortest, longest;
+    /* Per length up to `longest`, bit c % 64 when a word of that length starts (first) or ends
+     * (last) with character c: most strings are ruled out without being made and hashed. */
+    uint64_t *first, *last;
 } words;
 
 /* Strings looked for at the start of a text or anywhere in it, as UCS4 arrays. */
@@ -91,10 +94,15 @@ static inline int is_letter(Py_UCS4 ch)
     return Py_UNICODE_ISALNUM(ch) && !Py_UNICODE_ISDECIMAL(ch);
 }
 
-/* Whether text[start:end] is in `w`: 1, 0, or -1 with an exception set. */
-static int contains(const words *w, PyObject *text, Py_ssize_t start, Py_ssize_t end)
+/* Whether text[start:end] is in `w`: 1, 0, or -1 with an exception set. `kind` and `data` are the text's. */
+static int contains(const words *w, PyObject *text, int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
 {
-    if (end - start > w->longest || end - start < w->shortest)
+    Py_ssize_t length = end - start;
+    if (length > w->longest || length < w->shortest)
+        return 0;
+    if (length > 0 && !((w->first[length] >> (PyUnicode_READ(kind, data, start) & 63)) & 1))
+        return 0;
+    if (length > 0 && !((w->last[length] >> (PyUnicode_READ(kind, data, end - 1) & 63)) & 1))
         return 0;
     if (start == 0 && end == PyUnicode_GET_LENGTH(text))
         return PySet_Contains(w->set, text);
@@ -225,14 +233,14 @@ static int text_flags(PyObject *text)
         start++;
     while (end > start && in_tail(PyUnicode_READ(kind, data, end - 1)))
         end--;
-    CHECK(contains(&cfg.labels, text, start, end));
+    CHECK(contains(&cfg.labels, text, kind, data, start, end));
     if (found)
         flags |= LABEL;
 
     /* The words before a colon (heads) or a slash, right-stripped. */
     Py_ssize_t head = rstrip(kind, data, colon), before_slash = rstrip(kind, data, slash);
     if (head < n) {
-        CHECK(contains(&cfg.colon_labels, text, 0, head));
+        CHECK(contains(&cfg.colon_labels, text, kind, data, 0, head));
         if (found)
             flags |= LABEL_COLON;
     }
@@ -243,9 +251,9 @@ static int text_flags(PyObject *text)
         first_end++;
     found = 0;
     if (first < n && skip_space(kind, data, first_end, n) < n)
-        CHECK(contains(&cfg.byline_first, text, first, first_end));
+        CHECK(contains(&cfg.byline_first, text, kind, data, first, first_end));
     if (!found)
-        CHECK(contains(&cfg.byline_heads, text, 0, head));
+        CHECK(contains(&cfg.byline_heads, text, kind, data, 0, head));
     if (!found)
         found = starts_with(&cfg.byline_prefixes, kind, data, n);
     if (found)
@@ -254,9 +262,9 @@ static int text_flags(PyObject *text)
     /* Credit: a credit word before a colon or a slash, or a prefix. */
     found = 0;
     if (head < n)
-        CHECK(contains(&cfg.credit_words, text, 0, head));
+        CHECK(contains(&cfg.credit_words, text, kind, data, 0, head));
     if (!found && before_slash < n)
-        CHECK(contains(&cfg.credit_words, text, 0, before_slash));
+        CHECK(contains(&cfg.credit_words, text, kind, data, 0, before_slash));
     if (!found)
         found = starts_with(&cfg.credit_starts, kind, data, n);
     if (found)
@@ -276,7 +284,7 @@ static int text_flags(PyObject *text)
         Py_ssize_t j = i + 1;
         while (j < n && is_letter(PyUnicode_READ(kind, data, j)))
             j++;
-        CHECK(contains(&cfg.date_words, text, i, j));
+        CHECK(contains(&cfg.date_words, text, kind, data, i, j));
         if (found) {
             flags |= DATE_WORD;
             break;
@@ -360,21 +368,45 @@ static int check_needles(PyObject *obj, const char *name)
     return -1;
 }
 
-/* Takes a checked frozenset of str. */
-static void set_words(words *w, PyObject *set)
+/* Takes a checked frozenset of str; -1 when out of memory. */
+static int set_words(words *w, PyObject *set)
 {
     Py_ssize_t shortest = PY_SSIZE_T_MAX, longest = -1;
     PyObject *it = PyObject_GetIter(set), *key;
-    while (it != NULL && (key = PyIter_Next(it)) != NULL) {
+    if (it == NULL)
+        return -1;
+    while ((key = PyIter_Next(it)) != NULL) {
         Py_ssize_t length = PyUnicode_GET_LENGTH(key);
         longest = length > longest ? length : longest;
         shortest = length < shortest ? length : shortest;
         Py_DECREF(key);
     }
-    Py_XDECREF(it);
+    Py_DECREF(it);
+    PyMem_Free(w->first);
+    PyMem_Free(w->last);
+    w->first = PyMem_Calloc(longest + 2, sizeof(uint64_t));
+    w->last = PyMem_Calloc(longest + 2, sizeof(uint64_t));
     Py_XSETREF(w->set, Py_NewRef(set));
     w->shortest = shortest;
+    w->longest = -1; /* matches nothing until the filters are filled */
+    if (w->first == NULL || w->last == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    it = PyObject_GetIter(set);
+    if (it == NULL)
+        return -1;
+    while ((key = PyIter_Next(it)) != NULL) {
+        Py_ssize_t length = PyUnicode_GET_LENGTH(key);
+        if (length > 0) {
+            w->first[length] |= (uint64_t)1 << (PyUnicode_READ_CHAR(key, 0) & 63);
+            w->last[length] |= (uint64_t)1 << (PyUnicode_READ_CHAR(key, length - 1) & 63);
+        }
+        Py_DECREF(key);
+    }
+    Py_DECREF(it);
     w->longest = longest;
+    return 0;
 }
 
 static void clear_needles(needles *w)
@@ -476,13 +508,10 @@ static PyObject *configure(PyObject *self, PyObject *args)
         cfg.ascii_class[ch] |= DECIMAL;
     for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(after_digit); i++)
         cfg.ascii_class[PyUnicode_READ_CHAR(after_digit, i)] |= AFTER_DIGIT;
-    set_words(&cfg.labels, labels);
-    set_words(&cfg.colon_labels, colon_labels);
-    set_words(&cfg.byline_first, byline_first);
-    set_words(&cfg.byline_heads, byline_heads);
-    set_words(&cfg.credit_words, credit_words);
-    set_words(&cfg.date_words, date_words);
-    if (set_needles(&cfg.byline_prefixes, byline_prefixes) < 0 || set_needles(&cfg.credit_starts, credit_starts) < 0
+    if (set_words(&cfg.labels, labels) < 0 || set_words(&cfg.colon_labels, colon_labels) < 0
+        || set_words(&cfg.byline_first, byline_first) < 0 || set_words(&cfg.byline_heads, byline_heads) < 0
+        || set_words(&cfg.credit_words, credit_words) < 0 || set_words(&cfg.date_words, date_words) < 0
+        || set_needles(&cfg.byline_prefixes, byline_prefixes) < 0 || set_needles(&cfg.credit_starts, credit_starts) < 0
         || set_needles(&cfg.read_time_words, read_time_words) < 0)
         return NULL;
     cfg.ready = 1;
