@@ -345,9 +345,9 @@ def label_features(doc: Any, *, accelerated: bool | None = None) -> np.ndarray:
     rows = np.flatnonzero(doc.words <= MAX_WORDS)
     if len(rows):
         short = [texts[b] for b in rows.tolist()]
-        lows = "\n".join(short).lower().split("\n")
-        if len(lows) != len(short):  # a block holding a line break
-            lows = [t.lower() for t in short]
+        # One call per text: only the texts with a non-ASCII character take str.lower's slow path
+        # (one joined string would take it for all of them).
+        lows = list(map(str.lower, short))
         bits = text_flags(lows, accelerated=accelerated)
         out[rows, :4] = np.unpackbits(bits[:, None], axis=1, count=4, bitorder="little")
         out[rows, 4], out[rows, 5] = _date_columns(lows, bits)
