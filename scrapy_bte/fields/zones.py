@@ -98,7 +98,8 @@ def _element_hints(doc: Any, el: int) -> int:
             break
         raw = raws[el]
         if raw:
-            bits |= _attribute_hints(raw)
+            got = _hint_cache.get(raw)
+            bits |= _attribute_hints(raw) if got is None else got
         el = parents[el]
     return bits
 
@@ -161,12 +162,10 @@ def _positions(items: list[str], name: str) -> list[int]:
     """Where ``name`` occurs in ``items`` (``list.index`` steps over the other blocks in C)."""
     out: list[int] = []
     at = -1
-    try:
-        while True:
-            at = items.index(name, at + 1)
-            out.append(at)
-    except ValueError:
-        return out
+    for _ in range(items.count(name)):
+        at = items.index(name, at + 1)
+        out.append(at)
+    return out
 
 
 def find_headline(doc: Any, titles: list[str] | str | None) -> int | None:
@@ -175,14 +174,17 @@ def find_headline(doc: Any, titles: list[str] | str | None) -> int | None:
     heads = sorted(_positions(opener, "h1") + _positions(opener, "h2"))
     if isinstance(titles, str):
         titles = [titles]
-    if titles and heads:
+    # A title that folds to nothing repeats no heading; headings are folded as the search reaches them.
+    wanted = [want for want in map(_fold, titles) if want] if titles and heads else []
+    if wanted:
         texts = doc.texts
-        folded_heads = [(i, _fold(texts[i])) for i in heads]
-        folded_titles = [_fold(t) for t in titles]
+        folded: list[str] = []
         for overlap in (False, True):
-            for want in folded_titles:
-                for i, got in folded_heads:
-                    if _similar_folded(got, want, overlap):
+            for want in wanted:
+                for k, i in enumerate(heads):
+                    if k == len(folded):
+                        folded.append(_fold(texts[i]))
+                    if _similar_folded(folded[k], want, overlap):
                         return i
     for i in heads:
         if opener[i] == "h1":
