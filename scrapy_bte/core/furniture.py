@@ -683,8 +683,10 @@ def boxed_furniture(doc: Any, keep: np.ndarray) -> np.ndarray:
             box = el
             el = parents[el]
         if box:
-            end = head
-            while end < n and box in path(end):
+            end = head + 1  # the heading's own block lies inside its box
+            el = container[head]
+            while end < n and (container[end] == el or box in path(end)):
+                el = container[end]
                 end += 1
             out[head:end] = True
     return out
