@@ -1,9 +1,10 @@
 """Targeted scans of the raw markup for the places article fields live.
 
 Why not a tree: a parse per page would cost more than the whole
-extraction. Every scan here starts from a plain substring search
-(``str.find`` runs at memory speed) and parses only the few tags it lands
-on, with the attribute parser the document model already uses. What
+extraction. Every scan here starts from the places a word occurs
+(``itemprop``, ``<time``, ...; found for all of them in one pass over the
+page, see :class:`Marks`) and parses only the few tags it lands on, with
+the attribute parser the document model already uses. What
 step 0 removes (``<script type="application/ld+json">``, ``<title>``,
 ``<head>`` metadata) is read here from the markup as it came.
 """
@@ -11,9 +12,14 @@ step 0 removes (``<script type="application/ld+json">``, ``<title>``,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
 
+from ..core import accel
 from ..core.document import attributes, clean_text
+
+#: The C pass that finds every word of :data:`WORDS` in one read of the page.
+_MARKS = accel.load("scrapy_bte.fields._marks")
 
 #: ``<meta property|name>`` keys read from the page head: OpenGraph,
 #: Twitter cards, ``article:*``, Dublin Core and the plain HTML names.
@@ -85,6 +91,55 @@ MAX_HITS = 40
 MAX_TIMES = 12
 
 
+#: The words every scan here starts from: where the page holds them is found
+#: once (:class:`Marks`), not by a substring search over the whole page per scan.
+WORDS = ("ld+json", "itemprop", "<time", "author", "<html", "<HTML", "<body", "canonical")
+#: ``find(word, start, end)``: the next offset of ``word``, as :meth:`str.find` gives it.
+Find = Callable[..., int]
+
+
+def find_all(markup: str, words: tuple[str, ...], *, accelerated: bool | None = None) -> list[list[int]]:
+    """Per word (ASCII, at least 2 characters), every offset where ``markup`` holds it, overlaps included."""
+    c = _MARKS.use(accelerated)
+    if c is None:
+        return find_all_reference(markup, words)
+    return c.find_all(markup, words)
+
+
+def find_all_reference(markup: str, words: tuple[str, ...]) -> list[list[int]]:
+    """The Python reference of :func:`find_all`: one substring search per occurrence."""
+    out: list[list[int]] = []
+    for word in words:
+        found: list[int] = []
+        at = markup.find(word)
+        while at >= 0:
+            found.append(at)
+            at = markup.find(word, at + 1)
+        out.append(found)
+    return out
+
+
+class Marks:
+    """Where the page holds each of :data:`WORDS`, found in one pass: a page
+    is read once for all the scans that start from them, most of which find
+    nothing."""
+
+    def __init__(self, markup: str) -> None:
+        self.at = dict(zip(WORDS, find_all(markup, WORDS)))
+
+    def find(self, word: str, start: int = 0, end: int | None = None) -> int:
+        """What ``markup.find(word, start, end)`` returns (``word`` one of :data:`WORDS`, ``start`` >= 0)."""
+        found = self.at[word]
+        k = bisect_left(found, start)
+        if k == len(found) or (end is not None and found[k] + len(word) > end):
+            return -1
+        return found[k]
+
+
+def _finder(markup: str, marks: Marks | None) -> Find:
+    return markup.find if marks is None else marks.find
+
+
 def _tag_at(markup: str, lt: int) -> tuple[str, dict[str, str], int] | None:
     """(lower-case name, attributes, end offset) of the tag starting at ``lt``."""
     m = _TAG_AT.match(markup, lt)
@@ -100,9 +155,10 @@ def inner_text(markup: str, start: int, name: str, window: int = TEXT_WINDOW) ->
     return clean_text(_STRIP_TAGS.sub(" ", chunk))
 
 
-def jsonld_scripts(markup: str) -> list[str]:
+def jsonld_scripts(markup: str, marks: Marks | None = None) -> list[str]:
+    find = _finder(markup, marks)
     out: list[str] = []
-    at = markup.find("ld+json")
+    at = find("ld+json")
     while at >= 0:
         lt = markup.rfind("<", 0, at)
         gt = markup.find(">", at)
@@ -111,16 +167,17 @@ def jsonld_scripts(markup: str) -> list[str]:
             if end < 0:
                 end = len(markup)
             out.append(markup[gt + 1 : end])
-            at = markup.find("ld+json", end)
+            at = find("ld+json", end)
         else:
-            at = markup.find("ld+json", at + 7)
+            at = find("ld+json", at + 7)
     return out
 
 
-def html_lang(markup: str) -> str | None:
-    at = markup.find("<html")
+def html_lang(markup: str, marks: Marks | None = None) -> str | None:
+    find = _finder(markup, marks)
+    at = find("<html")
     if at < 0:
-        at = markup.find("<HTML")
+        at = find("<HTML")
     if at < 0:
         return None
     tag = _tag_at(markup, at)
@@ -130,9 +187,10 @@ def html_lang(markup: str) -> str | None:
     return (attrs.get("lang") or attrs.get("xml:lang") or "").strip() or None
 
 
-def canonical(markup: str, head_end: int) -> str | None:
+def canonical(markup: str, head_end: int, marks: Marks | None = None) -> str | None:
     """``<link rel=canonical href>`` in the head."""
-    at = markup.find("canonical", 0, head_end)
+    find = _finder(markup, marks)
+    at = find("canonical", 0, head_end)
     while at >= 0:
         lt = markup.rfind("<", 0, at)
         tag = _tag_at(markup, lt) if lt >= 0 else None
@@ -140,13 +198,14 @@ def canonical(markup: str, head_end: int) -> str | None:
             href = tag[1].get("href", "").strip()
             if href:
                 return href
-        at = markup.find("canonical", at + 9, head_end)
+        at = find("canonical", at + 9, head_end)
     return None
 
 
-def itemprops(markup: str) -> list[tuple[str, str]]:
+def itemprops(markup: str, marks: Marks | None = None) -> list[tuple[str, str]]:
+    find = _finder(markup, marks)
     out: list[tuple[str, str]] = []
-    at = markup.find("itemprop")
+    at = find("itemprop")
     while at >= 0 and len(out) < MAX_HITS:
         lt = markup.rfind("<", 0, at)
         tag = _tag_at(markup, lt) if lt >= 0 else None
@@ -169,7 +228,7 @@ def itemprops(markup: str) -> list[tuple[str, str]]:
                 if value:
                     out.append((prop, value))
             nxt = end
-        at = markup.find("itemprop", nxt)
+        at = find("itemprop", nxt)
     return out
 
 
@@ -190,9 +249,10 @@ def _scoped_name(markup: str, start: int) -> str:
     return ""
 
 
-def times(markup: str) -> list[tuple[str, str]]:
+def times(markup: str, marks: Marks | None = None) -> list[tuple[str, str]]:
+    find = _finder(markup, marks)
     out: list[tuple[str, str]] = []
-    at = markup.find("<time")
+    at = find("<time")
     while at >= 0 and len(out) < MAX_TIMES:
         m = _TAG_AT.match(markup, at)
         if m is not None and m.group(1).lower() == "time":
@@ -200,11 +260,11 @@ def times(markup: str) -> list[tuple[str, str]]:
             value = attributes(raw).get("datetime", "").strip()
             if value:
                 out.append((value, raw))
-        at = markup.find("<time", at + 5)
+        at = find("<time", at + 5)
     return out
 
 
-def _rel_author_matches(markup: str) -> Iterator[re.Match[str]]:
+def _rel_author_matches(markup: str, marks: Marks | None = None) -> Iterator[re.Match[str]]:
     """What ``_REL_AUTHOR.finditer(markup)`` finds, searched only around the word "author".
 
     A match holds no ``<`` or ``>``, so it lies between two of them, in a
@@ -212,20 +272,21 @@ def _rel_author_matches(markup: str) -> Iterator[re.Match[str]]:
     alone, where a plain substring search found the word (a pattern's own
     scan of a whole page costs several times more).
     """
-    at = markup.find("author")
+    find = _finder(markup, marks)
+    at = find("author")
     while at >= 0:
         start = max(markup.rfind("<", 0, at), markup.rfind(">", 0, at)) + 1
         stops = [k for k in (markup.find("<", at), markup.find(">", at)) if k >= 0]
         stop = min(stops) if stops else len(markup)
         yield from _REL_AUTHOR.finditer(markup, start, stop)
-        at = markup.find("author", stop)
+        at = find("author", stop)
 
 
-def rel_authors(markup: str) -> list[str]:
+def rel_authors(markup: str, marks: Marks | None = None) -> list[str]:
     """Texts of the first run of ``<a rel="author">`` links (one byline's names)."""
     out: list[str] = []
     last = 0
-    for m in _rel_author_matches(markup):
+    for m in _rel_author_matches(markup, marks):
         lt = markup.rfind("<", 0, m.start())
         tag = _tag_at(markup, lt) if lt >= 0 else None
         if tag is None or tag[0] != "a" or tag[2] <= m.start():

@@ -61,8 +61,12 @@ class Page:
         self.doc = doc
 
     @cached_property
+    def marks(self) -> _markup.Marks:
+        return _markup.Marks(self.markup)
+
+    @cached_property
     def head_end(self) -> int:
-        end = self.markup.find("<body")
+        end = self.marks.find("<body")
         return end if end >= 0 else min(len(self.markup), 200_000)
 
     @cached_property
@@ -72,7 +76,7 @@ class Page:
 
     @cached_property
     def graph(self) -> Graph:
-        return Graph(_markup.jsonld_scripts(self.markup))
+        return Graph(_markup.jsonld_scripts(self.markup, self.marks))
 
     @cached_property
     def article(self) -> dict[str, Any]:
@@ -85,7 +89,7 @@ class Page:
     @cached_property
     def props(self) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}
-        for prop, value in _markup.itemprops(self.markup):
+        for prop, value in _markup.itemprops(self.markup, self.marks):
             found.setdefault(prop, []).append(value)
         return found
 
@@ -95,7 +99,7 @@ class Page:
 
     @cached_property
     def times(self) -> list[tuple[str, str]]:
-        return _markup.times(self.markup)
+        return _markup.times(self.markup, self.marks)
 
     def time_published(self) -> str | None:
         for value, raw in self.times:
@@ -108,7 +112,7 @@ class Page:
         return self.times[0][0] if self.times else None
 
     def rel_author(self) -> str | None:
-        names = _markup.rel_authors(self.markup)
+        names = _markup.rel_authors(self.markup, self.marks)
         return ", ".join(dict.fromkeys(names)) or None
 
     def title_tag(self) -> str | None:
@@ -117,10 +121,10 @@ class Page:
         return _markup.title_tag(self.markup, self.head_end)
 
     def canonical(self) -> str | None:
-        return _markup.canonical(self.markup, self.head_end)
+        return _markup.canonical(self.markup, self.head_end, self.marks)
 
     def html_lang(self) -> str | None:
-        return _markup.html_lang(self.markup)
+        return _markup.html_lang(self.markup, self.marks)
 
     def main_entity(self) -> Any:
         main = self.article.get("mainEntityOfPage")

@@ -1,0 +1,97 @@
+"""The one-pass word search of the field readers (``scrapy_bte.fields._marks``) finds what
+``str.find`` finds, and the markup scans that start from it read the same values."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import torture_cases as tc
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scrapy_bte import ACCELERATED
+from scrapy_bte.core.decode import to_unicode
+from scrapy_bte.errors import ExtractionError
+from scrapy_bte.fields import markup
+from scrapy_bte.fields.markup import WORDS, Marks, find_all, find_all_reference
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+# CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
+needs_c = pytest.mark.skipif(
+    not ACCELERATED["scrapy_bte.fields._marks"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte.fields._marks is not built",
+)
+
+# Characters of the words and their neighbours, wide ones (one, two and four bytes per character)
+# and the character past 255 whose low byte is "<" (U+013C), which must not read as "<".
+_ALPHABET = st.sampled_from(list('<>ltimeauhorcnpd+jsb HTMLx"=/') + ["\u013c", "é", "中", "\U0001f600", "\u0130"])
+_WORD = st.text(st.sampled_from(list("<ltimeauhorxab+")), min_size=2, max_size=9)
+
+
+def _pages() -> list[str]:
+    pages = [to_unicode(p.read_bytes())[0] for p in sorted(FIXTURES.glob("**/*.html"))]
+    for case in tc.small_cases():
+        data = case.data()
+        try:
+            pages.append(data if isinstance(data, str) else to_unicode(data)[0])
+        except ExtractionError:  # binary bodies never reach the field readers
+            continue
+    return pages
+
+
+@needs_c
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_ALPHABET, max_size=9000).map("".join), st.lists(_WORD, max_size=8).map(tuple))
+def test_c_finds_every_offset_the_reference_finds(text: str, words: tuple[str, ...]) -> None:
+    assert find_all(text, words, accelerated=True) == find_all_reference(text, words)
+
+
+@needs_c
+@settings(max_examples=200, deadline=None)
+@given(st.integers(4096, 20000), st.integers(-12, 12), st.sampled_from(WORDS))
+def test_c_finds_words_across_the_stretches_it_searches_side_by_side(size: int, delta: int, word: str) -> None:
+    """Long pages are cut in four stretches searched side by side: a word that starts
+    just before, at or after a cut is found once, in order."""
+    chars = ["x"] * size
+    starts = [size * t // 4 + delta for t in (1, 2, 3)]
+    for at in starts:
+        chars[at : at + len(word)] = word
+    got = find_all("".join(chars), WORDS, accelerated=True)
+    assert got == find_all_reference("".join(chars), WORDS)
+    assert got[WORDS.index(word)] == starts
+
+
+@needs_c
+def test_c_finds_the_words_on_every_fixture_and_torture_page() -> None:
+    for page in _pages():
+        assert find_all(page, WORDS, accelerated=True) == find_all_reference(page, WORDS)
+
+
+@needs_c
+@pytest.mark.parametrize("words", [("é!",), ("a",), ("a\x00b",), tuple("ab" for _ in range(33)), ("ok", 3)])
+def test_c_refuses_words_it_cannot_search(words: tuple) -> None:
+    with pytest.raises(ValueError):
+        find_all("text", words, accelerated=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ALPHABET, max_size=300).map("".join), st.integers(0, 320), st.one_of(st.none(), st.integers(0, 320)))
+def test_marks_find_is_str_find(text: str, start: int, end: int | None) -> None:
+    marks = Marks(text)
+    for word in WORDS:
+        assert marks.find(word, start, end) == text.find(word, start, end)
+
+
+def test_scans_read_the_same_values_with_and_without_marks() -> None:
+    for page in _pages():
+        marks = Marks(page)
+        head_end = page.find("<body")
+        assert markup.jsonld_scripts(page, marks) == markup.jsonld_scripts(page)
+        assert markup.itemprops(page, marks) == markup.itemprops(page)
+        assert markup.times(page, marks) == markup.times(page)
+        assert markup.rel_authors(page, marks) == markup.rel_authors(page)
+        assert markup.html_lang(page, marks) == markup.html_lang(page)
+        assert markup.canonical(page, head_end, marks) == markup.canonical(page, head_end)
