@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+from bisect import bisect_right
+from itertools import accumulate
 from pathlib import Path
 
 import pytest
@@ -13,9 +15,10 @@ from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED
 from scrapy_bte.core.decode import to_unicode
+from scrapy_bte.core.document import _candidates, _key_pattern
 from scrapy_bte.errors import ExtractionError
 from scrapy_bte.fields import markup
-from scrapy_bte.fields.markup import WORDS, Marks, find_all, find_all_reference
+from scrapy_bte.fields.markup import META_KEYS, WORDS, Marks, find_all, find_all_reference
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -95,3 +98,33 @@ def test_scans_read_the_same_values_with_and_without_marks() -> None:
         assert markup.rel_authors(page, marks) == markup.rel_authors(page)
         assert markup.html_lang(page, marks) == markup.html_lang(page)
         assert markup.canonical(page, head_end, marks) == markup.canonical(page, head_end)
+
+
+def _any_case(word: str) -> st.SearchStrategy[str]:
+    return st.lists(st.booleans(), min_size=len(word), max_size=len(word)).map(
+        lambda upper: "".join(c.upper() if u else c for c, u in zip(word, upper))
+    )
+
+
+_META_ATTR = st.tuples(
+    st.sampled_from(["property", "name", "data-name", "nam"]).flatmap(_any_case),
+    st.sampled_from(["=", " = ", "=\n", ""]),
+    st.sampled_from(['"', "'", ""]),
+    st.sampled_from(["og:title", "author", "dc.date", "og:titles", "x", "\u0130", "\u212a"]).flatmap(_any_case),
+    st.sampled_from(['"', "'", " ", "", "x", ">"]),
+).map("".join)
+_META_TAG = st.lists(st.one_of(_META_ATTR, st.sampled_from([" ", ' content="a"', "\u212a"])), max_size=4).map(
+    lambda parts: "<meta " + "".join(parts) + ">"
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_META_TAG, max_size=6))
+def test_meta_candidates_of_ascii_heads_are_those_of_the_case_blind_pattern(tags: list[str]) -> None:
+    """ASCII heads are matched lower-cased with a case-sensitive pattern: the same tags must come out."""
+    keys = frozenset(META_KEYS)
+    joined = "\n".join(tags)
+    hits = {
+        bisect_right(list(accumulate(len(t) + 1 for t in tags)), m.start()) for m in _key_pattern(keys).finditer(joined)
+    }
+    assert _candidates(tags, keys) == [tag for i, tag in enumerate(tags) if i in hits]

@@ -252,11 +252,17 @@ def meta_tags(markup: str, limit: int = 200_000) -> list[str]:
     return _META_RE.findall(markup, 0, stop)
 
 
-@lru_cache(maxsize=16)
-def _key_pattern(keys: frozenset[str]) -> re.Pattern[str]:
-    """:data:`_META_KEY_RE` matching only the values that are one of ``keys`` (ASCII keys, any case)."""
-    names = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
-    return re.compile(rf"""(?:property|name)\s*=\s*["']?(?:{names})(?![^"'\s>])""", re.IGNORECASE)
+@lru_cache(maxsize=32)
+def _key_pattern(keys: frozenset[str], folded: bool = False) -> re.Pattern[str]:
+    """:data:`_META_KEY_RE` matching only the values that are one of ``keys`` (ASCII keys, any case).
+
+    ``folded``: the pattern for ASCII text already lower-cased, which matches
+    where the case-blind one matches in the text as it was, at several times
+    its speed (a case-blind pattern tests every character both ways).
+    """
+    names = "|".join(re.escape(k.lower() if folded else k) for k in sorted(keys, key=len, reverse=True))
+    pattern = rf"""(?:property|name)\s*=\s*["']?(?:{names})(?![^"'\s>])"""
+    return re.compile(pattern) if folded else re.compile(pattern, re.IGNORECASE)
 
 
 def _candidates(tags: list[str], keys: frozenset[str]) -> list[str]:
@@ -270,7 +276,10 @@ def _candidates(tags: list[str], keys: frozenset[str]) -> list[str]:
     if not tags:
         return []
     joined = "\n".join(tags)
-    found = [m.start() for m in _key_pattern(keys).finditer(joined)]
+    if joined.isascii():
+        found = [m.start() for m in _key_pattern(keys, True).finditer(joined.lower())]
+    else:
+        found = [m.start() for m in _key_pattern(keys).finditer(joined)]
     if not found:
         return []
     ends = list(accumulate(len(tag) + 1 for tag in tags))
