@@ -47,6 +47,12 @@ setup(
             optional=True,
         ),
         Extension(
+            "scrapy_bte.fields._langid",
+            sources=["scrapy_bte/fields/_langid.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
+        Extension(
             "scrapy_bte.methods._bte", sources=["scrapy_bte/methods/_bte.c"], extra_compile_args=["-O2"], optional=True
         ),
         Extension(

@@ -72,6 +72,7 @@ def test_accelerator_is_built() -> None:
             "scrapy_bte.core._furniture",
             "scrapy_bte.core._hints",
             "scrapy_bte.core._scan",
+            "scrapy_bte.fields._langid",
             "scrapy_bte.fields._marks",
             "scrapy_bte.learned._features",
             "scrapy_bte.learned._textstats",

@@ -376,7 +376,7 @@ def complete(
     sources = dict(fields.sources)
     markup_titles = titles(page, out["title"] if sources.get("title") not in (None, "title-tag") else None)
     if "language" in wanted and out["language"] is None and doc.n_blocks:
-        lang, _ = _language.detect(_language.sample(doc.texts, doc.words.tolist()))
+        lang, _ = _language.detect(_language.sample(doc.texts, doc.words))
         if lang:
             out["language"], sources["language"] = lang, "text"
     need_author = "author" in wanted and out["author"] is None
