@@ -135,11 +135,26 @@ Source = Callable[[Page], Any]
 
 
 def _meta(*keys: str) -> Source:
-    return lambda p: next((p.meta[k] for k in keys if k in p.meta), None)
+    def read(p: Page) -> str | None:
+        meta = p.meta
+        for key in keys:
+            if key in meta:
+                return meta[key]
+        return None
+
+    return read
 
 
 def _art(*keys: str) -> Source:
-    return lambda p: next((p.article[k] for k in keys if p.article.get(k)), None)
+    def read(p: Page) -> Any:
+        article = p.article
+        for key in keys:
+            value = article.get(key)
+            if value:
+                return value
+        return None
+
+    return read
 
 
 #: Per field, each source's reader, in the order the sources are trusted
@@ -248,7 +263,10 @@ def candidates(page: Page, fieldname: str, base: str | None) -> list[tuple[str, 
 
 def _first(page: Page, fieldname: str, base: str | None) -> tuple[str, str] | None:
     for source, read in SOURCES[fieldname].items():
-        value = clean(fieldname, read(page), base)
+        raw = read(page)
+        if raw is None:  # most sources of most pages: nothing to clean
+            continue
+        value = clean(fieldname, raw, base)
         if value:
             return source, value
     return None
