@@ -387,18 +387,21 @@ def complete(
     headline block's text where a heading repeats a markup title with
     the site's name or a section around it; author and date come from the
     byline and dateline blocks where the markup says nothing (those are
-    looked for only then, unless ``all_zones``).
+    looked for only then, unless ``all_zones``). Without ``all_zones``,
+    fields that need no block (description, image, ...) read none.
     """
     doc = page.doc if page.doc is not None else build(page.markup)
     out = fields.values()
     sources = dict(fields.sources)
-    markup_titles = titles(page, out["title"] if sources.get("title") not in (None, "title-tag") else None)
     if "language" in wanted and out["language"] is None and doc.n_blocks:
         lang, _ = _language.detect(_language.sample(doc.texts, doc.words))
         if lang:
             out["language"], sources["language"] = lang, "text"
     need_author = "author" in wanted and out["author"] is None
     need_date = "date" in wanted and (out["date"] is None or sources.get("date") == "time")
+    if not (all_zones or need_author or need_date or "title" in wanted):
+        return Fields(**out, sources=sources), Zones()  # no field asked for needs a block
+    markup_titles = titles(page, out["title"] if sources.get("title") not in (None, "title-tag") else None)
     zones = page_zones(
         doc,
         markup_titles or doc.title_tag,
