@@ -252,13 +252,21 @@ def meta_tags(markup: str, limit: int = 200_000) -> list[str]:
     return _META_RE.findall(markup, 0, stop)
 
 
+#: The characters past ASCII that a case-blind ASCII pattern matches (as i, i and s) while their
+#: lower case is not that letter (U+0130 even lower-cases to two characters). Every other
+#: character lower-cases to one character that an ASCII letter matches exactly when it matched
+#: before (the Kelvin sign lower-cases to k).
+_CASE_BLIND_EXTRA = ("\u0130", "\u0131", "\u017f")
+
+
 @lru_cache(maxsize=32)
 def _key_pattern(keys: frozenset[str], folded: bool = False) -> re.Pattern[str]:
     """:data:`_META_KEY_RE` matching only the values that are one of ``keys`` (ASCII keys, any case).
 
-    ``folded``: the pattern for ASCII text already lower-cased, which matches
-    where the case-blind one matches in the text as it was, at several times
-    its speed (a case-blind pattern tests every character both ways).
+    ``folded``: the pattern for text already lower-cased, which matches
+    where the case-blind one matches in the text as it was (when the text
+    holds none of :data:`_CASE_BLIND_EXTRA`), at several times its speed (a
+    case-blind pattern tests every character both ways).
     """
     names = "|".join(re.escape(k.lower() if folded else k) for k in sorted(keys, key=len, reverse=True))
     pattern = rf"""(?:property|name)\s*=\s*["']?(?:{names})(?![^"'\s>])"""
@@ -276,7 +284,7 @@ def _candidates(tags: list[str], keys: frozenset[str]) -> list[str]:
     if not tags:
         return []
     joined = "\n".join(tags)
-    if joined.isascii():
+    if joined.isascii() or not any(ch in joined for ch in _CASE_BLIND_EXTRA):
         found = [m.start() for m in _key_pattern(keys, True).finditer(joined.lower())]
     else:
         found = [m.start() for m in _key_pattern(keys).finditer(joined)]
