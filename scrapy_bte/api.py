@@ -125,7 +125,7 @@ def extract(
     source of values. ``fields`` names the article fields to read
     (:data:`~scrapy_bte.fields.record.DEFAULT_FIELDS`,
     :data:`~scrapy_bte.fields.record.FIELD_NAMES` for all); by default
-    none is read, as reading them costs 40-55 % more time per page,
+    none is read, as reading them costs 20-25 % more time per page,
     and ``title`` comes from the page's title markup. ``options`` tune the method (see the README). Raises
     :class:`~scrapy_bte.errors.ExtractionError` for input that is not a
     document (binary bodies, wrong types, over ``max_bytes``) and
