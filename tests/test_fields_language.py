@@ -157,3 +157,17 @@ def test_sample_takes_the_wordiest_blocks_in_page_order(blocks: list[tuple[str, 
             break
     expected = " ".join(texts[i] for i in sorted(chosen))[: language.SAMPLE_CHARS]
     assert language.sample(texts, np.array(words)) == expected == language.sample(texts, words)
+
+
+def test_a_model_laid_out_otherwise_keeps_its_own_score(model) -> None:
+    assert language._scorer(object(), lambda data: np.zeros(1, np.float32)) is None
+
+
+def test_a_fast_score_that_differs_from_the_models_own_is_not_used(model) -> None:
+    """The probe texts decide: a score that is not py3langid's own bit for bit is never used."""
+
+    def own(data: bytes) -> np.ndarray:
+        return LanguageIdentifier._raw_score(model, data) + np.float32(1e-3)
+
+    assert language._scorer(model, own) is None
+    assert language._scorer(model, lambda data: LanguageIdentifier._raw_score(model, data)) is not None

@@ -110,7 +110,7 @@ def _scorer(model: Any, own: Callable[[bytes], np.ndarray]) -> Callable[[bytes],
             data = encode(probe)
             if not np.array_equal(raw_score(data).view(np.uint32), own(data).view(np.uint32)):
                 return None
-    except (TypeError, ValueError, IndexError):
+    except (AttributeError, TypeError, ValueError, IndexError):  # another py3langid: its own score stays
         return None
     return raw_score
 
