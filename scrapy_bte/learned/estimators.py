@@ -77,18 +77,25 @@ class MLPClassifier:
     def decision_function(self, X: np.ndarray) -> np.ndarray:
         """Log-odds of class 1 per row."""
         self._check_fitted()
-        h = (np.asarray(X, dtype=np.float32) - self.mean_) / self.scale_
+        # In place where a new array would only be thrown away: the same float32 operations, one buffer.
+        h = np.subtract(X, self.mean_, dtype=np.float32)
+        h /= self.scale_
         last = len(self.weights_) - 1
         for i, (w, b) in enumerate(zip(self.weights_, self.biases_)):
-            h = h @ w + b
+            h = h @ w
+            h += b
             if i < last:
                 np.maximum(h, 0.0, out=h)
         return h[:, 0]
 
     def predict_proba(self, X: np.ndarray) -> np.ndarray:
         """``(n, 2)`` probabilities of class 0 and 1, as in scikit-learn."""
-        p = _sigmoid(self.decision_function(X))
+        p = self.positive_proba(X)
         return np.column_stack((1.0 - p, p))
+
+    def positive_proba(self, X: np.ndarray) -> np.ndarray:
+        """Probability of class 1 per row (column 1 of :meth:`predict_proba`, without building column 0)."""
+        return _sigmoid(self.decision_function(X))
 
     def predict(self, X: np.ndarray, threshold: float = 0.5) -> np.ndarray:
         return (self.predict_proba(X)[:, 1] >= threshold).astype(np.int64)

@@ -419,7 +419,7 @@ def _title_overlap(doc: Document, words: np.ndarray, span: Span | None) -> np.nd
     for b in np.flatnonzero(heading & (words >= 2) & (words <= 40)).tolist():
         toks = WORD_RE.findall(texts[b].lower())
         if toks:
-            out[b] = sum(t in title_tokens for t in toks) / len(toks)
+            out[b] = sum(map(title_tokens.__contains__, toks)) / len(toks)
     return out
 
 

@@ -67,10 +67,10 @@ class BlockModel:
         if len(X) == 0:
             return np.zeros(0)
         X1 = self.stage1_inputs(X, doc)
-        p = self.stage1.predict_proba(X1)[:, 1]
+        p = self.stage1.positive_proba(X1)
         if self.stage2 is None:
             return p
-        return self.stage2.predict_proba(np.column_stack((X1, context_features(p, doc))))[:, 1]
+        return self.stage2.positive_proba(np.column_stack((X1, context_features(p, doc))))
 
     def save(self, path: str | Path, metadata: dict[str, Any] | None = None) -> None:
         """Write the .npz (float arrays only) and the JSON metadata beside it."""
