@@ -59,6 +59,12 @@ class AttributeReader:
     def values(self, raws: list[str]) -> np.ndarray:
         """``read(raw)`` for each of ``raws``, as int64."""
         memo = self._memo
+        # Most strings were read before (a template's repeats, a site's next pages): one pass of
+        # look-ups, and only a miss pays for the set of new strings.
+        try:
+            return np.fromiter(map(memo.__getitem__, raws), np.int64, len(raws))
+        except KeyError:
+            pass
         new = set(raws).difference(memo)
         if new:
             if len(memo) + len(new) > self.size:
