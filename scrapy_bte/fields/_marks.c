@@ -91,6 +91,19 @@ static int add_hit(hits_t *h, Py_ssize_t at)
         return 0;                                                                                                     \
     }                                                                                                                 \
                                                                                                                       \
+    /* One step of a stream: skip by the pair's shift, or check the window and move on by one. */                     \
+    static inline int NAME##_step(const CT *s, Py_ssize_t n, Py_ssize_t back, Py_ssize_t *pos, hits_t *hits)          \
+    {                                                                                                                 \
+        Py_UCS4 a = s[*pos - 1], b = s[*pos];                                                                         \
+        unsigned char sh = tables.shift[PAIR(a, b)];                                                                  \
+        if (sh) {                                                                                                     \
+            *pos += sh;                                                                                               \
+            return 0;                                                                                                 \
+        }                                                                                                             \
+        *pos += 1;                                                                                                    \
+        return NAME##_check(s, n, *pos - 1 - back, hits);                                                             \
+    }                                                                                                                 \
+                                                                                                                      \
     static int NAME(const CT *s, Py_ssize_t n, int streams, hits_t (*hits)[MAX_WORDS])                              \
     {                                                                                                                 \
         const Py_ssize_t back = tables.min - 1;                                                                       \
@@ -104,31 +117,15 @@ static int add_hit(hits_t *h, Py_ssize_t at)
         if (streams == STREAMS) {                                                                                     \
             while (pos[0] < stop[0] && pos[1] < stop[1] && pos[2] < stop[2] && pos[3] < stop[3]) {                    \
                 for (int t = 0; t < STREAMS; t++) {                                                                   \
-                    Py_UCS4 a = s[pos[t] - 1], b = s[pos[t]];                                                         \
-                    unsigned char sh = tables.shift[PAIR(a, b)];                                                      \
-                    if (sh) {                                                                                         \
-                        pos[t] += sh;                                                                                 \
-                    }                                                                                                 \
-                    else {                                                                                            \
-                        if (NAME##_check(s, n, pos[t] - back, hits[t]) < 0)                                           \
-                            return -1;                                                                                \
-                        pos[t] += 1;                                                                                  \
-                    }                                                                                                 \
+                    if (NAME##_step(s, n, back, &pos[t], hits[t]) < 0)                                                \
+                        return -1;                                                                                    \
                 }                                                                                                     \
             }                                                                                                         \
         }                                                                                                             \
         for (int t = 0; t < streams; t++) {                                                                           \
             while (pos[t] < stop[t]) {                                                                                \
-                Py_UCS4 a = s[pos[t] - 1], b = s[pos[t]];                                                             \
-                unsigned char sh = tables.shift[PAIR(a, b)];                                                          \
-                if (sh) {                                                                                             \
-                    pos[t] += sh;                                                                                     \
-                }                                                                                                     \
-                else {                                                                                                \
-                    if (NAME##_check(s, n, pos[t] - back, hits[t]) < 0)                                               \
-                        return -1;                                                                                    \
-                    pos[t] += 1;                                                                                      \
-                }                                                                                                     \
+                if (NAME##_step(s, n, back, &pos[t], hits[t]) < 0)                                                    \
+                    return -1;                                                                                        \
             }                                                                                                         \
         }                                                                                                             \
         return 0;                                                                                                     \
