@@ -243,6 +243,39 @@ def test_pending_work_is_bounded():
         assert p.stats()["completed"] == 2
 
 
+def test_a_freed_slot_wakes_one_waiter_oldest_first_and_every_waiter_gets_through():
+    with make_pool(1, max_pending=1) as p:
+        running = p.submit(b"sleep:0.3")
+        rooms = [p.wait_for_capacity() for _ in range(5)]
+        assert not any(room.done() for room in rooms)
+        assert rooms[0].cancel()  # a caller that gave up is skipped, not woken
+        assert running.result(WAIT).text == "sleep:0.3"
+        assert wait_until(rooms[1].done)
+        time.sleep(0.05)
+        assert [room.done() for room in rooms[2:]] == [False, False, False]  # one slot, one waiter woken
+        # Each woken waiter takes the slot; its job's end wakes the next one, in order.
+        order = []
+        for i, room in enumerate(rooms[1:], 1):
+            room.result(WAIT)
+            assert [r.done() for r in rooms[i + 1 :]] == [False] * (len(rooms) - i - 1)
+            order.append(p.submit(f"job{i}".encode()).result(WAIT).text)
+        assert order == ["job1", "job2", "job3", "job4"]
+        assert p.pending == 0 and p.wait_for_capacity().done()
+
+
+def test_close_wakes_every_waiter():
+    p = make_pool(1, max_pending=1)
+    try:
+        p.submit(b"sleep:0.3")
+        rooms = [p.wait_for_capacity() for _ in range(3)]
+        p.close(wait=False)
+        assert all(room.done() for room in rooms)
+        with pytest.raises(PoolClosed):
+            p.submit(b"after close")
+    finally:
+        p.close(wait=False)
+
+
 def test_close_waits_or_fails_pending_and_leaves_no_children():
     p = make_pool(2)
     queued = [p.submit(b"sleep:0.2") for _ in range(3)]

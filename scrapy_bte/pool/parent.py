@@ -196,7 +196,7 @@ class WorkerPool:
         if start_method == "forkserver":
             wants_language = "language" in (self.options.get("fields") or ())
             _preload_in_forkserver(("scrapy_bte.fields.identifier",) if wants_language else ())
-        self._shared = Shared()
+        self._shared = Shared(max_pending)
         self._dispatcher = Dispatcher(
             self._shared,
             size=workers,
@@ -283,9 +283,10 @@ class WorkerPool:
     def wait_for_capacity(self) -> Future[None]:
         """A future that completes when :meth:`submit` may succeed again.
 
-        It completes as soon as one job finishes (or the pool closes); another
-        caller may take the freed slot first, so loop: submit, and on
-        :class:`PoolFull` await this and retry.
+        It completes when a job finishes and this caller is the longest
+        waiting one (or when the pool closes); another caller may still take
+        the freed slot first, so loop: submit, and on :class:`PoolFull` await
+        this and retry.
         """
         fut: Future[None] = Future()
         shared = self._shared

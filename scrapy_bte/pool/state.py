@@ -64,12 +64,13 @@ def settle(fut: Future, result: Any = None, exc: BaseException | None = None) ->
 class Shared:
     """The queue, the counters and the lifecycle, guarded by :attr:`lock`."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_pending: int | None = None) -> None:
         self.lock = threading.Lock()
         self.queue: deque[Job] = deque()
         self.pending = 0
+        self.max_pending = max_pending
         self.next_id = 0
-        self.waiters: list[Future[None]] = []
+        self.waiters: deque[Future[None]] = deque()
         self.stats = dict.fromkeys(STATS, 0)
         self.state = Lifecycle.OPEN
         self.close_error: BaseException = PoolClosed("the worker pool is closed")
@@ -100,17 +101,29 @@ class Shared:
                     self.close_error = error
             elif not drain and self.state is Lifecycle.DRAINING:
                 self.state = Lifecycle.ABORTING
-            waiters, self.waiters = self.waiters, []
+            waiters, self.waiters = self.waiters, deque()
             self.wake()
         for w in waiters:
             settle(w)
 
     def job_done(self, _fut: Future) -> None:
-        """A job's future completed: its slot is free, waiters may retry."""
+        """A job's future completed: its slot is free, and the longest waiting caller may retry.
+
+        One waiter per free slot, oldest first, skipping those their callers
+        cancelled: waking every waiter for one slot (a crawl can have hundreds
+        waiting) made each finished page cost a retry of every waiting page,
+        all but one of them failing again.
+        """
+        woken = []
         with self.lock:
             self.pending -= 1
-            waiters, self.waiters = self.waiters, []
-        for w in waiters:
+            free = 1 if self.max_pending is None else self.max_pending - self.pending
+            while free > 0 and self.waiters:
+                w = self.waiters.popleft()
+                if not w.done():
+                    woken.append(w)
+                    free -= 1
+        for w in woken:
             settle(w)
 
     def count(self, key: str) -> None:
