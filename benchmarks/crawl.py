@@ -30,7 +30,8 @@ responses whose callback yields an item that needs text. ``--item-share``
 is the share of pages whose callback yields an item (the others stand for
 index and section pages, which only lead to articles); with 0.55 the crawl
 looks like the example project's (30 items from 54 pages). Per run the table
-also shows how many pages were extracted and saved, and the bytes of
+also shows how many pages were extracted and saved, how often a page found
+the worker pool full (``bte/pool_full_waits``), and the bytes of
 responses waiting in Scrapy's scraper (sampled every tick, as Scrapy counts
 them against ``SCRAPER_SLOT_MAX_ACTIVE_SIZE``, 5 MB by default: above it the
 engine stops pulling new requests): in ``items`` mode responses are
@@ -38,7 +39,10 @@ extracted while they sit there.
 
 RSS growth is the memory of the crawl process and its workers at the end
 minus after the first 10 % of items (the memory target: under 10 MiB over a
-5,000-page crawl: ``--pages 5000``).
+5,000-page crawl: ``--pages 5000``). CPU ms/item is the CPU time of the
+crawl process and, apart, of its worker processes over the same items
+(after the first 10 %) per item: on a machine whose cores are all busy,
+what the add-on adds to the crawl process is what slows the crawl.
 
 ``--sets`` picks the sets served (default: all, in turn; ``--sets mercury``
 serves modern article pages only, repeated up to ``--pages``).
@@ -176,37 +180,50 @@ class PageServer:
 # -- the crawl (child process) --------------------------------------------------------------
 
 
-def tree_rss_mb(root: int) -> float:
-    """Resident memory of a process and all its descendants (worker pools), in MiB."""
-    parents: dict[int, int] = {}
-    rss: dict[int, int] = {}
-    page = os.sysconf("SC_PAGE_SIZE")
+def _descendants(root: int) -> list[list[bytes]]:
+    """The ``/proc/<pid>/stat`` fields (after the command name) of a process and all its descendants."""
+    stats: dict[int, list[bytes]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
+                stats[int(entry)] = fh.read().rsplit(b")", 1)[1].split()
         except OSError:
             continue
-        parents[int(entry)] = int(fields[1])
-        rss[int(entry)] = int(fields[21]) * page
-    total = 0
-    for pid in rss:
+    out = []
+    for pid, fields in stats.items():
         p = pid
         while p and p != root:
-            p = parents.get(p, 0)
+            p = int(stats[p][1]) if p in stats else 0
         if p == root:
-            total += rss[pid]
-    return total / 2**20
+            out.append(fields)
+    return out
+
+
+def tree_rss_mb(root: int) -> float:
+    """Resident memory of a process and all its descendants (worker pools), in MiB."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    return sum(int(fields[21]) * page for fields in _descendants(root)) / 2**20
+
+
+def tree_cpu_s(root: int) -> tuple[float, float]:
+    """CPU seconds (user + system) used so far by a process and, apart, by its descendants (the workers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    with open(f"/proc/{root}/stat", "rb") as fh:
+        own = sum(int(x) for x in fh.read().rsplit(b")", 1)[1].split()[11:13])
+    tree = sum(int(fields[11]) + int(fields[12]) for fields in _descendants(root))
+    return own / tick, (tree - own) / tick
 
 
 class StallProbe:
     """Scrapy extension: a 10 ms tick that records reactor lateness, plus the time of each item.
 
     Writes ``{"ticks": [[t, lateness], ...], "items": [t, ...], "opened": t,
-    "closed": t, "rss": [mb_after_10_percent, mb_at_end]}`` (perf_counter
-    seconds; memory of the crawl process and its worker processes) to the
+    "closed": t, "rss": [mb_after_10_percent, mb_at_end], "cpu": [[items,
+    crawl_s, workers_s], ...]}`` (perf_counter seconds; memory and CPU seconds
+    of the crawl process and of its worker processes, after 10 % of the items
+    and at the end) to the
     ``BENCH_RESULT`` path when the spider closes.
     """
 
@@ -218,6 +235,7 @@ class StallProbe:
         self.active: list[int] = []
         self.tenth = max(1, int(crawler.settings.getint("BENCH_PAGES", 0) * 0.1))
         self.rss: list[float] = []
+        self.cpu: list[tuple[int, float, float]] = []  # (items, crawl process CPU s, workers' CPU s)
         self.ticks: list[tuple[float, float]] = []
         self.items: list[float] = []
         self.opened = self.closed = self._last = 0.0
@@ -249,12 +267,14 @@ class StallProbe:
         self.items.append(time.perf_counter())
         if len(self.items) == self.tenth:
             self.rss.append(tree_rss_mb(os.getpid()))
+            self.cpu.append((len(self.items), *tree_cpu_s(os.getpid())))
 
     def spider_closed(self) -> None:
         self.closed = time.perf_counter()
         if self._loop is not None and self._loop.running:
             self._loop.stop()
         self.rss.append(tree_rss_mb(os.getpid()))
+        self.cpu.append((len(self.items), *tree_cpu_s(os.getpid())))
         stats = self.crawler.stats.get_stats() if self.crawler.stats else {}
         data = {
             "ticks": self.ticks,
@@ -262,6 +282,7 @@ class StallProbe:
             "opened": self.opened,
             "closed": self.closed,
             "rss": self.rss,
+            "cpu": self.cpu,
             "active": self.active,
             "bte": {k: v for k, v in stats.items() if k.startswith("bte/") and isinstance(v, (int, float))},
         }
@@ -311,6 +332,7 @@ def crawl_child(config: dict[str, Any]) -> None:
         settings["BTE_METHOD"] = config["method"]
     if config.get("extract") is not None:
         settings["BTE_EXTRACT"] = config["extract"]
+    settings.update(config.get("settings", {}))
     process = CrawlerProcess(settings, install_root_handler=True)
     process.crawl(BenchSpider)
     process.start()
@@ -338,8 +360,11 @@ class Run:
     compared: int | None = None
     extracted: int | None = None  # pages the add-on extracted (with text, empty or failed)
     saved: int | None = None  # bte/extractions_saved
+    full_waits: int | None = None  # bte/pool_full_waits: pages that found the worker pool full
     active_max_mb: float = 0.0  # bytes of responses in the scraper, at most and on average
     active_mean_mb: float = 0.0
+    crawl_cpu_ms: float | None = None  # CPU per item of the crawl process, after the first 10 % of items
+    worker_cpu_ms: float | None = None  # ... and of its worker processes
     ratio: float | None = None  # pages/s over that of the run without the add-on just before
 
 
@@ -367,6 +392,7 @@ def run_crawl(
         "result": str(result),
         "extract": mode,
         "item_share": args.item_share,
+        "settings": extra_settings(args.set),
     }
     started = time.perf_counter()
     proc = subprocess.run(
@@ -396,12 +422,32 @@ def run_crawl(
         active_max_mb=max(active) / 2**20,
         active_mean_mb=sum(active) / len(active) / 2**20,
     )
+    cpu = data.get("cpu") or []
+    if len(cpu) == 2 and cpu[1][0] > cpu[0][0]:
+        count = cpu[1][0] - cpu[0][0]
+        run.crawl_cpu_ms = 1000 * (cpu[1][1] - cpu[0][1]) / count
+        run.worker_cpu_ms = 1000 * (cpu[1][2] - cpu[0][2]) / count
     if addon:
         bte = data.get("bte", {})
         run.extracted = int(sum(bte.get(k, 0) for k in ("bte/extracted", "bte/empty", "bte/errors")))
         run.saved = int(bte.get("bte/extractions_saved", 0))
+        run.full_waits = int(bte.get("bte/pool_full_waits", 0))
         run.same_text, run.compared = compare_texts(feed, server.bodies, args.method)
     return run
+
+
+def extra_settings(pairs: list[str]) -> dict[str, Any]:
+    """``--set NAME=VALUE`` pairs as settings (JSON values where they parse: numbers, true, lists)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise SystemExit(f"--set takes NAME=VALUE, got {pair!r}")
+        try:
+            out[name.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name.strip()] = value
+    return out
 
 
 def compare_texts(feed: Path, bodies: list[bytes], method: str | None) -> tuple[int, int]:
@@ -425,9 +471,11 @@ def compare_texts(feed: Path, bodies: list[bytes], method: str | None) -> tuple[
 
 def table(runs: list[Run]) -> str:
     rows = [
-        "| delay | add-on | workers | items | extracted | saved | pages/s | ratio | wall s | max stall ms "
-        "| after 1st item ms | p99 lag ms | scraper MB max / mean | RSS growth MiB | text = extract() |",
-        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| delay | add-on | workers | items | extracted | saved | pool full | pages/s | ratio | wall s | max stall ms "
+        "| after 1st item ms | p99 lag ms | scraper MB max / mean | CPU ms/item crawl + workers | RSS growth MiB "
+        "| text = extract() |",
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+        "| --- |",
     ]
     for run in runs:
         ratio = 1.0 if not run.addon else run.ratio or 0.0
@@ -437,10 +485,12 @@ def table(runs: list[Run]) -> str:
         addon = f"on, {run.extract or 'default'}" if run.addon else "off"
         extracted = "-" if run.extracted is None else str(run.extracted)
         saved = "-" if run.saved is None else str(run.saved)
+        full = "-" if run.full_waits is None else str(run.full_waits)
+        cpu = "-" if run.crawl_cpu_ms is None else f"{run.crawl_cpu_ms:.2f} + {run.worker_cpu_ms:.2f}"
         rows.append(
-            f"| {run.delay * 1000:g} ms | {addon} | {workers} | {run.items} | {extracted} | {saved} | "
+            f"| {run.delay * 1000:g} ms | {addon} | {workers} | {run.items} | {extracted} | {saved} | {full} | "
             f"{run.pages_per_s:.0f} | {ratio:.2f} | {run.wall_s:.1f} | {run.max_stall_ms:.0f} | {run.steady_stall_ms:.0f} | "
-            f"{run.p99_lag_ms:.1f} | {run.active_max_mb:.1f} / {run.active_mean_mb:.1f} | {growth} | {same} |"
+            f"{run.p99_lag_ms:.1f} | {run.active_max_mb:.1f} / {run.active_mean_mb:.1f} | {cpu} | {growth} | {same} |"
         )
     return "\n".join(rows)
 
@@ -511,6 +561,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=1.0,
         help="share of pages whose callback yields an item (default 1.0; 0.55 is like the example project)",
     )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a Scrapy setting for every crawl, with and without the add-on (repeatable; VALUE is read as JSON "
+        "when it parses, else as a string)",
+    )
     parser.add_argument("--json", type=Path, help="also write the runs as JSON here")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -552,7 +610,8 @@ def main(argv: list[str] | None = None) -> int:
         f"Crawl benchmark: {args.pages} pages from {args.data} ({', '.join(names) if names else 'all sets'}; "
         f"{len(set(bodies))} distinct pages, {sum(map(len, bodies)) / len(bodies) / 1e3:.0f} KB average), "
         f"items from {args.item_share:.0%} of them, delay ±{args.jitter:.0%}, "
-        f"CONCURRENT_REQUESTS=64, {os.cpu_count()} CPUs, load average {load} at the end\n"
+        f"CONCURRENT_REQUESTS=64{''.join(', ' + pair for pair in args.set)}, {os.cpu_count()} CPUs, "
+        f"load average {load} at the end\n"
     )
     print(table(runs))
     results: list[tuple[str, bool]] = []
