@@ -398,12 +398,28 @@ def _group_features(doc: Document, words: np.ndarray, chars: np.ndarray, nbytes:
     return cols
 
 
-def _title_overlap(doc: Document, words: np.ndarray, span: Span | None) -> np.ndarray:
+def _title_overlap(doc: Document, words: np.ndarray, span: Span | None, accelerated: bool | None = None) -> np.ndarray:
     """Share of a candidate headline's tokens that occur in the page title.
 
     Candidates (to bound the loop): heading blocks, and short blocks among the
     ten before BTE's span, where headlines sit when they are not headings.
+    ``scrapy_bte.learned._textstats`` tokenises and counts without a str per
+    token when built (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`),
+    else :func:`_title_overlap_reference` does.
     """
+    c = _TEXTSTATS.use(accelerated)
+    if c is None:
+        return _title_overlap_reference(doc, words, span)
+    out = np.zeros(doc.n_blocks)
+    title = doc.meta.get("og:title") or doc.title_tag
+    if title:
+        first = span.first_block if span is not None else -1
+        c.title_overlap(doc.texts, doc.opener, np.ascontiguousarray(words, dtype=np.float64), first, title, out)
+    return out
+
+
+def _title_overlap_reference(doc: Document, words: np.ndarray, span: Span | None) -> np.ndarray:
+    """The Python reference of :func:`_title_overlap`."""
     n = doc.n_blocks
     out = np.zeros(n)
     title = doc.meta.get("og:title") or doc.title_tag
