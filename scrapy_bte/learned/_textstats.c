@@ -1,9 +1,10 @@
 /* Per-block character counts of features._text_stats and the title overlap
  * of features._title_overlap, in C (optional accelerator).
  *
- * count: one pass over each block's code points with the same class table
- * the numpy reference uses; counts are integers, so both agree exactly
- * (tests/test_scan.py compares them).
+ * text_stats: one pass over each block's code points with the same class
+ * table the numpy reference uses; counts are integers and each share is one
+ * division of the same two float64 operands numpy divides, so both agree
+ * exactly (tests/test_scan.py compares them).
  *
  * title_overlap: the words are the runs `re`'s \w+ finds in a str (code
  * points that are alphanumeric or "_"), taken from str.lower() of the text
@@ -22,74 +23,111 @@
 #define C_PUNCT 4
 #define C_DIGIT 8
 
-PyDoc_STRVAR(count_doc,
-             "count(texts, classes, closers) -> (counts, ends_sentence)\n\n"
-             "For each str of `texts`: digits, punctuation, commas, sentence ends,\n"
-             "upper-case letters and spaces (int64 rows of 6), and whether it ends a\n"
-             "sentence (uint8). `classes` and `closers` are 65536-byte tables over\n"
-             "the BMP; code points above it use the entry of U+FFFF.");
+/* Counts of one text: digits, punctuation, commas, sentence ends, upper-case letters, spaces. */
+typedef struct {
+    int64_t digit, punct, comma, stop, upper, space;
+    unsigned char last, before;
+    Py_UCS4 last_cp;
+} Counts;
 
-static PyObject *count(PyObject *self, PyObject *args)
+/* One pass over a text of one kind (inlined per kind, so PyUnicode_READ is a plain load). */
+static inline void count_kind(int kind, const void *data, Py_ssize_t len, const unsigned char *table, Counts *n)
+{
+    int64_t digit = 0, punct = 0, comma = 0, stop = 0, upper = 0, space = 0;
+    unsigned char last = 0, before = 0;
+    Py_UCS4 last_cp = 0;
+    for (Py_ssize_t k = 0; k < len; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        unsigned char cl = table[c > 0xFFFF ? 0xFFFF : c];
+        digit += (cl & C_DIGIT) != 0;
+        punct += (cl & C_PUNCT) != 0;
+        comma += (cl & C_COMMA) != 0;
+        stop += (cl & C_END) != 0;
+        /* str.lower() changes the character: an upper-case letter (U+0130 counts as "I"). */
+        if (c < 128)
+            upper += c - 'A' < 26;
+        else
+            upper += c == 0x130 || Py_UNICODE_TOLOWER(c) != c;
+        space += c == ' ';
+        before = last;
+        last = cl;
+        last_cp = c;
+    }
+    *n = (Counts){digit, punct, comma, stop, upper, space, last, before, last_cp};
+}
+
+PyDoc_STRVAR(text_stats_doc,
+             "text_stats(texts, chars, words, classes, closers) -> bytearray\n\n"
+             "For each str of `texts`, float64 rows of 6: digits / chars, upper-case\n"
+             "letters / letters, punctuation / chars, commas / words, sentence ends /\n"
+             "words, and whether it ends a sentence (1.0 or 0.0). `chars` (int64) and\n"
+             "`words` (float64) are per block, each divisor at least 1 as numpy's\n"
+             "maximum makes it. `classes` and `closers` are 65536-byte tables over the\n"
+             "BMP; code points above it use the entry of U+FFFF.");
+
+static PyObject *text_stats(PyObject *self, PyObject *args)
 {
     PyObject *texts;
-    Py_buffer cls, clo;
-    if (!PyArg_ParseTuple(args, "O!y*y*", &PyList_Type, &texts, &cls, &clo))
+    Py_buffer cbuf, wbuf, cls, clo;
+    if (!PyArg_ParseTuple(args, "O!y*y*y*y*", &PyList_Type, &texts, &cbuf, &wbuf, &cls, &clo))
         return NULL;
-    PyObject *counts = NULL, *ends = NULL, *result = NULL;
+    PyObject *rows = NULL, *result = NULL;
+    Py_ssize_t n = PyList_GET_SIZE(texts);
     if (cls.len != 65536 || clo.len != 65536) {
         PyErr_SetString(PyExc_ValueError, "class tables must have 65536 entries");
         goto done;
     }
-    const unsigned char *table = cls.buf, *closers = clo.buf;
-    Py_ssize_t n = PyList_GET_SIZE(texts);
-    counts = PyByteArray_FromStringAndSize(NULL, n * 6 * 8);
-    ends = PyByteArray_FromStringAndSize(NULL, n);
-    if (counts == NULL || ends == NULL)
+    if (cbuf.len != n * 8 || wbuf.len != n * 8) {
+        PyErr_SetString(PyExc_ValueError, "chars and words must have one entry per text");
         goto done;
-    int64_t *out = (int64_t *)PyByteArray_AS_STRING(counts);
-    unsigned char *end_out = (unsigned char *)PyByteArray_AS_STRING(ends);
+    }
+    const unsigned char *table = cls.buf, *closers = clo.buf;
+    const int64_t *chars = cbuf.buf;
+    const double *words = wbuf.buf;
+    rows = PyByteArray_FromStringAndSize(NULL, n * 6 * 8);
+    if (rows == NULL)
+        goto done;
+    double *out = (double *)PyByteArray_AS_STRING(rows);
     for (Py_ssize_t b = 0; b < n; b++) {
         PyObject *text = PyList_GET_ITEM(texts, b);
         if (!PyUnicode_Check(text)) {
             PyErr_SetString(PyExc_TypeError, "texts must be str");
             goto done;
         }
-        int kind = PyUnicode_KIND(text);
         const void *data = PyUnicode_DATA(text);
         Py_ssize_t len = PyUnicode_GET_LENGTH(text);
-        int64_t digit = 0, punct = 0, comma = 0, stop = 0, upper = 0, space = 0;
-        unsigned char last = 0, before = 0;
-        Py_UCS4 last_cp = 0;
-        for (Py_ssize_t k = 0; k < len; k++) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, k);
-            unsigned char cl = table[c > 0xFFFF ? 0xFFFF : c];
-            digit += (cl & C_DIGIT) != 0;
-            punct += (cl & C_PUNCT) != 0;
-            comma += (cl & C_COMMA) != 0;
-            stop += (cl & C_END) != 0;
-            /* str.lower() changes the character: an upper-case letter (U+0130 counts as "I"). */
-            upper += c == 0x130 || Py_UNICODE_TOLOWER(c) != c;
-            space += c == ' ';
-            before = last;
-            last = cl;
-            last_cp = c;
+        Counts k;
+        switch (PyUnicode_KIND(text)) {
+        case PyUnicode_1BYTE_KIND:
+            count_kind(PyUnicode_1BYTE_KIND, data, len, table, &k);
+            break;
+        case PyUnicode_2BYTE_KIND:
+            count_kind(PyUnicode_2BYTE_KIND, data, len, table, &k);
+            break;
+        default:
+            count_kind(PyUnicode_4BYTE_KIND, data, len, table, &k);
         }
-        int64_t *row = out + 6 * b;
-        row[0] = digit;
-        row[1] = punct;
-        row[2] = comma;
-        row[3] = stop;
-        row[4] = upper;
-        row[5] = space;
-        int closer = len > 0 && closers[last_cp > 0xFFFF ? 0xFFFF : last_cp];
-        end_out[b] = len > 0 && ((last & C_END) || (closer && len > 1 && (before & C_END)));
+        int closer = len > 0 && closers[k.last_cp > 0xFFFF ? 0xFFFF : k.last_cp];
+        int ends = len > 0 && ((k.last & C_END) || (closer && len > 1 && (k.before & C_END)));
+        /* The reference's operands: np.maximum(chars, 1), np.maximum(words, 1.0) (NaN stays NaN). */
+        double nchars = (double)(chars[b] > 1 ? chars[b] : 1);
+        double w = words[b] < 1.0 ? 1.0 : words[b];
+        int64_t letters = chars[b] - k.digit - k.punct - k.space;
+        double *row = out + 6 * b;
+        row[0] = (double)k.digit / nchars;
+        row[1] = (double)k.upper / (double)(letters > 1 ? letters : 1);
+        row[2] = (double)k.punct / nchars;
+        row[3] = (double)k.comma / w;
+        row[4] = (double)k.stop / w;
+        row[5] = ends ? 1.0 : 0.0;
     }
-    result = Py_BuildValue("OO", counts, ends);
+    result = Py_NewRef(rows);
 done:
+    PyBuffer_Release(&cbuf);
+    PyBuffer_Release(&wbuf);
     PyBuffer_Release(&cls);
     PyBuffer_Release(&clo);
-    Py_XDECREF(counts);
-    Py_XDECREF(ends);
+    Py_XDECREF(rows);
     return result;
 }
 
@@ -268,7 +306,7 @@ done:
 }
 
 static PyMethodDef methods[] = {
-    {"count", count, METH_VARARGS, count_doc},
+    {"text_stats", text_stats, METH_VARARGS, text_stats_doc},
     {"title_overlap", title_overlap, METH_VARARGS, title_overlap_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -327,19 +327,16 @@ def _text_stats(doc: Document, words: np.ndarray, accelerated: bool | None = Non
     Each character gets a 6-bit class code (table lookup plus case and space
     bits) and one integer ``bincount`` of (block, code) pairs counts every
     class of every block at once (:func:`_text_stats_reference`);
-    ``scrapy_bte.learned._textstats`` counts the same in one C pass when built
-    (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`).
+    ``scrapy_bte.learned._textstats`` counts the same and divides in one C
+    pass when built (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`).
     """
     c = _TEXTSTATS.use(accelerated)
     if c is None:
         return _text_stats_reference(doc, words)
-    chars = np.maximum(doc.chars, 1).astype(np.float64)
-    w = np.maximum(words, 1.0)
-    raw, flags = c.count(doc.texts, _CP_CLASS_BYTES, _CLOSERS_BYTES)
-    digit, punct, commas, stops, upper, spaces = np.frombuffer(raw, np.int64).reshape(-1, 6).T
-    ends_sentence = np.frombuffer(flags, np.uint8).astype(bool)
-    letters = np.maximum(doc.chars - digit - punct - spaces, 1)
-    return np.column_stack((digit / chars, upper / letters, punct / chars, commas / w, stops / w, ends_sentence))
+    chars = np.ascontiguousarray(doc.chars, dtype=np.int64)
+    words = np.ascontiguousarray(words, dtype=np.float64)
+    raw = c.text_stats(doc.texts, chars, words, _CP_CLASS_BYTES, _CLOSERS_BYTES)
+    return np.frombuffer(raw, np.float64).reshape(doc.n_blocks, 6)
 
 
 def _text_stats_reference(doc: Document, words: np.ndarray) -> np.ndarray:
