@@ -29,6 +29,9 @@ setup(
             optional=True,
         ),
         Extension(
+            "scrapy_bte.core._tree", sources=["scrapy_bte/core/_tree.c"], extra_compile_args=["-O2"], optional=True
+        ),
+        Extension(
             "scrapy_bte.core._fingerprint",
             sources=["scrapy_bte/core/_fingerprint.c"],
             extra_compile_args=["-O2"],

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED
-from scrapy_bte.core import document
+from scrapy_bte.core import document, tree
 from scrapy_bte.core.accel import CPass
 from scrapy_bte.core.decode import to_unicode
 from scrapy_bte.core.document import Document, build
@@ -72,6 +72,7 @@ def test_accelerator_is_built() -> None:
             "scrapy_bte.core._furniture",
             "scrapy_bte.core._hints",
             "scrapy_bte.core._scan",
+            "scrapy_bte.core._tree",
             "scrapy_bte.fields._langid",
             "scrapy_bte.fields._marks",
             "scrapy_bte.learned._features",
@@ -405,6 +406,47 @@ def test_title_overlap_words_as_re_finds_them() -> None:
     n = len(texts)
     check_title_overlap(texts, ["h1"] * n, [2.0] * n, None, "Q Z " + "".join(cps[::7]).upper())
     check_title_overlap(texts, ["h2"] * n, [2.0] * n, None, " ".join(cps[1::3]))
+
+
+# ---------------------------------------------------------------- values OR-ed down the element skeleton
+
+needs_tree = pytest.mark.skipif(
+    not ACCELERATED["scrapy_bte.core._tree"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte.core._tree is not built",
+)
+
+
+def check_path_or(doc, own: np.ndarray) -> None:
+    fast = tree.path_or(doc, own, accelerated=True)
+    ref = tree.path_or(doc, own, accelerated=False)
+    assert fast.dtype == ref.dtype == np.int64 and fast.tobytes() == ref.tobytes()
+
+
+@needs_tree
+@settings(max_examples=300, deadline=None)
+@given(st.data(), st.integers(1, 80))
+def test_path_or_in_c_matches_numpy(data: st.DataObject, n: int) -> None:
+    parents = [-1] + [data.draw(st.integers(0, i - 1)) for i in range(1, n)]
+    own = data.draw(st.lists(st.integers(-(2**63), 2**63 - 1) | st.sampled_from([0, 1, 2]), min_size=n, max_size=n))
+    doc = SimpleNamespace(skeleton=SimpleNamespace(parents=np.array(parents, dtype=np.int64)))
+    check_path_or(doc, np.array(own, dtype=np.int64))
+
+
+@needs_tree
+def test_path_or_in_c_on_cases_and_fixtures() -> None:
+    rng = np.random.default_rng(7)
+    for _, markup in MARKUPS:
+        doc = build(markup)
+        n = len(doc.skeleton.parents)
+        check_path_or(doc, rng.integers(0, 1 << 62, n))
+        check_path_or(doc, (rng.random(n) < 0.05).astype(np.int64))
+
+
+@needs_tree
+def test_path_or_in_c_refuses_a_parent_after_its_child() -> None:
+    doc = SimpleNamespace(skeleton=SimpleNamespace(parents=np.array([-1, 0, 2], dtype=np.int64)))
+    with pytest.raises(ValueError):
+        tree.path_or(doc, np.ones(3, dtype=np.int64), accelerated=True)
 
 
 # ---------------------------------------------------------------- feature columns (block and context)
