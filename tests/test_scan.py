@@ -592,13 +592,30 @@ def test_features_in_c_refuse_bad_arguments() -> None:
         "n_features": features.N_NUMERIC,
         "n_openers": len(features.OPENERS),
         "n_bits": len(features.ANCESTORS) + len(features.MARKS),
+        "out": np.full((n, features.N_FEATURES), 7.0, dtype=np.float32),
     }
 
     def call(**change):
         return fc.block_features(*{**good, **change}.values())
 
-    assert len(call()) == n * features.N_NUMERIC * 4
-    assert len(call(first=-1, last=-1)) == n * features.N_NUMERIC * 4
+    assert call() is None and call(first=-1, last=-1) is None
+    # Only the numeric columns are written; a matrix of exactly those is enough.
+    assert (good["out"][:, features.N_NUMERIC :] == 7.0).all()
+    assert call(out=np.zeros((n, features.N_NUMERIC), dtype=np.float32)) is None
+    with pytest.raises(TypeError):
+        call(out=np.zeros((n, features.N_FEATURES)))  # float64
+    with pytest.raises(ValueError):
+        call(out=np.zeros((n, features.N_NUMERIC - 1), dtype=np.float32))
+    with pytest.raises(ValueError):
+        call(out=np.zeros((n + 1, features.N_FEATURES), dtype=np.float32))
+    with pytest.raises(ValueError):
+        call(out=np.zeros(n * features.N_FEATURES, dtype=np.float32))  # not 2-D
+    with pytest.raises(TypeError):
+        call(out=np.zeros((n, 2 * features.N_FEATURES), dtype=np.float32)[:, ::2])  # not contiguous
+    read_only = np.zeros((n, features.N_FEATURES), dtype=np.float32)
+    read_only.flags.writeable = False
+    with pytest.raises(TypeError):
+        call(out=read_only)
     with pytest.raises(TypeError):
         call(chars=f8)  # float64 where int64 is expected
     with pytest.raises(TypeError):

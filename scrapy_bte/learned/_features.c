@@ -35,11 +35,12 @@
 #define N_TEXT 6
 #define N_CONTEXT 18
 
-/* Matrices are filled column by column, (columns, n) in C order: the layout
- * of the numpy reference's transposed stack, so the model's matrix products
- * see the same memory layout (and sum in the same order) on both paths.
- * `row` points at block i of column 0. */
-#define AT(col) row[(size_t)(col) * (size_t)n]
+/* `row` points at block i of column 0; columns are `col_stride` floats apart.
+ * The block features go straight into the caller's (n, features) matrix, the
+ * layout the numpy reference's stack ends in, so the model's matrix products
+ * see the same memory layout (and sum in the same order) on both paths; the
+ * context features are (columns, n) in C order, the reference's transposed stack. */
+#define AT(col) row[(size_t)(col) * col_stride]
 
 /* np.maximum: NaN wins. */
 static inline double np_maximum(double a, double b)
@@ -191,9 +192,9 @@ typedef struct {
 PyDoc_STRVAR(block_features_doc,
              "block_features(words, chars, nbytes, tags, link_words, container, depth, parents, opener,\n"
              "               ancestor_bits, hybrid, text, title, first, last, n_features, n_openers,\n"
-             "               n_bits) -> bytearray\n\n"
-             "The float32 matrix of features.block_features, transposed: n_features rows\n"
-             "of n values.\n"
+             "               n_bits, out) -> None\n\n"
+             "The numeric columns of features.block_features, written into the first\n"
+             "n_features columns of `out` (float32, C order, n rows).\n"
              "Per block (n items each): words, link_words, title float64; chars, nbytes\n"
              "(raw markup bytes), tags, container, depth, opener (index into OPENERS),\n"
              "ancestor_bits int64; hybrid uint8/bool; text float64 (n rows of 6).\n"
@@ -203,13 +204,13 @@ PyDoc_STRVAR(block_features_doc,
 static PyObject *block_features(PyObject *self, PyObject *args)
 {
     PyObject *o_words, *o_chars, *o_bytes, *o_tags, *o_link, *o_container, *o_depth, *o_parents, *o_opener, *o_bits,
-        *o_hybrid, *o_text, *o_title;
+        *o_hybrid, *o_text, *o_title, *o_out;
     Py_ssize_t first, last, n_features, n_openers, n_bits;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOnnnnn", &o_words, &o_chars, &o_bytes, &o_tags, &o_link, &o_container,
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOnnnnnO", &o_words, &o_chars, &o_bytes, &o_tags, &o_link, &o_container,
                           &o_depth, &o_parents, &o_opener, &o_bits, &o_hybrid, &o_text, &o_title, &first, &last,
-                          &n_features, &n_openers, &n_bits))
+                          &n_features, &n_openers, &n_bits, &o_out))
         return NULL;
-    Py_buffer held[13];
+    Py_buffer held[14];
     int n_held = 0;
     PyObject *result = NULL;
     double *scratch = NULL;
@@ -228,7 +229,7 @@ static PyObject *block_features(PyObject *self, PyObject *args)
     /* The block count comes from words; every other per-block array must match
      * it. held[] is filled in this order (A_* below). */
     enum { A_WORDS, A_CHARS, A_BYTES, A_TAGS, A_LINK, A_CONTAINER, A_DEPTH, A_OPENER, A_BITS, A_HYBRID, A_TEXT, A_TITLE,
-           A_PARENTS };
+           A_PARENTS, A_OUT };
     if (get_array(o_words, F64, -1, "words", held, &n_held) < 0)
         goto done;
     const Py_ssize_t n = held[A_WORDS].len / 8;
@@ -244,6 +245,24 @@ static PyObject *block_features(PyObject *self, PyObject *args)
         /* one parent per element: the container ids are checked against its length below */
         get_array(o_parents, I64, -1, "parents", held, &n_held) < 0)
         goto done;
+    Py_buffer *out_view = &held[n_held];
+    if (PyObject_GetBuffer(o_out, out_view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
+        PyErr_SetString(PyExc_TypeError, "out must be a writable contiguous float32 array");
+        goto done;
+    }
+    n_held++;
+    const char *out_fmt = out_view->format ? out_view->format : "B";
+    if (*out_fmt == '@' || *out_fmt == '=' || *out_fmt == '<')
+        out_fmt++;
+    if (out_view->itemsize != 4 || strcmp(out_fmt, "f") != 0) {
+        PyErr_SetString(PyExc_TypeError, "out must be a contiguous float32 array");
+        goto done;
+    }
+    if (out_view->ndim != 2 || out_view->shape[0] != n || out_view->shape[1] < n_cols) {
+        PyErr_Format(PyExc_ValueError, "out must have %zd rows of at least %zd columns", n, n_cols);
+        goto done;
+    }
+    const size_t stride = (size_t)out_view->shape[1], col_stride = 1;
     const Py_ssize_t n_el = held[A_PARENTS].len / 8;
     const double *words = held[A_WORDS].buf, *link_words = held[A_LINK].buf, *text = held[A_TEXT].buf,
                  *title = held[A_TITLE].buf;
@@ -272,13 +291,12 @@ static PyObject *block_features(PyObject *self, PyObject *args)
         }
     }
 
-    result = PyByteArray_FromStringAndSize(NULL, n * n_cols * (Py_ssize_t)sizeof(float));
-    if (result == NULL)
-        goto done;
-    float *out = (float *)PyByteArray_AS_STRING(result);
+    result = Py_NewRef(Py_None);
+    float *out = held[A_OUT].buf;
     if (n == 0)
         goto done;
-    memset(out, 0, (size_t)(n * n_cols) * sizeof(float));
+    for (Py_ssize_t i = 0; i < n; i++)
+        memset(out + (size_t)i * stride, 0, (size_t)n_cols * sizeof(float));
 
     /* Scratch: 7 per-block doubles, 4 cumulative sums of n + 1, the block ids of a level. */
     scratch = PyMem_Malloc((size_t)(11 * n + 4) * sizeof(double) + (size_t)n * sizeof(int64_t));
@@ -340,7 +358,7 @@ static PyObject *block_features(PyObject *self, PyObject *args)
     const double position_scale = (double)(n - 1 > 1 ? n - 1 : 1);
     double running = 0.0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        float *row = out + i;
+        float *row = out + (size_t)i * stride;
         Py_ssize_t c = 0;
         const double w1 = np_maximum(words[i], 1.0);
         /* shape */
@@ -457,7 +475,7 @@ static PyObject *block_features(PyObject *self, PyObject *args)
         }
         for (Py_ssize_t i = 0; i < n; i++) {
             const Group *g = &groups[ids[i]];
-            float *row = out + (group_col + level * N_GROUP) * n + i;
+            float *row = out + (size_t)i * stride + group_col + level * N_GROUP;
             AT(0) = (float)log1p(g->words);
             AT(1) = (float)(g->words / total_words);
             AT(2) = (float)(g->link / np_maximum(g->words, 1.0));
@@ -472,7 +490,7 @@ static PyObject *block_features(PyObject *self, PyObject *args)
     /* text statistics and title overlap, computed in Python */
     const Py_ssize_t text_col = group_col + N_LEVELS * N_GROUP;
     for (Py_ssize_t i = 0; i < n; i++) {
-        float *row = out + text_col * n + i;
+        float *row = out + (size_t)i * stride + text_col;
         for (int k = 0; k < N_TEXT; k++)
             AT(k) = (float)text[i * N_TEXT + k];
         AT(N_TEXT) = (float)title[i];
@@ -537,6 +555,7 @@ static PyObject *context_features(PyObject *self, PyObject *args)
     if (result == NULL || n == 0)
         goto done;
     float *out = (float *)PyByteArray_AS_STRING(result);
+    const size_t col_stride = (size_t)n;
 
     /* running sums of p (n + 1), suffix maxima, run and gap totals (n + 1 each), run and gap ids */
     scratch = PyMem_Malloc((size_t)(4 * (n + 1)) * sizeof(double) + (size_t)(2 * n) * sizeof(int64_t));

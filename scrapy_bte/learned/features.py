@@ -578,7 +578,8 @@ def _block_features_c(c: ModuleType, doc: Document, span: Span | None) -> np.nda
     text = np.ascontiguousarray(_text_stats(doc, words), dtype=np.float64)
     title = np.ascontiguousarray(_title_overlap(doc, words, span), dtype=np.float64)
     first, last = (span.first_block, span.last_block) if span is not None else (-1, -1)
-    raw = c.block_features(
+    out = np.empty((n, N_FEATURES), dtype=np.float32)
+    c.block_features(
         words,
         np.ascontiguousarray(doc.chars, dtype=np.int64),
         np.ascontiguousarray(doc.bytes, dtype=np.int64),
@@ -597,9 +598,8 @@ def _block_features_c(c: ModuleType, doc: Document, span: Span | None) -> np.nda
         N_NUMERIC,
         len(OPENERS),
         len(ANCESTORS) + len(MARKS),
+        out,
     )
-    out = np.empty((n, N_FEATURES), dtype=np.float32)
-    out[:, :N_NUMERIC] = np.frombuffer(raw, dtype=np.float32).reshape(N_NUMERIC, n).T  # the reference's layout
     _furniture_columns(doc, out[:, N_NUMERIC:])
     return out
 
