@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -157,6 +159,53 @@ def test_ambiguous_numeric_dates_follow_the_language():
     assert dates.from_text("03/04/2025") == "2025-04-03"
     assert dates.from_text("03/04/2025", month_first=True) == "2025-03-04"
     assert dates.from_text("13/04/2025", month_first=True) == "2025-04-13"  # 13 cannot be a month
+
+
+_DATELINES = [
+    "7 marzo 2025",
+    "7 mar 2025",
+    "7 marde 2025",  # "mar" then "de 2025": the longer names fail, the short one is read
+    "1. Mär. 2024, 10:15 Uhr",
+    "3 de Octubre de 2019 a las 9.15",
+    "Sept. 3, 2021",
+    "SEPT 3 2021",
+    "\u017fept 3, 2021",  # long s: matches "s" case-blind
+    "3 \u212awietnia 2020",  # Kelvin sign: matches "k" case-blind
+    "3 października 2020 o 12:00",
+    "Jänner 5, 2020",
+    "14 juil. 2020",
+    "31 décembre 2020 à 10h30",
+    "Oct 10th, 2019 at 9:15 pm EST",
+    "By Ann Lee - Updated May 2, 2024 | 3 June 2024",
+    "xjan 5, 2025 and 12jan 2025 then 1 janvier 2025",
+    "2025年2月28日 14:05 / 28.02.2025",
+]
+
+
+def _spliced(count: int) -> list[str]:
+    pieces = "1 12 2025 . , de DE mar Mars maj jan Juni st 2nd x _ é \u017f \u212a okt października 10:30 / - 2020-01-02".split()
+    pieces += [" ", " pm", " GMT", "年", "月", "日"]
+    rng = random.Random(7)
+    return ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 10))) for _ in range(count)]
+
+
+def test_dateline_search_reads_what_the_plain_month_alternation_reads(monkeypatch):
+    """The month names are searched as an alternation grouped by first letter (cheaper in ``re``);
+    every match, and so every date read, is the one the plain longest-first alternation gives."""
+    plain = "|".join(sorted((re.escape(m) for m in dates._MONTHS), key=len, reverse=True))
+    texts = _DATELINES + _spliced(4000)
+    grouped = [(dates._searches(t), dates.from_text(t), dates.from_text(t, True), dates.first_at(t)) for t in texts]
+    for name in ("_DMY_TEXT", "_MDY_TEXT"):
+        rx = getattr(dates, name)
+        assert rx.pattern.count(dates._MONTH_ALT) == 1
+        monkeypatch.setattr(dates, name, re.compile(rx.pattern.replace(dates._MONTH_ALT, plain), rx.flags))
+    found = 0
+    for text, (hits, dmy, mdy, at) in zip(texts, grouped):
+        want = dates._searches(text)
+        assert [m and (m.span(), m.groups()) for m in hits] == [m and (m.span(), m.groups()) for m in want], text
+        assert (dmy, mdy, at) == (dates.from_text(text), dates.from_text(text, True), dates.first_at(text)), text
+        found += dmy is not None
+    assert found > 100  # the texts hold dates
 
 
 @pytest.mark.parametrize(

@@ -47,7 +47,26 @@ for _month, _names in enumerate(
 ):
     for _name in _names.split():
         _MONTHS.setdefault(_name, _month)
-_MONTH_ALT = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
+#: Longest first, so that "marzo" is read whole rather than as "mar".
+_MONTH_NAMES = sorted(_MONTHS, key=len, reverse=True)
+
+
+def _month_alternation(names: list[str]) -> str:
+    """``names`` as one alternation that prefers them in their order, grouped by first letter.
+
+    Python's ``re`` enters every branch of a case-blind alternation at every position it is tried
+    (its first-letter shortcut is for case-sensitive literals only); grouped, one test of the first
+    letter skips a whole group. A position can match only the group of its first letter (the names
+    are lower case, and no two ASCII letters match each other case-blind), and a group keeps the
+    names' order, so the grouped alternation prefers the same name wherever the flat one would.
+    """
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        groups.setdefault(name[0], []).append(re.escape(name[1:]))
+    return "|".join(re.escape(first) + "(?:" + "|".join(rests) + ")" for first, rests in groups.items())
+
+
+_MONTH_ALT = _month_alternation(_MONTH_NAMES)
 _TIME = r"(?:[,\s]+(?:um|à|a las|alle|o|at|-|—|–|\|)?\s*(\d{1,2})[:.h](\d{2})(?:\s*([aApP])\.?[mM]\.?)?(?:\s*(Uhr|h|hrs|GMT|UTC|[ECMP][SD]T|CES?T))?)?"
 # 28 February 2025 / 28. Februar 2025 / 28 de febrero de 2025 / 28 lutego 2025
 _DMY_TEXT = re.compile(
@@ -58,26 +77,25 @@ _MDY_TEXT = re.compile(r"\b(" + _MONTH_ALT + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?,
 # 2025年2月28日 (Chinese, Japanese), 2025년 2월 28일 (Korean)
 _CJK = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]" r"(?:\D{0,6}?(\d{1,2})[:時시](\d{2}))?")
 # 28.02.2025, 28/02/2025, 2025/02/28, 2025.02.28 (numeric, with an optional time)
+_NUMERIC = re.compile(r"\b(\d{1,4})([./])\s?(\d{1,2})\2\s?(\d{2,4})\b" + _TIME)
 # A run of four digits: the year every date but a numeric one writes out.
 _YEAR = re.compile(r"\d{4}")
-# What follows a month name's last letter in _MDY_TEXT: a test without the month alternation (which
-# costs most where it is tried at every word) that every _MDY_TEXT match passes.
-_MDY_TAIL = re.compile(r"[^\W\d_]\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b", re.IGNORECASE)
 
 
-def _searches(text: str) -> dict[re.Pattern[str], re.Match[str] | None]:
-    """Each dateline pattern's first match in ``text``, run only where its necessary condition holds."""
-    year = _YEAR.search(text) is not None
-    return {
-        _DMY_TEXT: _DMY_TEXT.search(text) if year else None,
-        _MDY_TEXT: _MDY_TEXT.search(text) if year and _MDY_TAIL.search(text) else None,
-        _CJK: _CJK.search(text) if year and ("年" in text or "년" in text) else None,
-        _ISO_TEXT: _ISO_TEXT.search(text) if year else None,
-        _NUMERIC: _NUMERIC.search(text) if ("." in text or "/" in text) else None,
-    }
-
-
-_NUMERIC = re.compile(r"\b(\d{1,4})([./])\s?(\d{1,2})\2\s?(\d{2,4})\b" + _TIME)
+def _searches(text: str) -> tuple[re.Match[str] | None, ...]:
+    """The first match in ``text`` of _DMY_TEXT, _MDY_TEXT, _CJK, _ISO_TEXT and _NUMERIC, in that order,
+    each run only where its necessary condition holds. A tuple, not a dict keyed by pattern: a
+    pattern's hash reads its whole compiled code (microseconds for the month alternations)."""
+    numeric = _NUMERIC.search(text) if ("." in text or "/" in text) else None
+    if _YEAR.search(text) is None:
+        return None, None, None, None, numeric
+    return (
+        _DMY_TEXT.search(text),
+        _MDY_TEXT.search(text),
+        _CJK.search(text) if ("年" in text or "년" in text) else None,
+        _ISO_TEXT.search(text),
+        numeric,
+    )
 
 
 def _valid(y: int, m: int, d: int) -> bool:
@@ -159,7 +177,7 @@ def _zone(name: str | None) -> timezone | None:
 
 def first_at(text: str) -> int | None:
     """Where the first written-out date in ``text`` starts (to cut a byline before it)."""
-    starts = [m.start() for m in _searches(text).values() if m]
+    starts = [m.start() for m in _searches(text) if m]
     return min(starts) if starts else None
 
 
@@ -169,9 +187,8 @@ def from_text(text: str, month_first: bool = False) -> str | None:
     ``month_first`` reads an ambiguous numeric date (03/04/2025) the US way.
     """
     found: list[tuple[int, str]] = []
-    hits = _searches(text)
-    for rx, order in ((_DMY_TEXT, "dmy"), (_MDY_TEXT, "mdy")):
-        m = hits[rx]
+    dmy, mdy, cjk, iso, numeric = _searches(text)
+    for m, order in ((dmy, "dmy"), (mdy, "mdy")):
         if m is not None:
             if order == "dmy":
                 d, mo, y = int(m.group(1)), _MONTHS.get(m.group(2).lower()), int(m.group(3))
@@ -181,18 +198,16 @@ def from_text(text: str, month_first: bool = False) -> str | None:
             out = _format(y, mo or 0, d, hh, mm, tz=_zone(m.group(7))) if mo else None
             if out:
                 found.append((m.start(), out))
-    m = hits[_CJK]
-    if m is not None:
-        hh, mm = _clock(m.group(4), m.group(5), None)
-        out = _format(int(m.group(1)), int(m.group(2)), int(m.group(3)), hh, mm)
+    if cjk is not None:
+        hh, mm = _clock(cjk.group(4), cjk.group(5), None)
+        out = _format(int(cjk.group(1)), int(cjk.group(2)), int(cjk.group(3)), hh, mm)
         if out:
-            found.append((m.start(), out))
-    m = hits[_ISO_TEXT]
-    if m is not None:
-        out = _from_iso(m)
+            found.append((cjk.start(), out))
+    if iso is not None:
+        out = _from_iso(iso)
         if out:
-            found.append((m.start(), out))
-    m = hits[_NUMERIC]
+            found.append((iso.start(), out))
+    m = numeric
     if m is not None:
         a, b, c = int(m.group(1)), int(m.group(3)), int(m.group(4))
         if len(m.group(1)) == 4:

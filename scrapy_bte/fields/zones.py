@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any
 
 from . import dates, values
@@ -80,28 +81,42 @@ _BYLINE_BIT, _DATE_BIT = 1, 2
 _hint_cache: dict[str, int] = {}
 
 
-def _hints(doc: Any, block: int, cache: dict[int, int]) -> int:
-    """Byline and date bits named by the ``class``/``id`` values of the block's container and its nearest ancestors."""
-    el = int(doc.container[block])
-    got = cache.get(el)
-    if got is None:
-        got = cache[el] = _element_hints(doc, el)
-    return got
+class _BlockHints:
+    """Byline and date bits named by the ``class``/``id`` values of a block's container and its nearest
+    ancestors, per element read once; the element skeleton is read only when some block asks."""
 
+    __slots__ = ("_attrs", "_by_element", "_container", "_doc", "_parents")
 
-def _element_hints(doc: Any, el: int) -> int:
-    raws = doc.el_attrs
-    parents = doc.el_parent
-    bits = 0
-    for _ in range(HINT_DEPTH):
-        if el <= 0:
-            break
-        raw = raws[el]
-        if raw:
-            got = _hint_cache.get(raw)
-            bits |= _attribute_hints(raw) if got is None else got
-        el = parents[el]
-    return bits
+    def __init__(self, doc: Any) -> None:
+        self._doc = doc
+        self._container: Any = None
+        self._attrs: list[str] = []
+        self._parents: list[int] = []
+        self._by_element: dict[int, int] = {}
+
+    def __call__(self, block: int) -> int:
+        if self._container is None:
+            doc = self._doc
+            self._container, self._attrs, self._parents = doc.container, doc.el_attrs, doc.el_parent
+        el = int(self._container[block])
+        got = self._by_element.get(el)
+        if got is None:
+            got = self._by_element[el] = self._element(el)
+        return got
+
+    def _element(self, el: int) -> int:
+        raws = self._attrs
+        parents = self._parents
+        bits = 0
+        for _ in range(HINT_DEPTH):
+            if el <= 0:
+                break
+            raw = raws[el]
+            if raw:
+                got = _hint_cache.get(raw)
+                bits |= _attribute_hints(raw) if got is None else got
+            el = parents[el]
+        return bits
 
 
 def _attribute_hints(raw: str) -> int:
@@ -158,20 +173,13 @@ def _similar_folded(got: str, want: str, overlap: bool) -> bool:
     return common >= 3 and common >= 0.6 * min(len(a), len(b))
 
 
-def _positions(items: list[str], name: str) -> list[int]:
-    """Where ``name`` occurs in ``items`` (``list.index`` steps over the other blocks in C)."""
-    out: list[int] = []
-    at = -1
-    for _ in range(items.count(name)):
-        at = items.index(name, at + 1)
-        out.append(at)
-    return out
+_HEADINGS = frozenset({"h1", "h2"})
 
 
 def find_headline(doc: Any, titles: list[str] | str | None) -> int | None:
     """The ``h1``/``h2`` block that repeats one of ``titles`` (the markup's, in trust order), else the first ``h1``."""
     opener = doc.opener
-    heads = sorted(_positions(opener, "h1") + _positions(opener, "h2"))
+    heads = list(compress(range(len(opener)), map(_HEADINGS.__contains__, opener)))
     if isinstance(titles, str):
         titles = [titles]
     # A title that folds to nothing repeats no heading; headings are folded as the search reaches them.
@@ -208,11 +216,6 @@ def byline_author(text: str) -> str | None:
     return values.author(body)
 
 
-def _is_by_word(text: str) -> bool:
-    """A block that is only "By" (the names follow in the next block)."""
-    return len(text.split()) <= 2 and _BY_START.match(text + " x") is not None and not _BY_START.match(text)
-
-
 #: Openers of blocks that are captions and credits, never the article's byline.
 _CAPTIONS = frozenset({"figcaption", "caption"})
 
@@ -240,12 +243,12 @@ def page_zones(
     if not byline and not dateline:
         return Zones(headline)
     if headline is not None:
-        order = list(range(headline + 1, min(n, headline + AFTER + 1))) + list(
-            range(headline - 1, max(-1, headline - BEFORE - 1), -1)
-        )
+        lo, hi = max(0, headline - BEFORE), min(n, headline + AFTER + 1)
+        order = [*range(headline + 1, hi), *range(headline - 1, lo - 1, -1)]
     else:
-        order = list(range(min(n, AFTER + 1)))
-    words = doc.words
+        lo, hi = 0, min(n, AFTER + 1)
+        order = list(range(hi))
+    words = doc.words[lo:hi].tolist()
     texts = doc.texts
     opener = doc.opener
     by_blocks: list[int] = []
@@ -253,24 +256,24 @@ def page_zones(
     author = None if byline else ""  # "": not looked for
     date = None if dateline else ""
     pending_by: int | None = None  # a lone "By" block: the names follow
-    hint_cache: dict[int, int] = {}
+    block_hints = _BlockHints(doc)
     for i in order:
         if author is not None and date is not None:
             break
-        if words[i] > MAX_WORDS or len(texts[i]) > MAX_CHARS or opener[i] in _CAPTIONS:
-            continue
         text = texts[i]
+        if words[i - lo] > MAX_WORDS or len(text) > MAX_CHARS or opener[i] in _CAPTIONS:
+            continue
         digit = _DIGIT.search(text) is not None
         if author is not None and not digit:
             continue  # only a dateline is still wanted, and a date needs a digit
         # Once the date is known, the one other reader of ``found`` (the names after a lone
         # "By") wants a block without digits, where there is no date to read.
         found = dates.from_text(text, month_first=month_first) if digit and date is None else None
-        if _is_by_word(text):
-            pending_by = i
-            continue
         by_words = _BY_START.match(text) is not None
-        hints = 0 if (by_words or (author is not None and found is None)) else _hints(doc, i, hint_cache)
+        if not by_words and _BY_START.match(text + " x") is not None and len(text.split()) <= 2:
+            pending_by = i  # only "By": the names follow in the next block
+            continue
+        hints = 0 if (by_words or (author is not None and found is None)) else block_hints(i)
         if (
             author is None
             and pending_by is not None
