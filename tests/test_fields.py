@@ -13,7 +13,7 @@ from scrapy_bte.fields import dates, values
 from scrapy_bte.fields.jsonld import Graph, parse
 from scrapy_bte.fields.read import read_markup, read_page, read_page_zones
 from scrapy_bte.fields.record import FIELD_NAMES, Fields
-from scrapy_bte.fields.zones import page_zones
+from scrapy_bte.fields.zones import _fold, _similar_folded, find_headline, page_zones
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fields"
 URL = "https://www.example.org/section/page.html"
@@ -117,6 +117,43 @@ def test_page_zones_signature_for_body_selection():
     assert zones.headline == doc.opener.index("h1")
     assert zones.author == "Dmitri Vossberg"
     assert page_zones(build("<html><body></body></html>")).blocks == ()
+
+
+def _headline_plain(doc, titles):
+    """find_headline without its lazy scan: every heading listed and folded first."""
+    heads = [i for i, name in enumerate(doc.opener) if name in ("h1", "h2")]
+    titles = [titles] if isinstance(titles, str) else titles
+    wanted = [w for w in map(_fold, titles) if w] if titles and heads else []
+    folded = [_fold(doc.texts[i]) for i in heads]
+    for overlap in (False, True):
+        for want in wanted:
+            for i, got in zip(heads, folded):
+                if _similar_folded(got, want, overlap):
+                    return i
+    return next((i for i in heads if doc.opener[i] == "h1"), None)
+
+
+def test_find_headline_scans_headings_lazily_with_the_plain_result():
+    pages = [
+        "<h2>Weather</h2><p>Sunny spells later today.</p><h1>Village hall gets a new roof</h1><h2>Parish notes</h2>",
+        "<h2>Village hall roof work begins again</h2><p>Text of the page.</p><h1>Other news</h1>",
+        "<p>No headings on this page at all.</p>",
+        "<h2>Only a second-level heading</h2><p>Body text.</p>",
+    ]
+    titles = [
+        None,
+        "",
+        "!!!",
+        "Village hall gets a new roof",
+        "Village hall gets a new roof | The Parish Courier",
+        ["Nothing like it", "Parish notes"],
+        "The village hall roof work begins",
+        ["Weather", "Village hall gets a new roof"],
+    ]
+    for page in pages:
+        doc = build(f"<html><body>{page}</body></html>")
+        for title in titles:
+            assert find_headline(doc, title) == _headline_plain(doc, title), (page, title)
 
 
 def test_missing_fields_are_none_and_never_guessed_from_the_url():

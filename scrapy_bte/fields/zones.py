@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import compress
+from itertools import chain, compress, count
 from typing import Any
 
 from . import dates, values
@@ -179,22 +179,33 @@ _HEADINGS = frozenset({"h1", "h2"})
 def find_headline(doc: Any, titles: list[str] | str | None) -> int | None:
     """The ``h1``/``h2`` block that repeats one of ``titles`` (the markup's, in trust order), else the first ``h1``."""
     opener = doc.opener
-    heads = list(compress(range(len(opener)), map(_HEADINGS.__contains__, opener)))
+    # Headings are found and folded as the search reaches them: the headline usually stands in the
+    # first third of the page, and the scan of the openers stops there.
+    heads = compress(range(len(opener)), map(_HEADINGS.__contains__, opener))
+    first = next(heads, None)
+    if first is None:
+        return None
+    seen = [first]
     if isinstance(titles, str):
         titles = [titles]
-    # A title that folds to nothing repeats no heading; headings are folded as the search reaches them.
-    wanted = [want for want in map(_fold, titles) if want] if titles and heads else []
+    # A title that folds to nothing repeats no heading.
+    wanted = [want for want in map(_fold, titles) if want] if titles else []
     if wanted:
         texts = doc.texts
         folded: list[str] = []
         for overlap in (False, True):
             for want in wanted:
-                for k, i in enumerate(heads):
+                for k in count():
+                    if k == len(seen):
+                        i = next(heads, None)
+                        if i is None:
+                            break
+                        seen.append(i)
                     if k == len(folded):
-                        folded.append(_fold(texts[i]))
+                        folded.append(_fold(texts[seen[k]]))
                     if _similar_folded(folded[k], want, overlap):
-                        return i
-    for i in heads:
+                        return seen[k]
+    for i in chain(seen, heads):
         if opener[i] == "h1":
             return i
     return None
