@@ -201,8 +201,7 @@ def check_texts(lows: list[str]) -> None:
     for t, bits in zip(lows, ref.tolist()):
         assert bool(bits & furniture._DIGIT) == (furniture._DIGIT_RE.search(t) is not None), t
         assert (furniture._NUMERIC_DATE_RE.search(t) is None) == (_PLAIN_DATE_RE.search(t) is None), t
-        if _PLAIN_DATE_RE.search(t) is not None:  # the marks are necessary for a match
-            assert bits & furniture._DATE_MARK, t
+        assert bool(bits & furniture._NUMERIC_DATE) == (_PLAIN_DATE_RE.search(t) is not None), t
     if ACCELERATED["scrapy_bte.core._furniture"] or os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"):
         fast = furniture.text_flags(lows, accelerated=True)
         for t, a, b in zip(lows, fast.tolist(), ref.tolist()):
@@ -252,6 +251,27 @@ def test_c_pass_on_every_code_point() -> None:
     assert not len(wrong), [(hex(points[i]), fast[i], ref[i]) for i in wrong[:10]]
 
 
+#: Each date form of ``_NUMERIC_DATE_RE`` with ``{}`` where a code point goes: at a repetition's edges,
+#: inside ``\\s*`` runs, in place of a separator.
+_DATE_FORMS = (
+    "1{}2.5.2024", "12{}.5.24", "1.{}5.2024", "1.5{}.2024", "1.05.{}24", "12345.6.78", "1.234.56", "1.2.3",
+    "1{}:30", "12:{}30", "123:45", "1:3{}", "2024{}年", "202{}4年", "5{}月{}1{}日", "12月{}123日", "5月1{}2日",
+    "3{}時間前", "3{}分{}前", "12{}日前", "3時{}間前", "{}5年", "5{}月", "1{}2{}3",
+)  # fmt: skip
+
+
+@_needs_c
+def test_c_date_pattern_on_every_code_point() -> None:
+    """The date pattern in C reads each code point (digits, white space, separators) as ``re`` does."""
+    points = list(range(0x3100)) + list(range(0x3100, 0x110000, 61))
+    lows = [form.replace("{}", chr(c)) for c in points for form in _DATE_FORMS]
+    fast = furniture.text_flags(lows, accelerated=True)
+    ref = furniture.text_flags_reference(lows)
+    wrong = np.flatnonzero(fast != ref)
+    assert not len(wrong), [(lows[i], fast[i], ref[i]) for i in wrong[:10]]
+    assert bool(ref[0] & furniture._NUMERIC_DATE)  # "1\x002.5.2024"
+
+
 _PIECES = st.sampled_from(
     _WORDS[::3] + _SPACES + list(furniture._LABEL_TAIL) + list("5٣²Ⅻ:：/_-.年月日前分xéİ\ud800") + ["12", "時間"]
 )
@@ -275,6 +295,17 @@ def test_c_pass_rejects_what_is_not_a_list_of_str() -> None:
             "", frozenset(), frozenset(), frozenset(), frozenset(), ("",), frozenset(), (), frozenset(), "", "", ()
         )
     assert c.flags(["tags: x"]) == bytes([furniture.text_flags_reference(["tags: x"])[0]])  # still configured
+
+
+@_needs_c
+def test_c_lowered_texts() -> None:
+    texts = ["", "ABC", "abc", "Mixed Case 12", "ÉTÉ", "İstanbul", "ΟΔΟΣ", "\u212a", "日本", "A\nB", "x" * 300 + "Y"]
+    rows = list(range(len(texts))) + [3, 0]
+    fast = furniture._lowered(texts, rows, accelerated=True)
+    assert fast == furniture._lowered(texts, rows, accelerated=False) == [texts[i].lower() for i in rows]
+    assert all(type(t) is str for t in fast)
+    with pytest.raises(IndexError):
+        furniture._lowered(texts, [len(texts)], accelerated=True)
 
 
 def _pages() -> list[tuple[str, str]]:
@@ -337,7 +368,9 @@ _IMAGE_PAGES = [
 @pytest.mark.parametrize("body", _IMAGE_PAGES)
 def test_images_next_to_blocks(body: str) -> None:
     doc = build(f"<html><body>{body}</body></html>")
-    assert np.array_equal(furniture._next_to_images(doc), furniture._next_to_images_reference(doc))
+    ref = furniture._next_to_images_reference(doc)
+    assert np.array_equal(furniture._next_to_images(doc), ref)
+    assert np.array_equal(furniture._next_to_images(doc, accelerated=False), ref)
     check_document(f"<html><body>{body}</body></html>")
 
 
@@ -351,4 +384,6 @@ _MARKUP = st.sampled_from(
 @given(st.lists(_MARKUP, max_size=30))
 def test_images_next_to_blocks_in_random_markup(parts: list[str]) -> None:
     doc = build("<html><body>" + "".join(parts) + "</body></html>")
-    assert np.array_equal(furniture._next_to_images(doc), furniture._next_to_images_reference(doc))
+    ref = furniture._next_to_images_reference(doc)
+    assert np.array_equal(furniture._next_to_images(doc), ref)
+    assert np.array_equal(furniture._next_to_images(doc, accelerated=False), ref)

@@ -7,12 +7,17 @@
  * every block of a page. Here each lower-cased text is read once; a derived
  * string is made only where a set look-up needs it and its length can match
  * a word of the set. The word sets, the label tail characters and the prefix
- * tuples are furniture.py's own, handed over once by configure().
+ * tuples are furniture.py's own, handed over once by configure(); the numeric
+ * date pattern (furniture._NUMERIC_DATE_RE, a few fixed branches) is spelled
+ * out in date_at, where a regular expression search cost a microsecond a text.
  *
  * Python semantics kept exactly: str.strip(chars), str.partition, str.rstrip()
  * and str.split(None, 1) (whitespace = Py_UNICODE_ISSPACE), str.startswith(tuple),
- * and the regular expressions' classes \d (Py_UNICODE_ISDECIMAL) and
- * [^\W\d_] (Py_UNICODE_ISALNUM, not decimal, not '_').
+ * and the regular expressions' classes \d (Py_UNICODE_ISDECIMAL), \s
+ * (Py_UNICODE_ISSPACE) and [^\W\d_] (Py_UNICODE_ISALNUM, not decimal, not '_').
+ *
+ * Two more steps of label_features: lowered() (str.lower of the short texts,
+ * ASCII ones without a method call) and beside() (the blocks next to <img> tags).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -26,14 +31,14 @@
 #define CREDIT_START 8
 #define DIGIT 16
 #define DATE_WORD 32
-#define DATE_MARK 64
+#define NUMERIC_DATE 64
 #define READ_TIME_WORD 128
 
 /* Classes of ASCII characters for the first scan of a text. */
 #define COLON 1
 #define SLASH 2
 #define DECIMAL 4
-#define AFTER_DIGIT 8 /* a digit followed by it is a date mark */
+#define AFTER_DIGIT 8 /* a digit followed by it is a date mark (see numeric_date) */
 
 /* A word set and the lengths of its shortest and longest words (no string of another length is in it). */
 typedef struct {
@@ -66,6 +71,7 @@ static struct {
     unsigned char ascii_class[128]; /* per ASCII character, the bits below */
     Py_UCS4 *marks;                 /* characters that make a date mark anywhere */
     Py_ssize_t n_marks;
+    PyObject *lower; /* the interned method name "lower" */
 } cfg;
 
 static int in_tail(Py_UCS4 ch)
@@ -180,6 +186,81 @@ static Py_ssize_t rstrip(int kind, const void *data, Py_ssize_t end)
     return end;
 }
 
+/* Whether text[j] is a decimal digit (\d). */
+static inline int decimal_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t j)
+{
+    return j < n && Py_UNICODE_ISDECIMAL(PyUnicode_READ(kind, data, j));
+}
+
+static inline int char_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t j, Py_UCS4 ch)
+{
+    return j < n && PyUnicode_READ(kind, data, j) == ch;
+}
+
+static inline int separator_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t j)
+{
+    return char_at(kind, data, n, j, '.') || char_at(kind, data, n, j, '/') || char_at(kind, data, n, j, '-');
+}
+
+#define YEAR 0x5E74   /* 年 */
+#define MONTH 0x6708  /* 月 */
+#define DAY 0x65E5    /* 日 */
+#define MINUTE 0x5206 /* 分 */
+#define HOUR1 0x6642  /* 時 */
+#define HOUR2 0x9593  /* 間 */
+#define AGO 0x524D    /* 前 */
+
+/* Whether furniture._NUMERIC_DATE_RE matches at `i`, a decimal digit: its branches after the first digit,
+ * \d{0,3}[./-]\d{1,2}[./-]\d{2,4} | \d?:\d{2} | \d{3}\s*年 | \d?\s*月\s*\d{1,2}\s*日 | \d*\s*(?:分|時間|日)前,
+ * each count of a bounded repetition tried in turn. A \s* or \d* run is taken whole: a shorter one
+ * leaves a space or digit where the literal after it is needed. */
+static int date_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
+{
+    for (Py_ssize_t k = 0; k <= 3 && (k == 0 || decimal_at(kind, data, n, i + k)); k++) {
+        Py_ssize_t p = i + 1 + k;
+        if (!separator_at(kind, data, n, p))
+            continue;
+        for (Py_ssize_t m = 1; m <= 2 && decimal_at(kind, data, n, p + m); m++) {
+            Py_ssize_t q = p + m + 1;
+            if (separator_at(kind, data, n, q) && decimal_at(kind, data, n, q + 1) && decimal_at(kind, data, n, q + 2))
+                return 1;
+        }
+    }
+    for (Py_ssize_t k = 0; k <= 1 && (k == 0 || decimal_at(kind, data, n, i + k)); k++) {
+        Py_ssize_t p = i + 1 + k;
+        if (char_at(kind, data, n, p, ':') && decimal_at(kind, data, n, p + 1) && decimal_at(kind, data, n, p + 2))
+            return 1;
+    }
+    if (decimal_at(kind, data, n, i + 1) && decimal_at(kind, data, n, i + 2) && decimal_at(kind, data, n, i + 3)
+        && char_at(kind, data, n, skip_space(kind, data, i + 4, n), YEAR))
+        return 1;
+    for (Py_ssize_t k = 0; k <= 1 && (k == 0 || decimal_at(kind, data, n, i + k)); k++) {
+        Py_ssize_t p = skip_space(kind, data, i + 1 + k, n);
+        if (!char_at(kind, data, n, p, MONTH))
+            continue;
+        p = skip_space(kind, data, p + 1, n);
+        for (Py_ssize_t m = 1; m <= 2 && decimal_at(kind, data, n, p + m - 1); m++)
+            if (char_at(kind, data, n, skip_space(kind, data, p + m, n), DAY))
+                return 1;
+    }
+    Py_ssize_t p = i + 1;
+    while (decimal_at(kind, data, n, p))
+        p++;
+    p = skip_space(kind, data, p, n);
+    if ((char_at(kind, data, n, p, MINUTE) || char_at(kind, data, n, p, DAY)) && char_at(kind, data, n, p + 1, AGO))
+        return 1;
+    return char_at(kind, data, n, p, HOUR1) && char_at(kind, data, n, p + 1, HOUR2) && char_at(kind, data, n, p + 2, AGO);
+}
+
+/* Whether furniture._NUMERIC_DATE_RE.search(text) finds a match. */
+static int numeric_date(int kind, const void *data, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (decimal_at(kind, data, n, i) && date_at(kind, data, n, i))
+            return 1;
+    return 0;
+}
+
 #define CHECK(expr)                                                                                                    \
     do {                                                                                                               \
         found = (expr);                                                                                                \
@@ -273,8 +354,8 @@ static int text_flags(PyObject *text)
     if (!digit)
         return flags;
     flags |= DIGIT;
-    if (mark)
-        flags |= DATE_MARK;
+    if (mark && numeric_date(kind, data, n))
+        flags |= NUMERIC_DATE;
     /* A date word among the runs of letters. */
     for (Py_ssize_t i = 0; i < n;) {
         if (!is_letter(PyUnicode_READ(kind, data, i))) {
@@ -324,6 +405,149 @@ static PyObject *flags(PyObject *self, PyObject *texts)
         bits[i] = (char)value;
     }
     return out;
+}
+
+PyDoc_STRVAR(lowered_doc, "lowered(texts, rows) -> list\n\n"
+                          "[texts[i].lower() for i in rows]: `texts` a list of str, `rows` a list of int.\n"
+                          "An ASCII text is lowered here (itself when it has no capital), any other by str.lower.");
+
+static PyObject *lowered(PyObject *self, PyObject *args)
+{
+    PyObject *texts, *rows;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &texts, &PyList_Type, &rows))
+        return NULL;
+    if (cfg.lower == NULL && (cfg.lower = PyUnicode_InternFromString("lower")) == NULL)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(rows), n_texts = PyList_GET_SIZE(texts);
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_ssize_t i = PyLong_AsSsize_t(PyList_GET_ITEM(rows, k));
+        if (i == -1 && PyErr_Occurred())
+            goto fail;
+        if (i < 0 || i >= n_texts) {
+            PyErr_SetString(PyExc_IndexError, "row out of range");
+            goto fail;
+        }
+        PyObject *text = PyList_GET_ITEM(texts, i), *low = NULL;
+        if (!PyUnicode_Check(text)) {
+            PyErr_SetString(PyExc_TypeError, "texts must be str");
+            goto fail;
+        }
+        if (PyUnicode_IS_ASCII(text)) {
+            const Py_UCS1 *data = PyUnicode_1BYTE_DATA(text);
+            Py_ssize_t length = PyUnicode_GET_LENGTH(text), j = 0;
+            while (j < length && !(data[j] >= 'A' && data[j] <= 'Z'))
+                j++;
+            if (j == length) {
+                low = Py_NewRef(text);
+            }
+            else {
+                low = PyUnicode_New(length, 127);
+                if (low == NULL)
+                    goto fail;
+                Py_UCS1 *to = PyUnicode_1BYTE_DATA(low);
+                memcpy(to, data, j);
+                for (; j < length; j++)
+                    to[j] = (data[j] >= 'A' && data[j] <= 'Z') ? data[j] + ('a' - 'A') : data[j];
+            }
+        }
+        else {
+            low = PyObject_CallMethodNoArgs(text, cfg.lower);
+            if (low == NULL)
+                goto fail;
+        }
+        PyList_SET_ITEM(out, k, low);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* item == name for a str `name`: an exact str compared by length and characters (no call). 1, 0 or -1. */
+static int same_str(PyObject *item, PyObject *name)
+{
+    if (item == name)
+        return 1;
+    if (PyUnicode_CheckExact(item)) {
+        Py_ssize_t length = PyUnicode_GET_LENGTH(name);
+        int kind = PyUnicode_KIND(name);
+        return PyUnicode_GET_LENGTH(item) == length && PyUnicode_KIND(item) == kind
+               && memcmp(PyUnicode_DATA(item), PyUnicode_DATA(name), (size_t)length * kind) == 0;
+    }
+    Py_INCREF(item); /* == may run Python code that changes the list holding it */
+    int equal = PyObject_RichCompareBool(item, name, Py_EQ);
+    Py_DECREF(item);
+    return equal;
+}
+
+/* Whether buffer `b` holds items of 8 bytes of one of the struct formats `formats`. */
+static int format_is(const Py_buffer *b, const char *formats)
+{
+    const char *f = b->format == NULL ? "B" : b->format;
+    if (*f == '@' || *f == '=' || *f == '<')
+        f++;
+    return b->itemsize == 8 && f[0] != '\0' && f[1] == '\0' && strchr(formats, f[0]) != NULL;
+}
+
+PyDoc_STRVAR(beside_doc, "beside(names, name, seg_block, out)\n\n"
+                         "Sets to 1.0 the cells of `out` (float64, C-contiguous, shape (n_blocks, 2)) of the\n"
+                         "blocks a tag named `name` (in the list `names`) stands before (column 0) or after\n"
+                         "(column 1), as furniture._next_to_images reads them: tag t lies between segments t\n"
+                         "and t + 1 of `seg_block` (int64, each segment's block or -1) and outside a block\n"
+                         "unless both belong to it; the block before it is the largest of segments 0..t.");
+
+static PyObject *beside(PyObject *self, PyObject *args)
+{
+    PyObject *names, *name, *seg_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "O!UOO", &PyList_Type, &names, &name, &seg_obj, &out_obj))
+        return NULL;
+    Py_buffer seg, out;
+    if (PyObject_GetBuffer(seg_obj, &seg, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(out_obj, &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&seg);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    if (!format_is(&seg, "lq") || !format_is(&out, "d") || out.len % 16) {
+        PyErr_SetString(PyExc_TypeError, "seg_block must be int64 and out float64 of shape (n, 2)");
+        goto done;
+    }
+    const int64_t *blocks = seg.buf;
+    double *cells = out.buf;
+    const Py_ssize_t n_seg = seg.len / 8, n = out.len / 16;
+    int64_t before = -1; /* the largest block of the segments so far */
+    for (Py_ssize_t t = 0; t < PyList_GET_SIZE(names); t++) {
+        if (t < n_seg && blocks[t] > before)
+            before = blocks[t];
+        int equal = same_str(PyList_GET_ITEM(names, t), name);
+        if (equal < 0)
+            goto done;
+        if (!equal)
+            continue;
+        if (t + 1 >= n_seg) {
+            PyErr_SetString(PyExc_IndexError, "seg_block does not fit names");
+            goto done;
+        }
+        if (blocks[t] >= 0 && blocks[t + 1] == blocks[t])
+            continue; /* inside a block */
+        if (before >= n) {
+            PyErr_SetString(PyExc_IndexError, "seg_block does not fit out");
+            goto done;
+        }
+        if (before + 1 < n)
+            cells[2 * (before + 1)] = 1.0;
+        if (before >= 0)
+            cells[2 * before + 1] = 1.0;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&seg);
+    PyBuffer_Release(&out);
+    return result;
 }
 
 /* ---------------------------------------------------------------- configure */
@@ -521,6 +745,8 @@ static PyObject *configure(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"flags", flags, METH_O, flags_doc},
+    {"lowered", lowered, METH_VARARGS, lowered_doc},
+    {"beside", beside, METH_VARARGS, beside_doc},
     {NULL, NULL, 0, NULL},
 };
 

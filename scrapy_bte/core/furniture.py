@@ -11,8 +11,8 @@ block's other evidence (a heading "Share prices fall" is not a label: only
 whole short blocks and block openings count).
 
 Only blocks of at most :data:`MAX_WORDS` words are read, with set look-ups
-and prefix tests; the date pattern runs only on blocks with a digit and a
-character it needs. Those tests, a few microseconds per block in Python and
+and prefix tests; the date patterns run only on blocks with a digit and a
+character they need. Those tests, a few microseconds per block in Python and
 run on every short block of every page, are one C pass over each text
 (``core/_furniture.c``) when it is built; :func:`text_flags_reference` is the
 Python twin.
@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
 from collections import Counter
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -203,10 +205,10 @@ _NUMERIC_DATE_RE = re.compile(
 _DATE_WORDS = frozenset(_MONTHS.split("|")) | frozenset(("ago", "vor", "hace", "il", "fa", "temu"))
 _DATE_SPLIT_RE = re.compile(r"[\W\d_]+")
 #: Without one of these :data:`_NUMERIC_DATE_RE` cannot match: a digit followed by one of
-#: :data:`_DATE_AFTER_DIGIT`, or one of :data:`_DATE_MARKS` anywhere (so the pattern runs on few blocks).
+#: :data:`_DATE_AFTER_DIGIT`, or one of :data:`_DATE_MARKS` anywhere (the C pass tries the
+#: pattern on the texts holding one only).
 _DATE_AFTER_DIGIT = "./-:"
 _DATE_MARKS = "年月前"
-_DATE_MARK_RE = re.compile(rf"\d[{re.escape(_DATE_AFTER_DIGIT)}]|[{_DATE_MARKS}]")
 _READ_TIME_WORDS = ("min", "lesezeit", "lectura", "lecture", "lettura", "czytania", "分で読")
 _DIGIT_RE = re.compile(r"\d")
 #: Any of :data:`_READ_TIME_WORDS` (plain substrings), in one search.
@@ -248,11 +250,11 @@ _BYLINE_HEADS = frozenset(w.rstrip(":") for w in _BYLINE_WORDS if w.endswith(":"
 _BYLINE_PREFIXES = _BYLINE_PAIRS + _BYLINE_CJK
 
 
-#: Bits of :func:`text_flags` beyond the first four (columns 0-3 of :func:`label_features`): which
-#: texts the date and reading-time patterns need to read. Set on texts holding a digit only.
+#: Bits of :func:`text_flags` beyond the first four (columns 0-3 of :func:`label_features`): the
+#: date evidence, and which texts the reading-time pattern needs to read. Set on texts holding a digit only.
 _DIGIT = 16  # a decimal digit (``\d``)
 _DATE_WORD = 32  # one of _DATE_WORDS, as a whole run of letters
-_DATE_MARK = 64  # _DATE_MARK_RE matches
+_NUMERIC_DATE = 64  # _NUMERIC_DATE_RE matches
 _READ_TIME_WORD = 128  # one of _READ_TIME_WORDS
 _FURNITURE = accel.load("scrapy_bte.core._furniture")
 if _FURNITURE.module is not None:  # the C pass reads this module's word lists, never copies of them
@@ -310,7 +312,7 @@ def text_flags_reference(lows: list[str]) -> np.ndarray:
         bits[i] |= (
             _DIGIT
             | (_DATE_WORD if not _DATE_WORDS.isdisjoint(_DATE_SPLIT_RE.split(t)) else 0)
-            | (_DATE_MARK if _DATE_MARK_RE.search(t) is not None else 0)
+            | (_NUMERIC_DATE if _NUMERIC_DATE_RE.search(t) is not None else 0)
             | (_READ_TIME_WORD if _READ_TIME_WORD_RE.search(t) is not None else 0)
         )
     return bits
@@ -318,16 +320,22 @@ def text_flags_reference(lows: list[str]) -> np.ndarray:
 
 def _date_columns(lows: list[str], bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Columns ``date_like`` and ``read_time`` of the texts ``lows`` with flags ``bits``: the
-    patterns run only where the flags say they can match."""
-    date = (bits & _DATE_WORD) != 0
-    maybe = np.flatnonzero((bits & (_DATE_WORD | _DATE_MARK)) == _DATE_MARK).tolist()
-    if maybe:
-        date[maybe] = [_NUMERIC_DATE_RE.search(lows[i]) is not None for i in maybe]
+    reading-time pattern runs only where the flags say it can match."""
+    date = (bits & (_DATE_WORD | _NUMERIC_DATE)) != 0
     read = np.zeros(len(lows), dtype=bool)
     maybe = np.flatnonzero(bits & _READ_TIME_WORD).tolist()
     if maybe:
         read[maybe] = [_READ_TIME_RE.search(lows[i]) is not None for i in maybe]
     return date, read
+
+
+def _lowered(texts: list[str], rows: list[int], accelerated: bool | None = None) -> list[str]:
+    """``[texts[i].lower() for i in rows]``; in C when built (an ASCII text is lowered there
+    without a method call, itself when it has no capital)."""
+    c = _FURNITURE.use(accelerated)
+    if c is None:
+        return [texts[i].lower() for i in rows]
+    return c.lowered(texts, rows)
 
 
 def label_features(doc: Any, *, accelerated: bool | None = None) -> np.ndarray:
@@ -344,17 +352,16 @@ def label_features(doc: Any, *, accelerated: bool | None = None) -> np.ndarray:
     texts = doc.texts
     rows = np.flatnonzero(doc.words <= MAX_WORDS)
     if len(rows):
-        short = [texts[b] for b in rows.tolist()]
         # One call per text: only the texts with a non-ASCII character take str.lower's slow path
         # (one joined string would take it for all of them).
-        lows = list(map(str.lower, short))
+        lows = _lowered(texts, rows.tolist(), accelerated)
         bits = text_flags(lows, accelerated=accelerated)
         out[rows, :4] = np.unpackbits(bits[:, None], axis=1, count=4, bitorder="little")
         out[rows, 4], out[rows, 5] = _date_columns(lows, bits)
     counts = Counter(texts)
     if len(counts) < n:
         out[:, 6] = np.log(np.fromiter(map(counts.__getitem__, texts), np.float64, n))
-    out[:, 7:9] = _next_to_images(doc)
+    out[:, 7:9] = _next_to_images(doc, accelerated=accelerated)
     if accelerated is None:
         _last.put(doc, out)
     return out
@@ -410,12 +417,13 @@ def label_features_reference(doc: Any) -> np.ndarray:
 _IMG_FLAGS = _TAG_FLAGS.get("img", 0)
 
 
-def _next_to_images(doc: Any) -> np.ndarray:
+def _next_to_images(doc: Any, *, accelerated: bool | None = None) -> np.ndarray:
     """Per block, whether an ``<img>`` stands between it and the previous (column 0) or next (column 1)
     block of text: where captions and credits sit, whatever their markup is called.
 
-    :func:`_next_to_images_reference` gives the same array. Only the tags with an image's flag bits
-    are compared by name. A block's segments are one run, so tag ``t`` (between segments ``t`` and
+    :func:`_next_to_images_reference` gives the same array. One C pass over the tags when built
+    (``accelerated`` as in :func:`text_flags`); else only the tags with an image's flag bits are
+    compared by name. A block's segments are one run, so tag ``t`` (between segments ``t`` and
     ``t + 1``) is inside a block when both segments belong to it, and the block before it is the
     running maximum of the segments' blocks: no per-block search.
     """
@@ -425,6 +433,10 @@ def _next_to_images(doc: Any) -> np.ndarray:
     flags = doc._flags
     if len(flags) != len(names):  # a document without the tag flags
         return _next_to_images_reference(doc)
+    c = _FURNITURE.use(accelerated)
+    if c is not None:
+        c.beside(names, "img", np.ascontiguousarray(doc.seg_block, dtype=np.int64), out)
+        return out
     images = [t for t in np.flatnonzero(flags == _IMG_FLAGS).tolist() if names[t] == "img"]
     if not images:
         return out
@@ -498,17 +510,22 @@ def headline_mask(doc: Any, title: str | None) -> np.ndarray:
     if len(low) != len(joined):  # a character whose lower case is longer shifts offsets
         short = [t.lower() for t in short]
         low = "\n".join(short)
-    ends = np.cumsum(np.fromiter(map(len, short), np.int64, len(short)) + 1)
+    ends = list(accumulate(len(t) + 1 for t in short))
     spare = len(wanted) - math.ceil(0.8 * len(wanted))
-    found: list[int] = []
+    found: set[int] = set()
     for word in sorted(wanted, key=len, reverse=True)[: spare + 1]:
         at = low.find(word)
         while at >= 0:
-            found.append(at)
+            found.add(bisect_right(ends, at))
             at = low.find(word, at + 1)
-    for i in sorted(set(np.searchsorted(ends, found, "right").tolist())):
+    need = 0.8 * len(wanted)
+    for i in sorted(found):
         b = blocks[i]
-        have = set(_TOKEN_RE.findall(texts[b].lower()))
+        text = texts[b].lower()
+        # A word in common is a substring too: counting substrings rules most candidates out untokenised.
+        if sum(word in text for word in wanted) < need:
+            continue
+        have = set(_TOKEN_RE.findall(text))
         common = len(have & wanted)
         if common >= 0.8 * len(wanted) and common >= 0.8 * len(have):
             out[b] = True
@@ -656,7 +673,7 @@ def boxed_furniture(doc: Any, keep: np.ndarray) -> np.ndarray:
     heads = [b for b in np.flatnonzero(labels & (words <= BOX_WORDS)).tolist() if _box_heading(texts[b])]
     if not heads:
         return out
-    parents = doc.skeleton.parents.tolist()
+    parents = doc.el_parent
     container = doc.container.tolist()
     core = int(np.argmax(np.where(keep, words, -1.0)))
     paths: dict[int, frozenset[int]] = {}
