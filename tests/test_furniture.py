@@ -387,3 +387,62 @@ def test_images_next_to_blocks_in_random_markup(parts: list[str]) -> None:
     ref = furniture._next_to_images_reference(doc)
     assert np.array_equal(furniture._next_to_images(doc), ref)
     assert np.array_equal(furniture._next_to_images(doc, accelerated=False), ref)
+
+
+_HEADLINE_TEXTS = [
+    "Harbour council backs new ferry timetable",
+    "HARBOUR COUNCIL BACKS NEW FERRY TIMETABLE",
+    "Harbour council backs new ferry timetable for the winter months ahead",
+    "harbour council",
+    "Council backs harbour ferry",
+    "İstanbul harbour council backs new ferry timetable",
+    "\u212aelvin harbour council backs new ferry timetable",
+    "Café harbour council backs new ferry timetable",
+    "Straße harbour council backs new ferry timetable",
+    "ΟΔΟΣ harbour council backs new ferry timetable",
+    "東京 harbour council backs new ferry timetable",
+    "\u212a" * 12 + " zz",  # lowers to "kkkkkkkkkkkk zz"
+]
+_HEADLINE_TITLES = [
+    None,
+    "",
+    "Ferry",
+    "Harbour council backs new ferry timetable",
+    "Harbour Council Backs New Ferry Timetable | Gazette",
+    "İstanbul harbour council backs new ferry timetable",
+    "Kelvin harbour council backs new ferry timetable",
+    "Café harbour council backs new ferry timetable",
+    "Strasse harbour council backs new ferry timetable",
+    "οδος harbour council backs new ferry timetable",
+    "東京 harbour council backs new ferry timetable",
+    "kkkkkkkkkkkk zz",
+]
+
+
+@pytest.mark.parametrize("title", _HEADLINE_TITLES)
+def test_headline_mask_matches_reference(title: str | None) -> None:
+    body = "".join(f"<p>{t}</p>" for t in _HEADLINE_TEXTS)
+    pre = "<pre>harbour council\nbacks new ferry timetable</pre>"
+    for markup in (body, body + pre, pre + body):
+        doc = build(f"<html><body>{markup}</body></html>")
+        ref = furniture.headline_mask_reference(doc, title)
+        assert np.array_equal(furniture.headline_mask(doc, title), ref), (title, markup)
+        assert ref.any() == (title is not None and len(title) > 5), title
+
+
+@pytest.mark.parametrize("name,markup", PAGES[:30], ids=[n for n, _ in PAGES[:30]])
+def test_headline_mask_matches_reference_on_fixtures(name: str, markup: str) -> None:
+    doc = build(markup)
+    for title in (doc.title_tag, doc.texts[0] if doc.texts else None, "İ " + (doc.title_tag or "")):
+        assert np.array_equal(furniture.headline_mask(doc, title), furniture.headline_mask_reference(doc, title))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(["a", "B", "ab", "İ", "\u212a", "é", "É", "x", "\n"]), max_size=6), max_size=8)
+)
+def test_texts_holding_finds_every_text_holding_a_word(parts: list[list[str]]) -> None:
+    texts = [" ".join(p) for p in parts]
+    for words in (["ab", "b"], ["k", "i"], ["é"], ["x"]):
+        found = furniture._texts_holding(texts, words)
+        assert {i for i, t in enumerate(texts) if any(w in t.lower() for w in words)} <= found
