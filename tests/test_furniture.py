@@ -308,6 +308,19 @@ def test_c_lowered_texts() -> None:
         furniture._lowered(texts, [len(texts)], accelerated=True)
 
 
+@_needs_c
+@pytest.mark.parametrize(
+    "texts", [[], ["a"], ["a", "b"], ["a", "b", "a", "", "", "a", "b" * 3, "bbb"], ["x"] * 5, list("abcabcddé")]
+)
+def test_c_repeats(texts: list[str]) -> None:
+    texts = [(t + "#")[:-1] for t in texts]  # equal texts that are different objects
+    fast = furniture._repeats(texts, accelerated=True)
+    ref = furniture._repeats(texts, accelerated=False)
+    assert (fast is None) == (ref is None) == (len(set(texts)) == len(texts))
+    if ref is not None:
+        assert fast.dtype == ref.dtype and fast.tobytes() == ref.tobytes()
+
+
 def _pages() -> list[tuple[str, str]]:
     files = sorted((ROOT / "tests" / "fixtures").rglob("*.htm*")) + sorted(
         (ROOT / "scrapy_bte" / "samples").glob("*.html")

@@ -550,6 +550,67 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(repeats_doc, "repeats(texts, out) -> int\n\n"
+                          "Writes to `out` (float64, C-contiguous, one cell per text) how many times each text\n"
+                          "of the list `texts` occurs in it, and returns the number of distinct texts\n"
+                          "(collections.Counter's counts and length).");
+
+static PyObject *repeats(PyObject *self, PyObject *args)
+{
+    PyObject *texts, *out_obj;
+    if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &texts, &out_obj))
+        return NULL;
+    Py_buffer out;
+    if (PyObject_GetBuffer(out_obj, &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
+        return NULL;
+    PyObject *result = NULL, *counts = NULL, *keys = NULL;
+    Py_ssize_t *owner = NULL;
+    const Py_ssize_t n = PyList_GET_SIZE(texts);
+    if (!format_is(&out, "d") || out.len != 8 * n) {
+        PyErr_SetString(PyExc_TypeError, "out must be float64 with one cell per text");
+        goto done;
+    }
+    double *cells = out.buf;
+    /* Per distinct text, the index of its first occurrence, where its count is kept. */
+    counts = PyDict_New();
+    keys = PyList_GetSlice(texts, 0, n); /* the texts stay alive while `counts` holds them */
+    owner = PyMem_Malloc((n ? n : 1) * sizeof(Py_ssize_t));
+    if (counts == NULL || keys == NULL || owner == NULL) {
+        if (owner == NULL)
+            PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *text = PyList_GET_ITEM(keys, i);
+        PyObject *first = PyDict_GetItemWithError(counts, text); /* borrowed */
+        if (first == NULL) {
+            if (PyErr_Occurred())
+                goto done;
+            PyObject *at = PyLong_FromSsize_t(i);
+            if (at == NULL || PyDict_SetItem(counts, text, at) < 0) {
+                Py_XDECREF(at);
+                goto done;
+            }
+            Py_DECREF(at);
+            owner[i] = i;
+            cells[i] = 1.0;
+        }
+        else {
+            owner[i] = PyLong_AsSsize_t(first);
+            cells[owner[i]] += 1.0;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        cells[i] = cells[owner[i]];
+    result = PyLong_FromSsize_t(PyDict_GET_SIZE(counts));
+done:
+    PyMem_Free(owner);
+    Py_XDECREF(counts);
+    Py_XDECREF(keys);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 /* ---------------------------------------------------------------- configure */
 
 /* Whether `obj` is a frozenset of str (a set could change under the lengths kept); -1 with a TypeError when not. */
@@ -747,6 +808,7 @@ static PyMethodDef methods[] = {
     {"flags", flags, METH_O, flags_doc},
     {"lowered", lowered, METH_VARARGS, lowered_doc},
     {"beside", beside, METH_VARARGS, beside_doc},
+    {"repeats", repeats, METH_VARARGS, repeats_doc},
     {NULL, NULL, 0, NULL},
 };
 
