@@ -459,3 +459,25 @@ def test_texts_holding_finds_every_text_holding_a_word(parts: list[list[str]]) -
     for words in (["ab", "b"], ["k", "i"], ["é"], ["x"]):
         found = furniture._texts_holding(texts, words)
         assert {i for i, t in enumerate(texts) if any(w in t.lower() for w in words)} <= found
+
+
+_BOXED_PAGE = (
+    "<html><body><article><h1>Ferry timetable</h1><p>" + "The council met to discuss the ferry. " * 8 + "</p>"
+    "<div class=related><h3>Related articles</h3><ul><li><a>One</a></li><li><div><span>Two</span><p>x</p></div>"
+    "</li></ul><p>after the list</p></div><p>Back in the article body text.</p></article>"
+    "<section><h2>Comments (4)</h2><div><p>first</p><div><p>reply</p></div></div><p>second</p></section>"
+    "<div><p>Tags</p></div><p>outside</p><h4>Share</h4><footer><p>Read more</p><p>foot</p></footer></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    "name,markup", PAGES[:40] + [("boxed", _BOXED_PAGE)], ids=[n for n, _ in PAGES[:40]] + ["boxed"]
+)
+def test_boxed_furniture_matches_reference(name: str, markup: str) -> None:
+    doc = build(markup)
+    rng = np.random.default_rng(len(markup))
+    for keep in (doc.words >= 10, np.ones(doc.n_blocks, dtype=bool), rng.random(doc.n_blocks) < 0.5):
+        fast = furniture.boxed_furniture(doc, keep)
+        assert np.array_equal(fast, furniture.boxed_furniture_reference(doc, keep))
+    if name == "boxed":
+        assert fast.any()

@@ -723,7 +723,64 @@ def boxed_furniture(doc: Any, keep: np.ndarray) -> np.ndarray:
     container, then each parent while the heading is still its first
     block), never one that holds the longest kept block (the body's core):
     a heading inside the article marks only its own box.
+
+    Elements are numbered as they open, so a block lies inside the box when
+    walking up from its container to the box's number reaches the box
+    (:func:`boxed_furniture_reference` reads each block's path instead).
     """
+    n = doc.n_blocks
+    out = np.zeros(n, dtype=bool)
+    texts, words = doc.texts, doc.words
+    labels = label_features(doc)[:, 0] > 0
+    heads = [b for b in np.flatnonzero(labels & (words <= BOX_WORDS)).tolist() if _box_heading(texts[b])]
+    if not heads:
+        return out
+    parents = doc.el_parent
+    container = doc.container.tolist()
+    core = int(np.argmax(np.where(keep, words, -1.0)))
+    paths: dict[int, frozenset[int]] = {}
+
+    def path(block: int) -> frozenset[int]:
+        """The elements a block lies inside (its container and the container's ancestors, root
+        excluded), once per container: the heading's box grows while the block before stays outside."""
+        el = container[block]
+        got = paths.get(el)
+        if got is None:
+            up = []
+            while el > 0:
+                up.append(el)
+                el = parents[el]
+            got = paths[container[block]] = frozenset(up)
+        return got
+
+    core_path = path(core)
+    for head in heads:
+        box = 0
+        el = container[head]
+        before = path(head - 1) if head else frozenset()
+        while el > 0 and el not in core_path and el not in before:
+            box = el
+            el = parents[el]
+        if box:
+            end = head + 1  # the heading's own block lies inside its box
+            el = container[head]
+            while end < n:
+                here = container[end]
+                if here != el:
+                    up = here  # up to the box's level: an element's ancestors come before it
+                    while up > box:
+                        up = parents[up]
+                    if up != box:
+                        break
+                    el = here
+                end += 1
+            out[head:end] = True
+    return out
+
+
+def boxed_furniture_reference(doc: Any, keep: np.ndarray) -> np.ndarray:
+    """The Python reference of :func:`boxed_furniture`: whether a block lies in the box read from
+    its path (the elements it lies inside)."""
     n = doc.n_blocks
     out = np.zeros(n, dtype=bool)
     texts, words = doc.texts, doc.words
