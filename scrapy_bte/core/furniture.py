@@ -601,20 +601,17 @@ def top_furniture(doc: Any, first: int, title: str | None) -> np.ndarray:
         return out
     head = headline_mask(doc, title)
     out[:first] = head[:first]
-    flags = label_features(doc)
-    path, own = block_hints(doc)
-    byline = ((path | own) & group_bit("byline")) > 0
     lo = max(0, first - TOP_REACH)
     heads = np.flatnonzero(head[:first])
     if len(heads):
         lo = min(lo, int(heads[-1]))
-    region = np.zeros(n, dtype=bool)
-    region[lo:first] = True
-    short = doc.words <= BYLINE_WORDS
-    evidence = (
-        (flags[:, 2] > 0) | (flags[:, 3] > 0) | (flags[:, 5] > 0) | byline | ((flags[:, 4] > 0) & (doc.words <= 8))
-    )
-    out |= region & short & evidence
+    # Only the blocks lo..first-1 are read: the rules run on their slices.
+    flags = label_features(doc)[lo:first]
+    path, own = block_hints(doc)
+    byline = ((path[lo:first] | own[lo:first]) & group_bit("byline")) > 0
+    words = doc.words[lo:first]
+    evidence = (flags[:, 2] > 0) | (flags[:, 3] > 0) | (flags[:, 5] > 0) | byline | ((flags[:, 4] > 0) & (words <= 8))
+    out[lo:first] |= (words <= BYLINE_WORDS) & evidence
     return out
 
 
