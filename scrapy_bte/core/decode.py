@@ -46,14 +46,15 @@ _BINARY_MAGIC = (
 )
 
 
-def _sniff(data: bytes) -> str:
+def _sniff(data: bytes) -> tuple[str, str | None]:
+    """The codec of an undeclared body, and its text when the test already decoded all of it."""
     try:
-        data.decode("utf-8")
+        return "utf-8", data.decode("utf-8")
     except UnicodeDecodeError as exc:
         # A truncated multi-byte sequence at the very end is still UTF-8.
         if exc.start < len(data) - 3:
-            return "cp1252"
-    return "utf-8"
+            return "cp1252", None
+    return "utf-8", None
 
 
 # Control bytes that do not occur in text (not tab, newline, CR, form feed...);
@@ -196,19 +197,37 @@ def _utf16_without_bom(data: bytes) -> str | None:
 _WIDE = frozenset({"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"})
 
 
-def _is_utf8(data: bytes) -> bool:
-    """Non-ASCII bytes that decode as strict UTF-8."""
+def _as_utf8(data: bytes) -> str | None:
+    """The text of non-ASCII bytes that decode as strict UTF-8, else None."""
     if data.isascii():
-        return False
+        return None
     try:
-        data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        return False
-    return True
+        return None
 
 
-def _choose_encoding(html: bytes, encoding: str | None, content_type: str | None) -> str:
-    """Codec of a body without BOM: argument, header, ``<meta>`` (never UTF-16/32), sniffing."""
+def _declared_encoding(html: bytes) -> str | None:
+    """:func:`w3lib.encoding.html_body_declared_encoding`, without its scan of a head that cannot declare one.
+
+    It reads the first 4,096 bytes, and only a ``<meta>`` that spells
+    ``charset`` or an XML declaration with an ``encoding`` attribute
+    declares anything (both names in any ASCII case; the head is read as
+    Latin-1, whose other letters never lower-case to ASCII ones).
+    """
+    head = html[:4096].lower()
+    if b"charset" not in head and b"encoding" not in head:
+        return None
+    return html_body_declared_encoding(html)
+
+
+def _choose_encoding(html: bytes, encoding: str | None, content_type: str | None) -> tuple[str, str | None]:
+    """Codec of a body without BOM: argument, header, ``<meta>`` (never UTF-16/32), sniffing.
+
+    Also the decoded text when a test on the way decoded the whole body
+    strictly as UTF-8 (what decoding it with replacement gives), so that it
+    is not decoded twice.
+    """
     if encoding:
         used = usable_encoding(encoding)
         if used is None:
@@ -216,17 +235,20 @@ def _choose_encoding(html: bytes, encoding: str | None, content_type: str | None
     else:
         used = usable_encoding(http_content_type_encoding(content_type)) if content_type else None
         if used is None:
-            meta = usable_encoding(html_body_declared_encoding(html))
+            meta = usable_encoding(_declared_encoding(html))
             used = None if meta in _WIDE else meta
-            if used not in (None, "utf-8") and _is_utf8(html):
+            if used not in (None, "utf-8"):
                 # Pages re-saved as UTF-8 keep their old <meta charset>; valid
                 # multi-byte UTF-8 almost never occurs by chance in legacy text.
-                used = "utf-8"
+                text = _as_utf8(html)
+                if text is not None:
+                    return "utf-8", text
     if used is None:
-        return _utf16_without_bom(html) or _sniff(html)
+        wide = _utf16_without_bom(html)
+        return (wide, None) if wide else _sniff(html)
     if used == "utf-16":  # no BOM: byte order from the NULs, else little-endian (WHATWG)
-        return _utf16_without_bom(html) or "utf-16-le"
-    return used
+        return _utf16_without_bom(html) or "utf-16-le", None
+    return used, None
 
 
 def to_unicode(
@@ -247,11 +269,13 @@ def to_unicode(
     if kind is not None:
         raise ExtractionError(f"{kind} body: not an HTML document")
     bom_encoding, bom = read_bom(html)
+    text = None
     if bom_encoding is not None and bom is not None:
         used, html = bom_encoding, html[len(bom) :]
     else:
-        used = _choose_encoding(html, encoding, content_type)
-    text = _decode(html, used)
+        used, text = _choose_encoding(html, encoding, content_type)
+    if text is None:
+        text = _decode(html, used)
     # UTF-8 gives U+0000 only for a NUL byte, and bytes are searched several
     # times faster than the wider strings that decoding non-ASCII text makes.
     if (used != "utf-8" or b"\x00" in html) and "\x00" in text:
