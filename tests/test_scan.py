@@ -290,6 +290,25 @@ def test_runs_refuse_a_mask_of_the_wrong_length() -> None:
         _bte.runs(np.ones(3), 2, np.zeros(3, dtype=np.uint8))
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from(["\x00", " ", "\u3000", "\x85", "a", "\u0100", "\U00010000", "\n"]), max_size=40),
+    st.data(),
+)
+def test_split_blocks_keeps_the_listed_pieces(text: str, data: st.DataObject) -> None:
+    """Listed pieces come out with white space collapsed; the rest, and everything after them, are skipped."""
+    pieces = text.split("\x00")
+    keep = sorted(data.draw(st.sets(st.integers(0, len(pieces) - 1))))
+    found = document._SCAN.module.split_blocks(text, np.array(keep, dtype=np.int64))
+    assert found == [" ".join(pieces[i].split()) for i in keep]
+
+
+@pytest.mark.parametrize("keep", [[3], [1, 1], [2, 0]])
+def test_split_blocks_refuses_indices_out_of_order_or_past_the_end(keep: list[int]) -> None:
+    with pytest.raises(ValueError, match="out of order or past the last piece"):
+        document._SCAN.module.split_blocks("a\x00b\x00c", np.array(keep, dtype=np.int64))
+
+
 def test_step0_title_and_removal_agree() -> None:
     markup = "<TITLE>A &amp; B</title><p>x<script>var a</script>y</p><!-- c --><style>s"
     assert document.step0(markup) == document.step0_reference(markup)

@@ -594,33 +594,35 @@ done:
 }
 
 PyDoc_STRVAR(split_blocks_doc,
-             "split_blocks(text, keep=None) -> list[str]\n\n"
-             "The NUL-separated pieces of text, each with white space collapsed as\n"
-             "\" \".join(piece.split()) does; with keep (one byte per piece), only the\n"
-             "pieces whose byte is not 0.");
+             "split_blocks(text, keep) -> list[str]\n\n"
+             "The NUL-separated pieces of text numbered by keep (increasing int64\n"
+             "indices), each with white space collapsed as \" \".join(piece.split())\n"
+             "does. The other pieces are skipped unread, and nothing after the last\n"
+             "one kept is read at all.");
 
 static PyObject *split_blocks(PyObject *self, PyObject *args)
 {
-    PyObject *text, *mask = Py_None;
-    if (!PyArg_ParseTuple(args, "O|O", &text, &mask) || check_text(text, "split_blocks") < 0)
+    PyObject *text, *keep;
+    if (!PyArg_ParseTuple(args, "OO", &text, &keep) || check_text(text, "split_blocks") < 0)
         return NULL;
-    Py_buffer view = {0};
-    if (mask != Py_None && PyObject_GetBuffer(mask, &view, PyBUF_C_CONTIGUOUS) < 0)
+    Py_buffer view;
+    if (PyObject_GetBuffer(keep, &view, PyBUF_C_CONTIGUOUS) < 0)
         return NULL;
-    PyObject *out = PyList_New(0);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), pieces;
-    int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
-    if (out != NULL)
-        BY_KIND(kind, pieces =, split_blocks, out, data, n, kind, mask == Py_None ? NULL : view.buf, view.len);
-    if (out != NULL && pieces >= 0 && mask != Py_None && pieces != view.len) {
-        PyErr_Format(PyExc_ValueError, "keep has %zd bytes for %zd pieces", view.len, pieces);
-        pieces = -1;
+    Py_ssize_t n_keep = view.len / (Py_ssize_t)sizeof(int64_t), stored = -1;
+    PyObject *out = view.len % (Py_ssize_t)sizeof(int64_t) ? NULL : PyList_New(n_keep);
+    if (view.len % (Py_ssize_t)sizeof(int64_t))
+        PyErr_SetString(PyExc_ValueError, "keep must hold int64 indices");
+    if (out != NULL) {
+        int kind = PyUnicode_KIND(text);
+        BY_KIND(kind, stored =, split_blocks, out, PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), kind,
+                (const int64_t *)view.buf, n_keep);
+        if (stored >= 0 && stored < n_keep)
+            PyErr_Format(PyExc_ValueError, "keep index %lld is out of order or past the last piece",
+                         (long long)((const int64_t *)view.buf)[stored]);
+        if (stored < n_keep)
+            Py_CLEAR(out);
     }
-    if (mask != Py_None)
-        PyBuffer_Release(&view);
-    if (out != NULL && pieces < 0)
-        Py_CLEAR(out);
+    PyBuffer_Release(&view);
     return out;
 }
 

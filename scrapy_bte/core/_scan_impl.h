@@ -344,9 +344,11 @@ static Py_ssize_t SUF(weave)(const CH *s, Py_ssize_t n, const Py_ssize_t *bounds
     return o + n - prev;
 }
 
-/* " ".join(piece.split()) of every NUL-separated piece of s, appended to `out`. */
-/* Pieces whose keep byte is 0 are skipped unread (keep NULL: all pieces); returns the piece count. */
-static Py_ssize_t SUF(split_blocks)(PyObject *out, const CH *s, Py_ssize_t n, int kind, const unsigned char *keep,
+/* " ".join(piece.split()) of the NUL-separated pieces of s numbered keep[0] < keep[1] < ...,
+ * stored in `out` (a list of n_keep items); pieces before, between and after them are skipped
+ * unread. Returns how many were stored: fewer than n_keep when an index is out of order or past
+ * the last piece. */
+static Py_ssize_t SUF(split_blocks)(PyObject *out, const CH *s, Py_ssize_t n, int kind, const int64_t *keep,
                                     Py_ssize_t n_keep)
 {
     CH *buf = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(CH));
@@ -354,15 +356,19 @@ static Py_ssize_t SUF(split_blocks)(PyObject *out, const CH *s, Py_ssize_t n, in
         PyErr_NoMemory();
         return -1;
     }
-    Py_ssize_t k = 0, piece_no = 0;
-    for (;; piece_no++) {
-        if (keep != NULL && (piece_no >= n_keep || !keep[piece_no])) {
+    Py_ssize_t k = 0, j = 0;
+    int64_t piece_no = 0;
+    for (; j < n_keep; j++) {
+        if (keep[j] < piece_no)
+            break;
+        while (piece_no < keep[j] && k >= 0) {
             k = SUF(find_ch)(s, n, k, 0);
-            if (k < 0)
-                break;
-            k++;
-            continue;
+            if (k >= 0)
+                k++;
+            piece_no++;
         }
+        if (k < 0 || k > n)
+            break;
         Py_ssize_t o = 0;
         int pending = 0; /* a space is owed before the next word character */
         for (; k < n && s[k] != 0; k++) {
@@ -378,18 +384,16 @@ static Py_ssize_t SUF(split_blocks)(PyObject *out, const CH *s, Py_ssize_t n, in
             }
         }
         PyObject *piece = PyUnicode_FromKindAndData(kind, buf, o);
-        if (piece == NULL || PyList_Append(out, piece) < 0) {
-            Py_XDECREF(piece);
+        if (piece == NULL) {
             PyMem_Free(buf);
             return -1;
         }
-        Py_DECREF(piece);
-        if (k >= n)
-            break;
-        k++; /* past the NUL */
+        PyList_SET_ITEM(out, j, piece);
+        k++; /* past the NUL, or past the end after the last piece */
+        piece_no++;
     }
     PyMem_Free(buf);
-    return piece_no + 1;
+    return j;
 }
 
 #undef SUF_find_lt
