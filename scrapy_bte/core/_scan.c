@@ -23,6 +23,7 @@
 static char drop_names[MAX_NAMES][16];
 static Py_ssize_t drop_len[MAX_NAMES];
 static int n_drop = 0, drop_script = -1, drop_style = -1, drop_title = -1;
+static unsigned char drop_first[128]; /* 1 for the first letter of a dropped name */
 static char resume_names[MAX_NAMES][16];
 static Py_ssize_t resume_len[MAX_NAMES];
 static int n_resume = 0;
@@ -256,6 +257,9 @@ static PyObject *configure(PyObject *self, PyObject *args)
         copy_names(resume, resume_names, resume_len, &n_resume, "resume names") < 0 ||
         copy_ranges(cjk, cjk_ranges, &n_cjk) < 0 || copy_ranges(sea, sea_ranges, &n_sea) < 0)
         return NULL;
+    memset(drop_first, 0, sizeof drop_first);
+    for (int d = 0; d < n_drop; d++)
+        drop_first[(unsigned char)drop_names[d][0] & 127] = 1;
     drop_script = index_of((const char (*)[16])drop_names, n_drop, "script");
     drop_style = index_of((const char (*)[16])drop_names, n_drop, "style");
     drop_title = index_of((const char (*)[16])drop_names, n_drop, "title");

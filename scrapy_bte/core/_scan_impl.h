@@ -102,7 +102,8 @@ static Py_ssize_t SUF(step0)(const CH *s, Py_ssize_t n, CH *out, Py_ssize_t *t0,
                 start = k;
                 break;
             }
-            for (int d = 0; d < n_drop; d++) {
+            /* Most tags are not dropped: their lower-cased first letter already says so. */
+            for (int d = 0; lead < 128 && drop_first[lead] && d < n_drop; d++) {
                 Py_ssize_t len = drop_len[d];
                 if (k + 1 + len < n && SUF(starts_low)(s, n, k + 1, drop_names[d], len)) {
                     Py_UCS4 c = s[k + 1 + len];
