@@ -776,12 +776,12 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
         return _empty_document(title, meta, markup, head_meta)
     start_tag = np.concatenate(([-1], block_tag_idx))[keep]
     opener = [lnames[t] if t >= 0 else "" for t in start_tag.tolist()]
-    # Markup of empty blocks counts toward the next block with text.
-    cum_bytes = np.cumsum(raw_bytes)
-    cum_tags = np.cumsum(raw_tags)
-    prev = np.concatenate(([-1], keep[:-1]))
-    blk_bytes = cum_bytes[keep] - np.where(prev >= 0, cum_bytes[np.maximum(prev, 0)], 0)
-    blk_tags = cum_tags[keep] - np.where(prev >= 0, cum_tags[np.maximum(prev, 0)], 0)
+    # Markup of empty blocks counts toward the next block with text: each
+    # kept block takes the running totals since the previous kept one.
+    blk_bytes = np.cumsum(raw_bytes)[keep]
+    blk_bytes[1:] -= blk_bytes[:-1].copy()
+    blk_tags = np.cumsum(raw_tags)[keep]
+    blk_tags[1:] -= blk_tags[:-1].copy()
 
     chars = np.fromiter(map(len, texts), np.int64, len(texts))
 
