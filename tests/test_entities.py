@@ -88,3 +88,14 @@ def test_the_table_of_seen_references_stays_bounded(monkeypatch: pytest.MonkeyPa
         text = f"&word{k}; &#{k};"
         assert unescape(text) == html.unescape(text)
         assert len(entities._SEEN) <= 50 + 2
+
+
+@needs_c
+def test_c_pass_reads_the_table_it_is_given_each_time() -> None:
+    """The pass keeps the text of references it has seen, never their values: each call reads its own table."""
+    c = entities._ENTITIES.module
+    for value in ("Z", "Y", "\U0001f600"):
+        assert c.unescape("&amp;x&amp;", {"amp;": value}, html.unescape) == f"{value}x{value}"
+    seen: dict[str, str] = {}
+    assert c.unescape("&amp; &amp", seen, lambda ref: html.unescape("&" + ref)) == "& &"
+    assert seen == {"amp;": "&", "amp": "&"}

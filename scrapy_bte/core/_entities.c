@@ -53,6 +53,44 @@ static Py_ssize_t ref_length(int kind, const void *data, Py_ssize_t n, Py_ssize_
     return j - i;
 }
 
+/* The text of references seen before, one string object per distinct ASCII text: the table is
+ * then searched with a string whose hash is already known (usually the very key object it
+ * holds) instead of a new slice hashed again for each of a page's hundreds of references. */
+#define REF_SLOTS 1024
+#define REF_MAX 34 /* a name of 32 characters, with "&" dropped and ";" kept, fits */
+typedef struct {
+    Py_ssize_t len;
+    char chars[REF_MAX];
+    PyObject *ref;
+} ref_slot_t;
+static ref_slot_t ref_cache[REF_SLOTS];
+
+/* text[a:a+len] (a new reference), from the cache when it is ASCII and short. */
+static PyObject *ref_text(PyObject *text, int kind, const void *data, Py_ssize_t a, Py_ssize_t len)
+{
+    if (len > REF_MAX)
+        return PyUnicode_Substring(text, a, a + len);
+    char chars[REF_MAX];
+    unsigned int h = 2166136261u;
+    for (Py_ssize_t k = 0; k < len; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, a + k);
+        if (c >= 128)
+            return PyUnicode_Substring(text, a, a + len);
+        chars[k] = (char)c;
+        h = (h ^ c) * 16777619u;
+    }
+    ref_slot_t *slot = &ref_cache[h & (REF_SLOTS - 1)];
+    if (slot->ref != NULL && slot->len == len && memcmp(slot->chars, chars, (size_t)len) == 0)
+        return Py_NewRef(slot->ref);
+    PyObject *ref = PyUnicode_Substring(text, a, a + len);
+    if (ref == NULL)
+        return NULL;
+    Py_XSETREF(slot->ref, Py_NewRef(ref));
+    slot->len = len;
+    memcpy(slot->chars, chars, (size_t)len);
+    return ref;
+}
+
 /* Append text[a:b] to the list of pieces. */
 static int add_slice(PyObject *pieces, PyObject *text, Py_ssize_t a, Py_ssize_t b)
 {
@@ -92,7 +130,7 @@ static PyObject *unescape(PyObject *self, PyObject *args)
     while (amp >= 0) {
         Py_ssize_t len = ref_length(kind, data, n, amp);
         if (len > 0) {
-            PyObject *ref = PyUnicode_Substring(text, amp + 1, amp + 1 + len);
+            PyObject *ref = ref_text(text, kind, data, amp + 1, len);
             if (ref == NULL)
                 goto fail;
             PyObject *value = PyDict_GetItemWithError(table, ref);
