@@ -247,11 +247,8 @@ static Py_ssize_t SUF(find_tags)(const CH *s, Py_ssize_t n, Py_ssize_t **bounds,
                             else
                                 *last_sq = last;
                         }
-                        if (b < last) {
-                            Py_ssize_t q = b + 1;
-                            while (s[q] != s[b])
-                                q++;
-                            a = q + 1;
+                        if (b < last) { /* the closing quote exists: memchr finds it in narrow text */
+                            a = SUF(find_ch)(s, n, b + 1, (int)s[b]) + 1;
                             continue;
                         }
                     }
