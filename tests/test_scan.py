@@ -252,6 +252,9 @@ EDGES = (
     '<a href="x>y">t</a><img alt="a > b"><a x="1>2" <b>c</b><a href="x"">d<p t="open>e',  # quoted "<" and ">"
     "<p title = 'it''s'>f<p data-x=\"{'a': '<i>'}\">g<svg path=\"M0>1\"><p>h",
     "]]>\u1781\u17d2\u1798\u17c2\u179a<b><a<b>\u1781\u17d2\u1798\u17c2\u179a",  # fractions merged across <b>: order of sums
+    # Wide text is searched a word of code units at a time: "<", "&", quotes and "&nbsp;" at every offset.
+    "".join(f'\u0100{"x" * k}<p a="{"y" * k}">&nbsp;{k}&amp<!--{k}--></p><script>{k}</script>' for k in range(9)),
+    "".join(f"\U0001f35e{'x' * k}<p a='{'y' * k}'>{k}&nbsp;</p><style>{k}</style>" for k in range(9)) + "&nbsp",
 )
 
 

@@ -326,24 +326,27 @@ NBSP_TO_SPACE(Py_UCS1)
 NBSP_TO_SPACE(Py_UCS2)
 NBSP_TO_SPACE(Py_UCS4)
 
+/* Nothing to move before the first "&nbsp;": the common page has none and is only searched
+ * (memchr, or a word of code units at a time, finds the candidates). */
+#define NBSP_FIRST(CT, FIND)                                                                                          \
+    do {                                                                                                              \
+        CT *b = buf;                                                                                                  \
+        for (Py_ssize_t at = FIND(b, len, 0, '&'); at >= 0; at = FIND(b, len, at + 1, '&'))                          \
+            if (at + 6 <= len && b[at + 1] == 'n' && b[at + 2] == 'b' && b[at + 3] == 's' && b[at + 4] == 'p' &&    \
+                b[at + 5] == ';')                                                                                     \
+                return at + nbsp_to_space_##CT(b + at, len - at);                                                     \
+        return len;                                                                                                   \
+    } while (0)
+
 static Py_ssize_t nbsp_to_space(int kind, void *buf, Py_ssize_t len)
 {
-    if (kind == PyUnicode_1BYTE_KIND) {
-        /* Nothing to move before the first "&nbsp;"; memchr finds the candidates. */
-        const char *p = buf, *end = (const char *)buf + len;
-        while ((p = memchr(p, '&', (size_t)(end - p))) != NULL) {
-            if (end - p >= 6 && memcmp(p, "&nbsp;", 6) == 0) {
-                Py_ssize_t at = p - (const char *)buf;
-                return at + nbsp_to_space_Py_UCS1((Py_UCS1 *)buf + at, len - at);
-            }
-            p++;
-        }
-        return len;
-    }
+    if (kind == PyUnicode_1BYTE_KIND)
+        NBSP_FIRST(Py_UCS1, find_ch_1);
     if (kind == PyUnicode_2BYTE_KIND)
-        return nbsp_to_space_Py_UCS2((Py_UCS2 *)buf, len);
-    return nbsp_to_space_Py_UCS4((Py_UCS4 *)buf, len);
+        NBSP_FIRST(Py_UCS2, find_ch_2);
+    NBSP_FIRST(Py_UCS4, find_ch_4);
 }
+#undef NBSP_FIRST
 
 static PyObject *step0(PyObject *self, PyObject *arg)
 {

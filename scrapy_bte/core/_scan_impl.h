@@ -25,6 +25,18 @@ static inline Py_ssize_t SUF(find_ch)(const CH *s, Py_ssize_t n, Py_ssize_t i, i
         const void *p = i < n ? memchr(s + i, ch, (size_t)(n - i)) : NULL;
         return p ? (Py_ssize_t)((const CH *)p - s) : -1;
     }
+    /* Wide text: a 64-bit word of code units at a time, tested for a unit equal to ch
+     * (x ^ pattern has a zero lane exactly when (x - ones) & ~x has a lane's high bit). */
+    const uint64_t ones = sizeof(CH) == 2 ? 0x0001000100010001ULL : 0x0000000100000001ULL;
+    const uint64_t highs = ones << (8 * sizeof(CH) - 1), pattern = ones * (uint64_t)(unsigned char)ch;
+    const Py_ssize_t per_word = (Py_ssize_t)(8 / sizeof(CH));
+    for (; i + per_word <= n; i += per_word) {
+        uint64_t x;
+        memcpy(&x, s + i, 8);
+        x ^= pattern;
+        if ((x - ones) & ~x & highs)
+            break;
+    }
     for (; i < n; i++)
         if (s[i] == (CH)ch)
             return i;
