@@ -312,6 +312,15 @@ def test_split_blocks_refuses_indices_out_of_order_or_past_the_end(keep: list[in
         document._SCAN.module.split_blocks("a\x00b\x00c", np.array(keep, dtype=np.int64))
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["&nbsp;", "&", "nbsp;", "&nbsp", "&nb", ";", "a", "\u0100", "\U0001f35e"]), max_size=30)
+)
+def test_step0_replaces_nbsp_as_str_replace(pieces: list[str]) -> None:
+    markup = "".join(pieces)
+    assert document.step0(markup) == document.step0_reference(markup)
+
+
 def test_step0_title_and_removal_agree() -> None:
     markup = "<TITLE>A &amp; B</title><p>x<script>var a</script>y</p><!-- c --><style>s"
     assert document.step0(markup) == document.step0_reference(markup)

@@ -304,49 +304,45 @@ static int check_text(PyObject *arg, const char *fn)
 }
 
 /* "&nbsp;" -> " " in place, leftmost first, as str.replace does; returns the new length.
- * Typed per storage width: the common page has no "&nbsp;" and is left after one scan. */
-#define NBSP_TO_SPACE(CT)                                                                                             \
+ * Each "&" is found by memchr (or a word of code units at a time in wide text) and the text
+ * between two of them moved in one block, nothing before the first "&nbsp;": the common
+ * page has none and is only searched. */
+#define NBSP_TO_SPACE(CT, FIND)                                                                                       \
     static Py_ssize_t nbsp_to_space_##CT(CT *buf, Py_ssize_t len)                                                     \
     {                                                                                                                 \
-        Py_ssize_t i = 0, j = 0;                                                                                      \
-        while (i < len) {                                                                                             \
-            CT c = buf[i];                                                                                            \
-            if (c == '&' && i + 6 <= len && buf[i + 1] == 'n' && buf[i + 2] == 'b' && buf[i + 3] == 's' &&           \
-                buf[i + 4] == 'p' && buf[i + 5] == ';') {                                                             \
-                buf[j++] = ' ';                                                                                       \
-                i += 6;                                                                                               \
+        Py_ssize_t i = 0, j = 0; /* buf[:i] is read and its result is buf[:j] */                                      \
+        for (Py_ssize_t at = FIND(buf, len, 0, '&'); at >= 0; at = FIND(buf, len, i, '&')) {                          \
+            if (!(at + 6 <= len && buf[at + 1] == 'n' && buf[at + 2] == 'b' && buf[at + 3] == 's' &&                  \
+                  buf[at + 4] == 'p' && buf[at + 5] == ';')) {                                                        \
+                if (j < i)                                                                                            \
+                    memmove(buf + j, buf + i, (size_t)(at + 1 - i) * sizeof(CT));                                     \
+                j += at + 1 - i;                                                                                      \
+                i = at + 1;                                                                                           \
                 continue;                                                                                             \
             }                                                                                                         \
-            buf[j++] = c;                                                                                             \
-            i++;                                                                                                      \
+            if (j < i)                                                                                                \
+                memmove(buf + j, buf + i, (size_t)(at - i) * sizeof(CT));                                             \
+            j += at - i;                                                                                              \
+            buf[j++] = ' ';                                                                                           \
+            i = at + 6;                                                                                               \
         }                                                                                                             \
-        return j;                                                                                                     \
+        if (j < i)                                                                                                    \
+            memmove(buf + j, buf + i, (size_t)(len - i) * sizeof(CT));                                                \
+        return j + len - i;                                                                                           \
     }
-NBSP_TO_SPACE(Py_UCS1)
-NBSP_TO_SPACE(Py_UCS2)
-NBSP_TO_SPACE(Py_UCS4)
-
-/* Nothing to move before the first "&nbsp;": the common page has none and is only searched
- * (memchr, or a word of code units at a time, finds the candidates). */
-#define NBSP_FIRST(CT, FIND)                                                                                          \
-    do {                                                                                                              \
-        CT *b = buf;                                                                                                  \
-        for (Py_ssize_t at = FIND(b, len, 0, '&'); at >= 0; at = FIND(b, len, at + 1, '&'))                          \
-            if (at + 6 <= len && b[at + 1] == 'n' && b[at + 2] == 'b' && b[at + 3] == 's' && b[at + 4] == 'p' &&    \
-                b[at + 5] == ';')                                                                                     \
-                return at + nbsp_to_space_##CT(b + at, len - at);                                                     \
-        return len;                                                                                                   \
-    } while (0)
+NBSP_TO_SPACE(Py_UCS1, find_ch_1)
+NBSP_TO_SPACE(Py_UCS2, find_ch_2)
+NBSP_TO_SPACE(Py_UCS4, find_ch_4)
+#undef NBSP_TO_SPACE
 
 static Py_ssize_t nbsp_to_space(int kind, void *buf, Py_ssize_t len)
 {
     if (kind == PyUnicode_1BYTE_KIND)
-        NBSP_FIRST(Py_UCS1, find_ch_1);
+        return nbsp_to_space_Py_UCS1(buf, len);
     if (kind == PyUnicode_2BYTE_KIND)
-        NBSP_FIRST(Py_UCS2, find_ch_2);
-    NBSP_FIRST(Py_UCS4, find_ch_4);
+        return nbsp_to_space_Py_UCS2(buf, len);
+    return nbsp_to_space_Py_UCS4(buf, len);
 }
-#undef NBSP_FIRST
 
 static PyObject *step0(PyObject *self, PyObject *arg)
 {
