@@ -51,10 +51,12 @@ def select(
     good = (d >= thr) & (link <= max_link) & (doc.chars >= min_chars)
     junk = (link > max_link) | ((d < thr) & (doc.chars < 4 * max(min_chars, 1)))
 
+    # Python lists: the walks below read single blocks, which numpy indexing makes slow.
+    good_at, junk_at = good.tolist(), junk.tolist()
     first, last = span.first_block, span.last_block
-    while first < last and junk[first]:
+    while first < last and junk_at[first]:
         first += 1
-    while last > first and junk[last]:
+    while last > first and junk_at[last]:
         last -= 1
     keep[first : last + 1] = True
     if reasons is not None:
@@ -66,10 +68,11 @@ def select(
         misses = 0
         b = edge + step
         while 0 <= b < n and misses <= gap:
-            if good[b]:
+            if good_at[b]:
                 lo, hi = min(edge, b), max(edge, b)
                 # Blocks skipped inside a gap join only when text follows them.
-                keep[lo + 1 : hi] |= ~junk[lo + 1 : hi]
+                if hi - lo > 1:
+                    keep[lo + 1 : hi] |= ~junk[lo + 1 : hi]
                 keep[b] = True
                 edge, misses = b, 0
             else:
