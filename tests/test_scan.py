@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -61,6 +62,7 @@ def check(markup: str) -> None:
             assert a.dtype == b.dtype and np.array_equal(a, b), weight
         runs = bte.token_runs(ref, weight)[0]
         assert bte.max_span(runs, accelerated=True) == bte.max_span(runs, accelerated=False)
+        assert bte.document_span(fast, weight) == bte.document_span_reference(fast, weight), weight
 
 
 def test_accelerator_is_built() -> None:
@@ -286,6 +288,33 @@ def test_runs_with_weightless_tags_match_numpy(seg_words: list[float], data: st.
     assert runs.tolist() == merged
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from((0.0, 0.0, 1.0, 2.0, 0.5, 0.2, 3.6, 7.0)), min_size=1, max_size=40), st.data())
+def test_document_span_in_c_matches_numpy(seg_words: list[float], data: st.DataObject) -> None:
+    """The fused C span equals the numpy path field for field, fractional words and blockless segments included."""
+    n_tags = len(seg_words) - 1
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=n_tags, max_size=n_tags)), dtype=np.uint8)
+    blocks = data.draw(st.lists(st.integers(-1, 5), min_size=n_tags + 1, max_size=n_tags + 1))
+    links = data.draw(st.lists(st.sampled_from((0.0, 1.0, 0.5)), min_size=n_tags + 1, max_size=n_tags + 1))
+    for weightless in (None, mask if mask.any() else None):
+        doc = SimpleNamespace(
+            seg_words=np.array(seg_words),
+            seg_link_words=np.minimum(np.array(links), seg_words),
+            seg_block=np.array(sorted(blocks), dtype=np.int64),
+            total_tags=n_tags,
+            style_tags=weightless,
+            accelerated=True,
+        )
+        for weight in (1.0, 0.0, 0.3):
+            try:
+                ref = bte.document_span_reference(doc, weight)
+            except IndexError:  # no block among the span's segments
+                with pytest.raises(IndexError):
+                    bte.document_span(doc, weight)
+                continue
+            assert bte.document_span(doc, weight) == ref
+
+
 def test_runs_refuse_a_mask_of_the_wrong_length() -> None:
     from scrapy_bte.methods import _bte
 
@@ -347,6 +376,14 @@ def test_em_in_c_matches_numpy(d: np.ndarray) -> None:
     assert abs(fast - ref) <= 1e-7
 
 
+@settings(max_examples=300, deadline=None)
+@given(densities_st.filter(len), st.sampled_from((1.0, 1e-3, 1e6)))
+def test_mean_std_equal_numpy(d: np.ndarray, scale: float) -> None:
+    """The threshold's moments are numpy's to the bit."""
+    d = d * scale
+    assert density.mean_std(d) == (float(d.mean()), float(d.std()))
+
+
 @pytest.mark.skipif(
     not ACCELERATED["scrapy_bte.methods._em"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
     reason="scrapy_bte.methods._em is not built",
@@ -361,7 +398,6 @@ def test_em_in_c_on_two_clusters() -> None:
 
 # ---------------------------------------------------------------- text statistics of the features
 
-from types import SimpleNamespace  # noqa: E402
 
 from scrapy_bte.learned import features  # noqa: E402
 

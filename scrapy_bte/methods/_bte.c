@@ -26,6 +26,30 @@ static int get_array(PyObject *obj, Py_buffer *view, const char *formats, const 
     return 0;
 }
 
+/* The run encoding of the token sequence (2 * n_tags + 1 tokens) into vals/first/last,
+ * which hold one entry per token at most; returns the number of runs. */
+static Py_ssize_t encode(const double *w, Py_ssize_t n_tags, const unsigned char *skip, double *vals, long long *first,
+                         long long *last)
+{
+    Py_ssize_t k = -1, cap = 2 * n_tags + 1;
+    int positive = -1; /* sign of the open run; -1 before the first */
+    for (Py_ssize_t p = 0; p < cap; p++) {
+        double v = (p & 1) ? ((skip != NULL && skip[p >> 1]) ? 0.0 : -1.0) : w[p >> 1];
+        if (v == 0.0)
+            continue;
+        int pos = v > 0.0;
+        if (pos != positive) {
+            k++;
+            vals[k] = 0.0;
+            first[k] = p >> 1;
+            positive = pos;
+        }
+        vals[k] += v;
+        last[k] = p >> 1;
+    }
+    return k + 1;
+}
+
 PyDoc_STRVAR(runs_doc,
              "runs(seg_words, n_tags, weightless=None) -> (runs, first, last) as bytes of float64, int64, int64\n\n"
              "Run-length encoding of the token sequence segment, tag, segment, ...,\n"
@@ -68,23 +92,7 @@ static PyObject *runs(PyObject *self, PyObject *args)
     double *vals = (double *)PyBytes_AS_STRING(r_vals);
     long long *first = (long long *)PyBytes_AS_STRING(r_first);
     long long *last = (long long *)PyBytes_AS_STRING(r_last);
-    Py_ssize_t k = -1;
-    int positive = -1; /* sign of the open run; -1 before the first */
-    for (Py_ssize_t p = 0; p < cap; p++) {
-        double v = (p & 1) ? ((skip != NULL && skip[p >> 1]) ? 0.0 : -1.0) : w[p >> 1];
-        if (v == 0.0)
-            continue;
-        int pos = v > 0.0;
-        if (pos != positive) {
-            k++;
-            vals[k] = 0.0;
-            first[k] = p >> 1;
-            positive = pos;
-        }
-        vals[k] += v;
-        last[k] = p >> 1;
-    }
-    Py_ssize_t count = k + 1;
+    Py_ssize_t count = encode(w, n_tags, skip, vals, first, last);
     /* _PyBytes_Resize frees and clears its argument on failure. */
     if (_PyBytes_Resize(&r_vals, count * 8) == 0 && _PyBytes_Resize(&r_first, count * 8) == 0 &&
         _PyBytes_Resize(&r_last, count * 8) == 0)
@@ -105,17 +113,10 @@ PyDoc_STRVAR(max_span_doc,
              "(earliest start, then latest end; ties within 1e-9 of the largest\n"
              "absolute value); (0.0, -1, -1) when empty.");
 
-static PyObject *max_span(PyObject *self, PyObject *obj)
+/* The maximum-sum span of v[0..n-1] (n > 0) with bte.max_span's tie rule into *score, *start, *end;
+ * -1 when out of memory. */
+static int best_span(const double *v, Py_ssize_t n, double *score_out, Py_ssize_t *start_out, Py_ssize_t *end_out)
 {
-    Py_buffer view;
-    if (get_array(obj, &view, "d", "values") < 0)
-        return NULL;
-    const double *v = view.buf;
-    Py_ssize_t n = view.len / 8;
-    if (n == 0) {
-        PyBuffer_Release(&view);
-        return Py_BuildValue("dnn", 0.0, (Py_ssize_t)-1, (Py_ssize_t)-1);
-    }
     /* prefix[k] = v[0] + ... + v[k-1]; best_end[j] = prefix[j+1] - min(prefix[0..j]);
      * first_min[j] = where that minimum first appeared (a tie is not new). */
     double *prefix = PyMem_Malloc((size_t)(n + 1) * sizeof(double));
@@ -125,8 +126,8 @@ static PyObject *max_span(PyObject *self, PyObject *obj)
         PyMem_Free(prefix);
         PyMem_Free(best_end);
         PyMem_Free(first_min);
-        PyBuffer_Release(&view);
-        return PyErr_NoMemory();
+        PyErr_NoMemory();
+        return -1;
     }
     double scale = 1.0;
     for (Py_ssize_t k = 0; k < n; k++)
@@ -156,17 +157,126 @@ static PyObject *max_span(PyObject *self, PyObject *obj)
     for (Py_ssize_t j = 0; j < n; j++)
         if (best_end[j] >= score - tol && first_min[j] == start)
             end = j;
-    double best = prefix[end + 1] - prefix[start];
+    *score_out = prefix[end + 1] - prefix[start];
+    *start_out = start;
+    *end_out = end;
     PyMem_Free(prefix);
     PyMem_Free(best_end);
     PyMem_Free(first_min);
+    return 0;
+}
+
+static PyObject *max_span(PyObject *self, PyObject *obj)
+{
+    Py_buffer view;
+    if (get_array(obj, &view, "d", "values") < 0)
+        return NULL;
+    Py_ssize_t n = view.len / 8;
+    double best = 0.0;
+    Py_ssize_t start = -1, end = -1;
+    int status = n > 0 ? best_span(view.buf, n, &best, &start, &end) : 0;
     PyBuffer_Release(&view);
+    if (status < 0)
+        return NULL;
     return Py_BuildValue("dnn", best, start, end);
+}
+
+PyDoc_STRVAR(span_doc,
+             "span(seg_words, n_tags, weightless, seg_block) -> tuple, None or False\n\n"
+             "bte.document_span's fields in one pass: the runs (as runs()), their best\n"
+             "span (as max_span()) and the blocks and sums of that span, as\n"
+             "(score, first_run, last_run, first_segment, last_segment, first_block,\n"
+             "last_block, words, tags); None without a word run. False when the\n"
+             "numpy path must decide: a fractional word run inside the span (numpy's\n"
+             "pairwise sum may round otherwise) or no block among its segments.");
+
+static PyObject *span(PyObject *self, PyObject *args)
+{
+    PyObject *obj, *skip_obj, *block_obj;
+    Py_ssize_t n_tags;
+    if (!PyArg_ParseTuple(args, "OnOO", &obj, &n_tags, &skip_obj, &block_obj))
+        return NULL;
+    Py_buffer view, block_view, skip_view = {0};
+    if (get_array(obj, &view, "d", "seg_words") < 0)
+        return NULL;
+    if (get_array(block_obj, &block_view, "lq", "seg_block") < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    if (skip_obj != Py_None && PyObject_GetBuffer(skip_obj, &skip_view, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&view);
+        PyBuffer_Release(&block_view);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    double *vals = NULL;
+    long long *first = NULL, *last = NULL;
+    Py_ssize_t n_seg = view.len / 8;
+    if (n_tags < 0 || n_seg != n_tags + 1 || block_view.len / 8 != n_seg) {
+        PyErr_Format(PyExc_ValueError, "seg_words and seg_block need n_tags + 1 = %zd values", n_tags + 1);
+        goto done;
+    }
+    if (skip_obj != Py_None && (skip_view.itemsize != 1 || skip_view.len != n_tags)) {
+        PyErr_Format(PyExc_ValueError, "weightless needs n_tags = %zd bytes", n_tags);
+        goto done;
+    }
+    Py_ssize_t cap = 2 * n_tags + 1;
+    vals = PyMem_Malloc((size_t)cap * sizeof(double));
+    first = PyMem_Malloc((size_t)cap * sizeof(long long));
+    last = PyMem_Malloc((size_t)cap * sizeof(long long));
+    if (vals == NULL || first == NULL || last == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t count = encode(view.buf, n_tags, skip_obj != Py_None ? skip_view.buf : NULL, vals, first, last);
+    int any_word = 0;
+    for (Py_ssize_t k = 0; k < count && !any_word; k++)
+        any_word = vals[k] > 0.0;
+    if (!any_word) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    double score;
+    Py_ssize_t i, j;
+    if (best_span(vals, count, &score, &i, &j) < 0)
+        goto done;
+    /* Word runs of whole words sum exactly in any order; tag runs always hold whole tags. */
+    double words = 0.0, tags = 0.0;
+    int exact = 1;
+    for (Py_ssize_t k = i; k <= j; k++) {
+        if (vals[k] > 0.0) {
+            exact &= vals[k] == floor(vals[k]);
+            words += vals[k];
+        } else
+            tags += vals[k];
+    }
+    const long long *blocks = block_view.buf;
+    long long seg_first = first[i], seg_last = last[j], first_block = -1, last_block = -1;
+    for (long long g = seg_first; g <= seg_last; g++)
+        if (blocks[g] >= 0) {
+            if (first_block < 0)
+                first_block = blocks[g];
+            last_block = blocks[g];
+        }
+    if (!exact || first_block < 0)
+        result = Py_NewRef(Py_False);
+    else
+        result = Py_BuildValue("dnnLLLLdd", score, i, j, seg_first, seg_last, first_block, last_block, words, -tags);
+done:
+    PyMem_Free(vals);
+    PyMem_Free(first);
+    PyMem_Free(last);
+    PyBuffer_Release(&view);
+    PyBuffer_Release(&block_view);
+    if (skip_obj != Py_None)
+        PyBuffer_Release(&skip_view);
+    return result;
 }
 
 static PyMethodDef methods[] = {
     {"runs", runs, METH_VARARGS, runs_doc},
     {"max_span", max_span, METH_O, max_span_doc},
+    {"span", span, METH_VARARGS, span_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -190,8 +190,27 @@ def document_span(doc: Document, link_weight: float = 1.0) -> Span | None:
 
     Not cached: one extraction asks once per link weight (Finn's sequence
     for the span, links weightless for ``hybrid``), and callers pass the
-    span on.
+    span on. One C call (``scrapy_bte.methods._bte.span``) on a document the
+    C passes built, else (or when it declines) :func:`document_span_reference`.
     """
+    c = _BTE.use(None if doc.accelerated else False)
+    if c is not None and len(doc.seg_words):
+        words = doc.seg_words
+        if link_weight != 1.0:
+            words = words - (1.0 - link_weight) * doc.seg_link_words
+        found = c.span(
+            np.ascontiguousarray(words, dtype=np.float64),
+            doc.total_tags,
+            doc.style_tags,
+            np.ascontiguousarray(doc.seg_block, dtype=np.int64),
+        )
+        if found is not False:
+            return None if found is None else Span(*found)
+    return document_span_reference(doc, link_weight)
+
+
+def document_span_reference(doc: Document, link_weight: float = 1.0) -> Span | None:
+    """:func:`document_span` from :func:`token_runs` and :func:`max_span`, with numpy sums."""
     runs, run_first, run_last = token_runs(doc, link_weight)
     if len(runs) == 0 or not (runs > 0).any():
         return None
