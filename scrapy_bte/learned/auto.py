@@ -96,11 +96,14 @@ def decide(
     """
     q = p
     if smooth:
-        q = SMOOTH_SELF * p + (1.0 - SMOOTH_SELF) * window_mean(p, SMOOTH_HALF)
+        # In place on the fresh window means: the same products and sum as
+        # SMOOTH_SELF * p + (1 - SMOOTH_SELF) * window_mean(p), fewer temporaries.
+        q = window_mean(p, SMOOTH_HALF)
+        q *= 1.0 - SMOOTH_SELF
+        q += SMOOTH_SELF * p
         # Neighbours lift short lines inside the body, not menus: a block that
         # is mostly link text keeps its own probability when that is lower.
-        links = doc.link_words > SMOOTH_MAX_LINK * doc.words
-        q = np.where(links, np.minimum(q, p), q)
+        np.minimum(q, p, out=q, where=doc.link_words > SMOOTH_MAX_LINK * doc.words)
     keep = q >= threshold
     if reasons is not None:
         _probability_reasons(reasons, p >= threshold, keep)
@@ -115,9 +118,12 @@ def decide(
         keep = joined
     lists = doc.words >= LINK_LIST_WORDS
     lists &= doc.link_words >= LINK_LIST_SHARE * doc.words
-    if (keep & lists).any() and (keep & ~lists).any():
+    lists &= keep
+    # Link lists go when something else is kept: fewer kept link-list blocks than kept blocks.
+    n_lists = np.count_nonzero(lists)
+    if n_lists and n_lists < np.count_nonzero(keep):
         if reasons is not None:
-            reasons[keep & lists] = Reason.LINK_LIST
+            reasons[lists] = Reason.LINK_LIST
         keep = keep & ~lists
     return keep, q
 
@@ -134,14 +140,17 @@ def _same_article(doc: Any, keep: np.ndarray) -> np.ndarray:
     child of it): paragraphs of the article the model left out."""
     container = np.asarray(doc.container, dtype=np.int64)
     parents = doc.skeleton.parents
-    words = doc.words.astype(np.float64)
+    words = np.asarray(doc.words, dtype=np.float64)
     owner = np.where(container > 0, parents[container], 0)
     main_words = np.bincount(owner[keep], words[keep], len(parents))
     main = int(np.argmax(main_words))
     if main == 0:
         return np.zeros(len(keep), dtype=bool)
-    inside = (owner == main) | (container == main)
-    return inside & (words >= SAME_ARTICLE_WORDS) & (doc.link_words <= 0.1 * words)
+    inside = owner == main
+    inside |= container == main
+    inside &= words >= SAME_ARTICLE_WORDS
+    inside &= doc.link_words <= 0.1 * words
+    return inside
 
 
 def confidence(doc: Any, keep: np.ndarray, p: np.ndarray) -> float:
@@ -152,10 +161,15 @@ def confidence(doc: Any, keep: np.ndarray, p: np.ndarray) -> float:
     """
     if not keep.any():
         return 0.0
-    words = doc.words.astype(np.float64)
+    words = np.asarray(doc.words, dtype=np.float64)
     total = max(float(words.sum()), 1.0)
-    decisive = float((np.abs(2.0 * p - 1.0) * words).sum()) / total
-    kept_words = float(words[keep].sum())
-    sure = float((p[keep] * words[keep]).sum()) / max(kept_words, 1.0)
+    # |2p - 1| in place on the one fresh array (its own dtype, as the expression would).
+    spread = 2.0 * p
+    spread -= 1.0
+    np.abs(spread, out=spread)
+    decisive = float((spread * words).sum()) / total
+    kept = words[keep]
+    kept_words = float(kept.sum())
+    sure = float((p[keep] * kept).sum()) / max(kept_words, 1.0)
     length = min(1.0, math.log1p(kept_words) / math.log1p(400.0))
     return float(min(1.0, max(0.0, 0.4 * decisive + 0.3 * sure + 0.3 * length)))

@@ -308,13 +308,19 @@ def _shift(a: np.ndarray, off: int, fill: float = 0.0) -> np.ndarray:
 def window_mean(a: np.ndarray, half: int) -> np.ndarray:
     """Mean of ``a`` (rows = blocks, 1-D or 2-D) over the blocks ``i-half..i+half`` that exist."""
     n = len(a)
-    c = np.zeros((n + 1,) + a.shape[1:])
-    np.cumsum(a, axis=0, out=c[1:])
-    idx = np.arange(n)
-    lo = np.maximum(idx - half, 0)
-    hi = np.minimum(idx + half + 1, n)
-    count = (hi - lo).astype(np.float64)
-    return (c[hi] - c[lo]) / (count[:, None] if a.ndim == 2 else count)
+    # Running sums with ``half`` copies of the first (zero) and last sum on either side: the
+    # window of block i is then the difference of two slices, with no index arrays.
+    c = np.zeros((n + 1 + 2 * half,) + a.shape[1:])
+    np.cumsum(a, axis=0, out=c[half + 1 : half + 1 + n])
+    c[half + 1 + n :] = c[half + n]
+    # The blocks in each window, the same differences over the running count of blocks.
+    count = np.arange(-half, n + half + 1, dtype=np.float64)
+    np.maximum(count, 0.0, out=count)
+    np.minimum(count, n, out=count)
+    count = count[2 * half + 1 :] - count[:n]
+    sums = c[2 * half + 1 :] - c[:n]
+    sums /= count[:, None] if a.ndim == 2 else count
+    return sums
 
 
 def _codepoints(text: str) -> np.ndarray:
