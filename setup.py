@@ -68,6 +68,13 @@ setup(
             optional=True,
         ),
         Extension(
+            "scrapy_bte.learned._auto",
+            sources=["scrapy_bte/learned/_auto.c"],
+            # No fused multiply-add: the smoothed probabilities round as numpy's separate products and sums.
+            extra_compile_args=["-O2", "-ffp-contract=off"],
+            optional=True,
+        ),
+        Extension(
             "scrapy_bte.learned._features",
             sources=["scrapy_bte/learned/_features.c"],
             extra_compile_args=["-O2"],

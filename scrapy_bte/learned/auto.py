@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import accel
 from ..core.furniture import FIRST_PARAGRAPH_WORDS, edge_mask
 from ..fields.zones import page_zones
 from ..methods.reasons import Reason
@@ -31,6 +32,8 @@ SMOOTH_MAX_LINK = 0.5
 #: A block of at least this many words, this share of them link text, is a link list, never content.
 LINK_LIST_WORDS = 50
 LINK_LIST_SHARE = 0.95
+
+_AUTO = accel.load("scrapy_bte.learned._auto")
 
 
 def select(
@@ -81,9 +84,45 @@ def _zone_blocks(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:
 
 
 def decide(
-    doc: Any, p: np.ndarray, threshold: float = 0.5, *, smooth: bool = False, reasons: np.ndarray | None = None
+    doc: Any,
+    p: np.ndarray,
+    threshold: float = 0.5,
+    *,
+    smooth: bool = False,
+    reasons: np.ndarray | None = None,
+    accelerated: bool | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Keep mask and (smoothed) probabilities from the model's block probabilities ``p``.
+
+    The rules are those of :func:`decide_reference`. ``auto``'s case (``smooth``,
+    no ``reasons``, the model's float32 ``p``) runs in C when it is built
+    (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`): some thirty
+    numpy calls per page become a few passes over the blocks, same values to the bit.
+    """
+    c = _AUTO.use(accelerated)
+    if c is None or not smooth or reasons is not None or p.dtype != np.float32 or len(p) == 0:
+        return decide_reference(doc, p, threshold, smooth=smooth, reasons=reasons)
+    q, keep = c.smooth_keep(
+        np.ascontiguousarray(p),
+        np.ascontiguousarray(doc.words, dtype=np.float64),
+        np.ascontiguousarray(doc.link_words, dtype=np.float64),
+        np.ascontiguousarray(doc.container, dtype=np.int64),
+        doc.skeleton.parents,
+        threshold,
+        SMOOTH_SELF,
+        SMOOTH_HALF,
+        SMOOTH_MAX_LINK,
+        SAME_ARTICLE_WORDS,
+        LINK_LIST_WORDS,
+        LINK_LIST_SHARE,
+    )
+    return np.frombuffer(keep, dtype=bool), np.frombuffer(q, dtype=np.float64)
+
+
+def decide_reference(
+    doc: Any, p: np.ndarray, threshold: float = 0.5, *, smooth: bool = False, reasons: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The rules of :func:`decide` in numpy: its reference, and its path with ``reasons``.
 
     ``smooth`` (the ``auto`` method) averages each probability with its
     neighbours' (content comes in runs, a stray caption inside the article
