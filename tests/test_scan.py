@@ -297,6 +297,7 @@ def test_document_span_in_c_matches_numpy(seg_words: list[float], data: st.DataO
     mask = np.array(data.draw(st.lists(st.booleans(), min_size=n_tags, max_size=n_tags)), dtype=np.uint8)
     blocks = data.draw(st.lists(st.integers(-1, 5), min_size=n_tags + 1, max_size=n_tags + 1))
     links = data.draw(st.lists(st.sampled_from((0.0, 1.0, 0.5)), min_size=n_tags + 1, max_size=n_tags + 1))
+    other = np.array(data.draw(st.lists(st.sampled_from((0, 1, 2, 8)), min_size=n_tags, max_size=n_tags)), np.uint8)
     for weightless in (None, mask if mask.any() else None):
         doc = SimpleNamespace(
             seg_words=np.array(seg_words),
@@ -304,6 +305,7 @@ def test_document_span_in_c_matches_numpy(seg_words: list[float], data: st.DataO
             seg_block=np.array(sorted(blocks), dtype=np.int64),
             total_tags=n_tags,
             style_tags=weightless,
+            _flags=other | (mask if weightless is not None else np.zeros_like(mask)) * np.uint8(document.FLAG_STYLE),
             accelerated=True,
         )
         for weight in (1.0, 0.0, 0.3):

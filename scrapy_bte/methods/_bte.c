@@ -27,14 +27,15 @@ static int get_array(PyObject *obj, Py_buffer *view, const char *formats, const 
 }
 
 /* The run encoding of the token sequence (2 * n_tags + 1 tokens) into vals/first/last,
- * which hold one entry per token at most; returns the number of runs. */
-static Py_ssize_t encode(const double *w, Py_ssize_t n_tags, const unsigned char *skip, double *vals, long long *first,
-                         long long *last)
+ * which hold one entry per token at most; returns the number of runs. Tags whose byte in
+ * skip has one of skip_bits set count as nothing. */
+static Py_ssize_t encode(const double *w, Py_ssize_t n_tags, const unsigned char *skip, unsigned char skip_bits,
+                         double *vals, long long *first, long long *last)
 {
     Py_ssize_t k = -1, cap = 2 * n_tags + 1;
     int positive = -1; /* sign of the open run; -1 before the first */
     for (Py_ssize_t p = 0; p < cap; p++) {
-        double v = (p & 1) ? ((skip != NULL && skip[p >> 1]) ? 0.0 : -1.0) : w[p >> 1];
+        double v = (p & 1) ? ((skip != NULL && (skip[p >> 1] & skip_bits)) ? 0.0 : -1.0) : w[p >> 1];
         if (v == 0.0)
             continue;
         int pos = v > 0.0;
@@ -92,7 +93,7 @@ static PyObject *runs(PyObject *self, PyObject *args)
     double *vals = (double *)PyBytes_AS_STRING(r_vals);
     long long *first = (long long *)PyBytes_AS_STRING(r_first);
     long long *last = (long long *)PyBytes_AS_STRING(r_last);
-    Py_ssize_t count = encode(w, n_tags, skip, vals, first, last);
+    Py_ssize_t count = encode(w, n_tags, skip, 0xff, vals, first, last);
     /* _PyBytes_Resize frees and clears its argument on failure. */
     if (_PyBytes_Resize(&r_vals, count * 8) == 0 && _PyBytes_Resize(&r_first, count * 8) == 0 &&
         _PyBytes_Resize(&r_last, count * 8) == 0)
@@ -182,8 +183,9 @@ static PyObject *max_span(PyObject *self, PyObject *obj)
 }
 
 PyDoc_STRVAR(span_doc,
-             "span(seg_words, n_tags, weightless, seg_block) -> tuple, None or False\n\n"
-             "bte.document_span's fields in one pass: the runs (as runs()), their best\n"
+             "span(seg_words, n_tags, tag_flags, weightless_bits, seg_block) -> tuple, None or False\n\n"
+             "bte.document_span's fields in one pass: the runs (as runs(), a tag being\n"
+             "weightless when its byte in tag_flags has one of weightless_bits), their best\n"
              "span (as max_span()) and the blocks and sums of that span, as\n"
              "(score, first_run, last_run, first_segment, last_segment, first_block,\n"
              "last_block, words, tags); None without a word run. False when the\n"
@@ -194,7 +196,8 @@ static PyObject *span(PyObject *self, PyObject *args)
 {
     PyObject *obj, *skip_obj, *block_obj;
     Py_ssize_t n_tags;
-    if (!PyArg_ParseTuple(args, "OnOO", &obj, &n_tags, &skip_obj, &block_obj))
+    unsigned char skip_bits;
+    if (!PyArg_ParseTuple(args, "OnObO", &obj, &n_tags, &skip_obj, &skip_bits, &block_obj))
         return NULL;
     Py_buffer view, block_view, skip_view = {0};
     if (get_array(obj, &view, "d", "seg_words") < 0)
@@ -217,7 +220,7 @@ static PyObject *span(PyObject *self, PyObject *args)
         goto done;
     }
     if (skip_obj != Py_None && (skip_view.itemsize != 1 || skip_view.len != n_tags)) {
-        PyErr_Format(PyExc_ValueError, "weightless needs n_tags = %zd bytes", n_tags);
+        PyErr_Format(PyExc_ValueError, "tag_flags needs n_tags = %zd bytes", n_tags);
         goto done;
     }
     Py_ssize_t cap = 2 * n_tags + 1;
@@ -228,7 +231,7 @@ static PyObject *span(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    Py_ssize_t count = encode(view.buf, n_tags, skip_obj != Py_None ? skip_view.buf : NULL, vals, first, last);
+    Py_ssize_t count = encode(view.buf, n_tags, skip_obj != Py_None ? skip_view.buf : NULL, skip_bits, vals, first, last);
     int any_word = 0;
     for (Py_ssize_t k = 0; k < count && !any_word; k++)
         any_word = vals[k] > 0.0;

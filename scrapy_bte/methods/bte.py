@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import accel
-from ..core.document import Document
+from ..core.document import FLAG_STYLE, Document
 
 #: The C passes of the run encoding and the span search.
 _BTE = accel.load("scrapy_bte.methods._bte")
@@ -198,10 +198,13 @@ def document_span(doc: Document, link_weight: float = 1.0) -> Span | None:
         words = doc.seg_words
         if link_weight != 1.0:
             words = words - (1.0 - link_weight) * doc.seg_link_words
+        # The tag flags themselves rather than ``doc.style_tags``: the mask costs more to
+        # build than the C pass costs to run.
         found = c.span(
             np.ascontiguousarray(words, dtype=np.float64),
             doc.total_tags,
-            doc.style_tags,
+            np.ascontiguousarray(doc._flags, dtype=np.uint8),
+            FLAG_STYLE,
             np.ascontiguousarray(doc.seg_block, dtype=np.int64),
         )
         if found is not False:
