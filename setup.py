@@ -75,6 +75,13 @@ setup(
             optional=True,
         ),
         Extension(
+            "scrapy_bte.learned._mlp",
+            sources=["scrapy_bte/learned/_mlp.c"],
+            # -O3 vectorises the row loop; each value is still one float32 subtraction and one division.
+            extra_compile_args=["-O3", "-ffp-contract=off"],
+            optional=True,
+        ),
+        Extension(
             "scrapy_bte.learned._features",
             sources=["scrapy_bte/learned/_features.c"],
             extra_compile_args=["-O2"],

@@ -79,6 +79,7 @@ def test_accelerator_is_built() -> None:
             "scrapy_bte.fields._marks",
             "scrapy_bte.learned._auto",
             "scrapy_bte.learned._features",
+            "scrapy_bte.learned._mlp",
             "scrapy_bte.learned._textstats",
             "scrapy_bte.methods._bte",
             "scrapy_bte.methods._em",

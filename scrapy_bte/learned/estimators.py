@@ -21,7 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from ..core import accel
 from ..errors import ModelError
+
+_MLP = accel.load("scrapy_bte.learned._mlp")
 
 
 class MLPClassifier:
@@ -74,12 +77,16 @@ class MLPClassifier:
         if self.mean_ is None or not self.weights_:
             raise ModelError("model is not fitted")
 
-    def decision_function(self, X: np.ndarray) -> np.ndarray:
-        """Log-odds of class 1 per row."""
+    def decision_function(self, X: np.ndarray, *columns: np.ndarray, accelerated: bool | None = None) -> np.ndarray:
+        """Log-odds of class 1 per row.
+
+        ``columns``: further inputs (1-D or 2-D, a row per row of ``X``) that
+        stand to the right of ``X``, so a caller need not stack them first.
+        ``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`: the
+        standardised matrix built in C or by :func:`standardized_reference`.
+        """
         self._check_fitted()
-        # In place where a new array would only be thrown away: the same float32 operations, one buffer.
-        h = np.subtract(X, self.mean_, dtype=np.float32)
-        h /= self.scale_
+        h = standardized((X, *columns), self.mean_, self.scale_, accelerated=accelerated)
         last = len(self.weights_) - 1
         for i, (w, b) in enumerate(zip(self.weights_, self.biases_)):
             h = h @ w
@@ -93,9 +100,12 @@ class MLPClassifier:
         p = self.positive_proba(X)
         return np.column_stack((1.0 - p, p))
 
-    def positive_proba(self, X: np.ndarray) -> np.ndarray:
-        """Probability of class 1 per row (column 1 of :meth:`predict_proba`, without building column 0)."""
-        return _sigmoid(self.decision_function(X))
+    def positive_proba(self, X: np.ndarray, *columns: np.ndarray) -> np.ndarray:
+        """Probability of class 1 per row (column 1 of :meth:`predict_proba`, without building column 0).
+
+        ``columns`` as in :meth:`decision_function`.
+        """
+        return _sigmoid(self.decision_function(X, *columns))
 
     def predict(self, X: np.ndarray, threshold: float = 0.5) -> np.ndarray:
         return (self.predict_proba(X)[:, 1] >= threshold).astype(np.int64)
@@ -228,6 +238,32 @@ class LogisticRegression(MLPClassifier):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.pop("hidden", None)
         super().__init__(hidden=(), **kwargs)
+
+
+def standardized(
+    parts: tuple[np.ndarray, ...], mean: np.ndarray, scale: np.ndarray, *, accelerated: bool | None = None
+) -> np.ndarray:
+    """The float32 ``(x - mean) / scale`` of the column blocks ``parts`` side by side, C order.
+
+    In C each value is read once and written once into the matrix the
+    products read (numpy stacks, subtracts and divides in three passes);
+    the values are those of :func:`standardized_reference`.
+    """
+    c = _MLP.use(accelerated)
+    if c is None or mean.dtype != np.float32 or scale.dtype != np.float32:
+        return standardized_reference(parts, mean, scale)
+    n = len(parts[0])
+    raw = c.standardize(parts, np.ascontiguousarray(mean), np.ascontiguousarray(scale))
+    return np.frombuffer(raw, dtype=np.float32).reshape(n, len(mean))
+
+
+def standardized_reference(parts: tuple[np.ndarray, ...], mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """The numpy reference of :func:`standardized`: float32 from the start, as the stages compute."""
+    X = parts[0] if len(parts) == 1 else np.column_stack(parts)
+    # In place where a new array would only be thrown away: the same float32 operations, one buffer.
+    h = np.subtract(X, mean, dtype=np.float32)
+    h /= scale
+    return h
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:

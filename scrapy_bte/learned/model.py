@@ -57,20 +57,16 @@ class BlockModel:
         self.ngram = ngram
         self.metadata = metadata or {}
 
-    def stage1_inputs(self, X: np.ndarray, doc: Any) -> np.ndarray:
-        if self.ngram is None:
-            return X
-        return np.column_stack((X, self.ngram.block_scores(doc.texts)))
-
     def predict_document(self, doc: Any, X: np.ndarray) -> np.ndarray:
         """Content probability per block of ``doc`` whose features are ``X``."""
         if len(X) == 0:
             return np.zeros(0)
-        X1 = self.stage1_inputs(X, doc)
-        p = self.stage1.positive_proba(X1)
+        # The stages take their inputs as column blocks (features, n-gram score, context), never stacked copies.
+        inputs = (X,) if self.ngram is None else (X, self.ngram.block_scores(doc.texts))
+        p = self.stage1.positive_proba(*inputs)
         if self.stage2 is None:
             return p
-        return self.stage2.positive_proba(np.column_stack((X1, context_features(p, doc))))
+        return self.stage2.positive_proba(*inputs, context_features(p, doc))
 
     def save(self, path: str | Path, metadata: dict[str, Any] | None = None) -> None:
         """Write the .npz (float arrays only) and the JSON metadata beside it."""
