@@ -32,21 +32,34 @@ static int get_array(PyObject *obj, Py_buffer *view, const char *formats, const 
 static Py_ssize_t encode(const double *w, Py_ssize_t n_tags, const unsigned char *skip, unsigned char skip_bits,
                          double *vals, long long *first, long long *last)
 {
-    Py_ssize_t k = -1, cap = 2 * n_tags + 1;
+    Py_ssize_t k = -1;
     int positive = -1; /* sign of the open run; -1 before the first */
-    for (Py_ssize_t p = 0; p < cap; p++) {
-        double v = (p & 1) ? ((skip != NULL && (skip[p >> 1] & skip_bits)) ? 0.0 : -1.0) : w[p >> 1];
-        if (v == 0.0)
+    /* Segment t, then tag t (a tag weighs -1 unless skipped). */
+    for (Py_ssize_t t = 0;; t++) {
+        double v = w[t];
+        if (v != 0.0) {
+            int pos = v > 0.0;
+            if (pos != positive) {
+                k++;
+                vals[k] = 0.0;
+                first[k] = t;
+                positive = pos;
+            }
+            vals[k] += v;
+            last[k] = t;
+        }
+        if (t == n_tags)
+            break;
+        if (skip != NULL && (skip[t] & skip_bits))
             continue;
-        int pos = v > 0.0;
-        if (pos != positive) {
+        if (positive != 0) {
             k++;
             vals[k] = 0.0;
-            first[k] = p >> 1;
-            positive = pos;
+            first[k] = t;
+            positive = 0;
         }
-        vals[k] += v;
-        last[k] = p >> 1;
+        vals[k] += -1.0;
+        last[k] = t;
     }
     return k + 1;
 }
