@@ -192,3 +192,20 @@ def test_the_cache_starts_over_when_full(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_the_list_call_rejects_what_is_not_a_string() -> None:
     with pytest.raises(TypeError):
         hints._bits_of([' class="share"', None], accelerated=True)  # type: ignore[list-item]
+
+
+@_needs_c
+def test_slices_of_the_source_read_as_the_reference_reads_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    raws = [raw for raw, _ in NAMED] + [' class="navégation share"', "", ' class="shareBar"'] * 2
+    src = "<x>".join(raws)
+    stop = np.cumsum([len(raw) + 3 for raw in raws]) - 3
+    size = np.array([len(raw) for raw in raws], np.int64)
+    want = np.array([attribute_bits_reference(raw) for raw in raws], np.int64)
+    for accelerated in (True, False):
+        monkeypatch.setattr(hints, "_cache", {})
+        got = hints._slice_bits(src, stop, size, accelerated=accelerated)
+        assert got.dtype == np.int64 and np.array_equal(got, want)
+        assert hints._cache == dict(zip(raws, want.tolist()))
+    assert np.array_equal(hints.slice_bits_reference(src, stop, size), want)
+    with pytest.raises(IndexError):
+        hints._slice_bits(src, np.array([len(src) + 1]), np.array([2]), accelerated=True)

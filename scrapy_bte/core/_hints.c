@@ -399,6 +399,37 @@ static PyObject *attribute_bits(PyObject *self, PyObject *raw)
     return PyLong_FromLongLong(bits);
 }
 
+/* The bits of `raw` into *dest: from `cache`, else read (non-ASCII with `fallback`) and stored. */
+static int one_bits(PyObject *raw, PyObject *cache, Py_ssize_t limit, PyObject *fallback, unsigned char *buf, int64_t *dest)
+{
+    PyObject *got = PyDict_GetItemWithError(cache, raw); /* borrowed */
+    if (got == NULL && PyErr_Occurred())
+        return -1;
+    if (got != NULL) {
+        long long b = PyLong_AsLongLong(got);
+        if (b == -1 && PyErr_Occurred())
+            return -1;
+        *dest = b;
+        return 0;
+    }
+    Py_INCREF(raw); /* the fallback runs Python code, which may change a list holding it */
+    PyObject *value;
+    if (PyUnicode_IS_ASCII(raw))
+        value = PyLong_FromLongLong(read_bits(PyUnicode_1BYTE_DATA(raw), PyUnicode_GET_LENGTH(raw), buf));
+    else
+        value = PyObject_CallOneArg(fallback, raw);
+    long long b = value == NULL ? -1 : PyLong_AsLongLong(value);
+    if (value != NULL && !(b == -1 && PyErr_Occurred())) {
+        if (PyDict_GET_SIZE(cache) >= limit)
+            PyDict_Clear(cache);
+        if (PyDict_SetItem(cache, raw, value) == 0)
+            *dest = b;
+    }
+    Py_DECREF(raw);
+    Py_XDECREF(value);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 PyDoc_STRVAR(bits_of_doc,
              "bits_of(raws, out, cache, limit, fallback)\n\n"
              "Writes the group bits of each str of the list `raws` to `out` (a writable int64\n"
@@ -437,32 +468,7 @@ static PyObject *bits_of(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_TypeError, "expected a list of str");
             goto done;
         }
-        PyObject *got = PyDict_GetItemWithError(cache, raw); /* borrowed */
-        if (got == NULL && PyErr_Occurred())
-            goto done;
-        if (got != NULL) {
-            long long b = PyLong_AsLongLong(got);
-            if (b == -1 && PyErr_Occurred())
-                goto done;
-            dest[i] = b;
-            continue;
-        }
-        Py_INCREF(raw); /* the fallback runs Python code, which may change the list */
-        PyObject *value;
-        if (PyUnicode_IS_ASCII(raw))
-            value = PyLong_FromLongLong(read_bits(PyUnicode_1BYTE_DATA(raw), PyUnicode_GET_LENGTH(raw), buf));
-        else
-            value = PyObject_CallOneArg(fallback, raw);
-        long long b = value == NULL ? -1 : PyLong_AsLongLong(value);
-        if (value != NULL && !(b == -1 && PyErr_Occurred())) {
-            if (PyDict_GET_SIZE(cache) >= limit)
-                PyDict_Clear(cache);
-            if (PyDict_SetItem(cache, raw, value) == 0)
-                dest[i] = b;
-        }
-        Py_DECREF(raw);
-        Py_XDECREF(value);
-        if (PyErr_Occurred())
+        if (one_bits(raw, cache, limit, fallback, buf, dest + i) < 0)
             goto done;
     }
     result = Py_NewRef(Py_None);
@@ -473,10 +479,62 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(slice_bits_doc,
+             "slice_bits(source, stop, size, out, cache, limit, fallback)\n\n"
+             "bits_of over the strings source[stop[i] - size[i] : stop[i]] (int64 buffers of\n"
+             "equal length, as `out`), each sliced in C.");
+
+static PyObject *slice_bits(PyObject *self, PyObject *args)
+{
+    PyObject *source, *cache, *fallback;
+    Py_buffer sb = {0}, zb = {0}, out = {0};
+    Py_ssize_t limit;
+    if (!configured())
+        return NULL;
+    if (!PyArg_ParseTuple(args, "Uy*y*w*O!nO", &source, &sb, &zb, &out, &PyDict_Type, &cache, &limit, &fallback))
+        return NULL;
+    PyObject *result = NULL;
+    unsigned char small[1024];
+    unsigned char *buf = NULL;
+    Py_ssize_t n = out.len / (Py_ssize_t)sizeof(int64_t), n_src = PyUnicode_GET_LENGTH(source);
+    if (out.itemsize != sizeof(int64_t) || sb.len != out.len || zb.len != out.len) {
+        PyErr_SetString(PyExc_ValueError, "stop, size and out must hold one int64 per string");
+        goto done;
+    }
+    buf = values_buffer(small, sizeof(small));
+    if (buf == NULL)
+        goto done;
+    const int64_t *stop = sb.buf, *size = zb.buf;
+    int64_t *dest = out.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t end = stop[i], start = end - size[i];
+        if (start < 0 || end > n_src || start > end) {
+            PyErr_SetString(PyExc_IndexError, "slice_bits: range out of the source");
+            goto done;
+        }
+        PyObject *raw = PyUnicode_Substring(source, start, end);
+        if (raw == NULL)
+            goto done;
+        int bad = one_bits(raw, cache, limit, fallback, buf, dest + i);
+        Py_DECREF(raw);
+        if (bad < 0)
+            goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    if (buf != NULL && buf != small)
+        PyMem_Free(buf);
+    PyBuffer_Release(&sb);
+    PyBuffer_Release(&zb);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"attribute_bits", attribute_bits, METH_O, attribute_bits_doc},
     {"bits_of", bits_of, METH_VARARGS, bits_of_doc},
+    {"slice_bits", slice_bits, METH_VARARGS, slice_bits_doc},
     {NULL, NULL, 0, NULL},
 };
 

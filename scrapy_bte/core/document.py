@@ -362,6 +362,8 @@ class Skeleton:
     el_attrs: list[str]
     #: Per element, its parent (-1 for the root).
     el_parent: list[int]
+    #: Per element, the index of the tag that opened it (-1 for the root), increasing.
+    el_tag: np.ndarray
 
     @cached_property
     def parents(self) -> np.ndarray:
@@ -587,6 +589,7 @@ def _skeleton(doc: Document) -> Skeleton:
     src = doc._source
     if c is not None:
         tags, parents, depths_, tops = c.open_elements(events.astype(np.int64), lnames)
+        el_tag = np.frombuffer(tags, np.int64)
         el_parent = np.frombuffer(parents, np.int64).tolist()
         depths = np.frombuffer(depths_, np.int64)
         top = np.frombuffer(tops, np.int64)
@@ -603,6 +606,7 @@ def _skeleton(doc: Document) -> Skeleton:
         lens = doc._attr_len[el_tag[1:]].tolist()
         el_name = ["#root"] + [lnames[t] for t in el_tag[1:]]
         el_attrs = [""] + [src[e - n : e] for e, n in zip(ends, lens)]
+        el_tag = np.array(el_tag, dtype=np.int64)
     # A block starts after its start tag; its container is the stack top
     # after the last structural event at or before that tag.
     event_idx = np.searchsorted(events, doc._start_tag, side="right") - 1
@@ -615,6 +619,7 @@ def _skeleton(doc: Document) -> Skeleton:
         el_name=el_name,
         el_attrs=el_attrs,
         el_parent=el_parent,
+        el_tag=el_tag,
     )
 
 

@@ -432,6 +432,25 @@ def _bits_of(raws: list[str], *, accelerated: bool | None = None) -> np.ndarray:
     return np.fromiter(map(cache.__getitem__, raws), np.int64, len(raws))
 
 
+def _slice_bits(src: str, stop: np.ndarray, size: np.ndarray, *, accelerated: bool | None = None) -> np.ndarray:
+    """:func:`_bits_of` of the strings ``src[stop - size : stop]``: with the C pass each is sliced
+    in C, not in a Python loop (else :func:`slice_bits_reference`)."""
+    c = _HINTS.use(accelerated)
+    if c is None:
+        return slice_bits_reference(src, stop, size)
+    out = np.empty(len(stop), np.int64)
+    stop = np.ascontiguousarray(stop, dtype=np.int64)
+    size = np.ascontiguousarray(size, dtype=np.int64)
+    c.slice_bits(src, stop, size, out, _cache, _CACHE_SIZE, attribute_bits_reference)
+    return out
+
+
+def slice_bits_reference(src: str, stop: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """The Python reference of :func:`_slice_bits`."""
+    raws = [src[e - k : e] for e, k in zip(stop.tolist(), size.tolist())]
+    return _bits_of(raws, accelerated=False)
+
+
 #: How many elements up from a block's container count as "around" it. The
 #: whole path would reach ``<body class="... has-comments cookie-consent">``,
 #: which names furniture for every block of the page.
@@ -459,14 +478,17 @@ def block_hints(doc: Any) -> tuple[np.ndarray, np.ndarray]:
     starts = doc._start_tag
     ends = doc._attr_end
     lens = doc._attr_len
-    own = np.zeros(doc.n_blocks, dtype=np.int64)
+    # A block opened by an element's own start tag has that element's attribute string, already
+    # read; only the other opening tags (inline, void) are sliced. The root (tag -1) reads 0, as a
+    # block without an opening tag does.
+    el_tag = doc.skeleton.el_tag
+    at = np.minimum(np.searchsorted(el_tag, starts), len(el_tag) - 1)
+    is_el = el_tag[at] == starts
+    own = np.where(is_el, own_el[at], 0)
     tags = np.maximum(starts, 0)
-    with_attrs = np.flatnonzero((starts >= 0) & (lens[tags] > 0)) if len(lens) else tags[:0]
+    with_attrs = np.flatnonzero(~is_el & (lens[tags] > 0)) if len(lens) else tags[:0]
     if len(with_attrs):
-        stop = ends[tags[with_attrs]].tolist()
-        size = lens[tags[with_attrs]].tolist()
-        raws = [src[e - k : e] for e, k in zip(stop, size)]
-        own[with_attrs] = _bits_of(raws)
+        own[with_attrs] = _slice_bits(src, ends[tags[with_attrs]], lens[tags[with_attrs]])
     result = (path, own)
     _last.put(doc, result)
     return result
