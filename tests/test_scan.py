@@ -38,7 +38,18 @@ pytestmark = pytest.mark.skipif(
 
 ARRAYS = ("words", "chars", "tags", "bytes", "link_words", "seg_words", "seg_link_words", "seg_block")
 VALUES = ("texts", "opener", "title_tag", "meta", "total_tags", "source_chars", "segments")
-SKELETON = ("container", "depth", "el_name", "el_attrs", "el_parent")
+SKELETON = (
+    "container",
+    "depth",
+    "el_name",
+    "el_attrs",
+    "el_parent",
+    "el_tag",
+    "el_name_id",
+    "name_strings",
+    "el_attr_id",
+    "attr_strings",
+)
 
 
 def assert_same(fast: Document, ref: Document) -> None:
@@ -49,7 +60,7 @@ def assert_same(fast: Document, ref: Document) -> None:
         assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), name
     if ref.n_blocks:
         for name in SKELETON:
-            a, b = getattr(fast, name), getattr(ref, name)
+            a, b = getattr(fast.skeleton, name), getattr(ref.skeleton, name)
             assert np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b, name
 
 

@@ -742,10 +742,49 @@ done:
 }
 
 PyDoc_STRVAR(element_strings_doc,
-             "element_strings(el_tag, names, attr_end, attr_len, source) -> (el_name, el_attrs)\n\n"
+             "element_strings(el_tag, names, attr_end, attr_len, source)\n"
+             "    -> (el_name, el_attrs, name_id, name_strings, attr_id, attr_strings)\n\n"
              "Per element after the root, the name of the tag that opened it and that tag's\n"
              "attribute string (source[attr_end - attr_len : attr_end]), with \"#root\" and \"\"\n"
-             "first. Buffers: int64 tag indices per element, int64 per tag.");
+             "first; and each list as a bytearray of int64 ids per element into the list of its\n"
+             "distinct strings in order of first occurrence (equal strings are one object).\n"
+             "Buffers: int64 tag indices per element, int64 per tag.");
+
+/* `s`'s id in `table` (str -> int), appending it to `distinct` when new. */
+static Py_ssize_t name_id_of(PyObject *table, PyObject *distinct, PyObject *s)
+{
+    PyObject *got = PyDict_GetItemWithError(table, s); /* borrowed */
+    if (got != NULL)
+        return PyLong_AsSsize_t(got);
+    if (PyErr_Occurred())
+        return -1;
+    Py_ssize_t id = PyList_GET_SIZE(distinct);
+    PyObject *key = PyLong_FromSsize_t(id);
+    if (key == NULL)
+        return -1;
+    int bad = PyDict_SetItem(table, s, key) < 0 || PyList_Append(distinct, s) < 0;
+    Py_DECREF(key);
+    return bad ? -1 : id;
+}
+
+/* A hash of n bytes, a word at a time: equal slices of one string (one code-unit width) hash
+   alike, so the distinct attribute strings are found without creating or hashing a str each. */
+static uint64_t slice_hash(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+        h ^= h >> 29;
+        p += 8;
+        n -= 8;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p, n);
+    h = (h ^ w) * 0xC4CEB9FE1A85EC53ULL;
+    return h ^ (h >> 32);
+}
 
 static PyObject *element_strings(PyObject *self, PyObject *args)
 {
@@ -754,6 +793,8 @@ static PyObject *element_strings(PyObject *self, PyObject *args)
         return NULL;
     Py_buffer tb = {0}, eb = {0}, lb = {0};
     PyObject *el_name = NULL, *el_attrs = NULL, *result = NULL;
+    PyObject *name_table = NULL, *name_strings = NULL, *attr_strings = NULL, *name_id = NULL, *attr_id = NULL;
+    int64_t *table = NULL, *first = NULL;
     if (PyObject_GetBuffer(tags_obj, &tb, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(end_obj, &eb, PyBUF_C_CONTIGUOUS) < 0 ||
         PyObject_GetBuffer(len_obj, &lb, PyBUF_C_CONTIGUOUS) < 0)
         goto done;
@@ -765,36 +806,88 @@ static PyObject *element_strings(PyObject *self, PyObject *args)
     const int64_t *el_tag = tb.buf, *attr_end = eb.buf, *attr_len = lb.buf;
     el_name = PyList_New(n_el);
     el_attrs = PyList_New(n_el);
-    if (el_name == NULL || el_attrs == NULL)
+    name_table = PyDict_New();
+    name_strings = PyList_New(0);
+    attr_strings = PyList_New(0);
+    name_id = PyByteArray_FromStringAndSize(NULL, n_el * 8);
+    attr_id = PyByteArray_FromStringAndSize(NULL, n_el * 8);
+    if (el_name == NULL || el_attrs == NULL || name_table == NULL || name_strings == NULL || attr_strings == NULL ||
+        name_id == NULL || attr_id == NULL)
         goto done;
-    PyObject *root = PyUnicode_FromString("#root"), *empty = PyUnicode_New(0, 0);
-    if (root == NULL || empty == NULL) {
-        Py_XDECREF(root);
-        Py_XDECREF(empty);
+    /* Open addressing over the distinct attribute strings: slot -> id + 1 (0 = free); per id,
+       its slice's start and length in the source. */
+    size_t slots = 16;
+    while (slots < 2 * (size_t)n_el)
+        slots *= 2;
+    table = PyMem_Calloc(slots, sizeof(int64_t));
+    first = PyMem_Malloc(sizeof(int64_t) * 2 * (size_t)n_el);
+    if (table == NULL || first == NULL) {
+        PyErr_NoMemory();
         goto done;
     }
+    int64_t *nid = (int64_t *)PyByteArray_AS_STRING(name_id), *aid = (int64_t *)PyByteArray_AS_STRING(attr_id);
+    int kind = PyUnicode_KIND(source);
+    const unsigned char *data = PyUnicode_DATA(source);
+    PyObject *root = PyUnicode_FromString("#root");
+    if (root == NULL)
+        goto done;
     PyList_SET_ITEM(el_name, 0, root);
-    PyList_SET_ITEM(el_attrs, 0, empty);
-    for (Py_ssize_t k = 1; k < n_el; k++) {
-        int64_t t = el_tag[k];
-        if (t < 0 || t >= n_tags) {
-            PyErr_SetString(PyExc_IndexError, "element_strings: tag index out of range");
-            goto done;
+    if ((nid[0] = name_id_of(name_table, name_strings, root)) < 0)
+        goto done;
+    Py_ssize_t n_attrs = 0;
+    for (Py_ssize_t k = 0; k < n_el; k++) {
+        int64_t start = 0, end = 0; /* the root's attribute string is "" */
+        if (k > 0) {
+            int64_t t = el_tag[k];
+            if (t < 0 || t >= n_tags) {
+                PyErr_SetString(PyExc_IndexError, "element_strings: tag index out of range");
+                goto done;
+            }
+            PyObject *name = PyList_GET_ITEM(names, t);
+            if (!PyUnicode_Check(name)) {
+                PyErr_SetString(PyExc_TypeError, "element_strings: names must be str");
+                goto done;
+            }
+            Py_INCREF(name);
+            PyList_SET_ITEM(el_name, k, name);
+            if ((nid[k] = name_id_of(name_table, name_strings, name)) < 0)
+                goto done;
+            end = attr_end[t];
+            start = end - attr_len[t];
+            if (start < 0 || end > n_src || start > end) {
+                PyErr_SetString(PyExc_IndexError, "element_strings: attribute range out of the source");
+                goto done;
+            }
         }
-        PyObject *name = PyList_GET_ITEM(names, t);
-        Py_INCREF(name);
-        PyList_SET_ITEM(el_name, k, name);
-        int64_t end = attr_end[t], start = end - attr_len[t];
-        if (start < 0 || end > n_src || start > end) {
-            PyErr_SetString(PyExc_IndexError, "element_strings: attribute range out of the source");
-            goto done;
+        const unsigned char *at = data + (size_t)start * kind;
+        size_t nbytes = (size_t)(end - start) * kind;
+        size_t slot = slice_hash(at, nbytes) & (slots - 1);
+        int64_t id = -1;
+        while (table[slot] != 0) {
+            int64_t j = table[slot] - 1;
+            if (first[2 * j + 1] == end - start && memcmp(data + (size_t)first[2 * j] * kind, at, nbytes) == 0) {
+                id = j;
+                break;
+            }
+            slot = (slot + 1) & (slots - 1);
         }
-        PyObject *attrs = PyUnicode_Substring(source, start, end);
-        if (attrs == NULL)
-            goto done;
-        PyList_SET_ITEM(el_attrs, k, attrs);
+        if (id < 0) {
+            PyObject *attrs = PyUnicode_Substring(source, start, end);
+            if (attrs == NULL)
+                goto done;
+            int bad = PyList_Append(attr_strings, attrs);
+            Py_DECREF(attrs);
+            if (bad < 0)
+                goto done;
+            id = n_attrs++;
+            table[slot] = id + 1;
+            first[2 * id] = start;
+            first[2 * id + 1] = end - start;
+        }
+        aid[k] = id;
+        PyList_SET_ITEM(el_attrs, k, Py_NewRef(PyList_GET_ITEM(attr_strings, id)));
     }
-    result = PyTuple_Pack(2, el_name, el_attrs);
+    result = PyTuple_Pack(6, el_name, el_attrs, name_id, name_strings, attr_id, attr_strings);
 done:
     if (tb.obj)
         PyBuffer_Release(&tb);
@@ -802,8 +895,15 @@ done:
         PyBuffer_Release(&eb);
     if (lb.obj)
         PyBuffer_Release(&lb);
+    PyMem_Free(table);
+    PyMem_Free(first);
     Py_XDECREF(el_name);
     Py_XDECREF(el_attrs);
+    Py_XDECREF(name_table);
+    Py_XDECREF(name_strings);
+    Py_XDECREF(attr_strings);
+    Py_XDECREF(name_id);
+    Py_XDECREF(attr_id);
     return result;
 }
 

@@ -364,6 +364,14 @@ class Skeleton:
     el_parent: list[int]
     #: Per element, the index of the tag that opened it (-1 for the root), increasing.
     el_tag: np.ndarray
+    #: Per element, the index of its name in :attr:`name_strings`, the distinct names in
+    #: order of first occurrence ...
+    el_name_id: np.ndarray
+    name_strings: list[str]
+    #: ... and of its attribute string in :attr:`attr_strings`: a template repeats its
+    #: strings, so readers read each distinct one once and gather per element.
+    el_attr_id: np.ndarray
+    attr_strings: list[str]
 
     @cached_property
     def parents(self) -> np.ndarray:
@@ -581,6 +589,13 @@ def _drop_separators(seg_words: np.ndarray, segments: list[str]) -> None:
             seg_words[k] = 0.0
 
 
+def _distinct(strings: list[str]) -> tuple[np.ndarray, list[str]]:
+    """Per string its id (int64) into the distinct strings in order of first occurrence, and those."""
+    table: dict[str, int] = {}
+    ids = [table.setdefault(s, len(table)) for s in strings]
+    return np.array(ids, dtype=np.int64), list(table)
+
+
 def _skeleton(doc: Document) -> Skeleton:
     """The element skeleton: elements, their parents, and each block's container."""
     lnames = doc._lnames
@@ -593,13 +608,15 @@ def _skeleton(doc: Document) -> Skeleton:
         el_parent = np.frombuffer(parents, np.int64).tolist()
         depths = np.frombuffer(depths_, np.int64)
         top = np.frombuffer(tops, np.int64)
-        el_name, el_attrs = c.element_strings(
+        el_name, el_attrs, name_id, name_strings, attr_id, attr_strings = c.element_strings(
             tags,
             lnames,
             np.ascontiguousarray(doc._attr_end, dtype=np.int64),
             np.ascontiguousarray(doc._attr_len, dtype=np.int64),
             src,
         )
+        el_name_id = np.frombuffer(name_id, np.int64)
+        el_attr_id = np.frombuffer(attr_id, np.int64)
     else:
         el_tag, el_parent, depths, top = open_elements_reference(events.tolist(), lnames)
         ends = doc._attr_end[el_tag[1:]].tolist()
@@ -607,6 +624,8 @@ def _skeleton(doc: Document) -> Skeleton:
         el_name = ["#root"] + [lnames[t] for t in el_tag[1:]]
         el_attrs = [""] + [src[e - n : e] for e, n in zip(ends, lens)]
         el_tag = np.array(el_tag, dtype=np.int64)
+        el_name_id, name_strings = _distinct(el_name)
+        el_attr_id, attr_strings = _distinct(el_attrs)
     # A block starts after its start tag; its container is the stack top
     # after the last structural event at or before that tag.
     event_idx = np.searchsorted(events, doc._start_tag, side="right") - 1
@@ -620,6 +639,10 @@ def _skeleton(doc: Document) -> Skeleton:
         el_attrs=el_attrs,
         el_parent=el_parent,
         el_tag=el_tag,
+        el_name_id=el_name_id,
+        name_strings=name_strings,
+        el_attr_id=el_attr_id,
+        attr_strings=attr_strings,
     )
 
 

@@ -463,8 +463,8 @@ def block_hints(doc: Any) -> tuple[np.ndarray, np.ndarray]:
     cached = _last.get(doc)
     if cached is not None:
         return cached
-    raws = doc.el_attrs
-    own_el = _bits_of(raws)
+    skeleton = doc.skeleton
+    own_el = _bits_of(skeleton.attr_strings)[skeleton.el_attr_id]
     own_el[0] = 0
     parents = doc.skeleton.parents.copy()
     parents[0] = 0

@@ -81,6 +81,12 @@ class AttributeReader:
             memo.update(found)
         return np.fromiter(map(memo.__getitem__, raws), np.int64, len(raws))
 
+    def per_element(self, doc: Document) -> np.ndarray:
+        """``read`` of each element's attribute string, as int64: a template repeats its
+        strings, so only the document's distinct ones are looked up, then gathered."""
+        skeleton = doc.skeleton
+        return self.values(skeleton.attr_strings)[skeleton.el_attr_id]
+
 
 def path_or(doc: Document, own: np.ndarray, *, accelerated: bool | None = None) -> np.ndarray:
     """Per element, ``own`` (int64) OR-ed over the element and all its ancestors.

@@ -265,9 +265,10 @@ def _ancestor_bits(doc: Document) -> np.ndarray:
     Each element's own bits come from its name and its attributes' marks
     (:func:`_mark_bits`, read once per distinct string); :func:`path_or` ORs them down the tree.
     """
-    names, raws = doc.el_name, doc.el_attrs
-    own = np.fromiter(map(_ANCESTOR_BIT.get, names, repeat(0)), np.int64, len(names))
-    own |= _MARKS.values(raws)
+    skeleton = doc.skeleton
+    names = skeleton.name_strings
+    own = np.fromiter(map(_ANCESTOR_BIT.get, names, repeat(0)), np.int64, len(names))[skeleton.el_name_id]
+    own |= _MARKS.per_element(doc)
     acc = path_or(doc, own)
     return acc[doc.container]
 

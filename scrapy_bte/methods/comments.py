@@ -54,7 +54,7 @@ def section_mask(doc: Any) -> np.ndarray:
     """Per block, whether it lies inside a comment section."""
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool)
-    own = _SECTIONS.values(doc.el_attrs)
+    own = _SECTIONS.per_element(doc)
     if not own.any():
         return np.zeros(doc.n_blocks, dtype=bool)
     return path_or(doc, own)[doc.container] > 0
