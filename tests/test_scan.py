@@ -44,6 +44,7 @@ SKELETON = (
     "el_name",
     "el_attrs",
     "el_parent",
+    "parents",
     "el_tag",
     "el_name_id",
     "name_strings",

@@ -360,8 +360,10 @@ class Skeleton:
     el_name: list[str]
     #: Per element, its raw attribute string.
     el_attrs: list[str]
-    #: Per element, its parent (-1 for the root).
+    #: Per element, its parent (-1 for the root) ...
     el_parent: list[int]
+    #: ... and as an int64 array, for array steps over the tree.
+    parents: np.ndarray
     #: Per element, the index of the tag that opened it (-1 for the root), increasing.
     el_tag: np.ndarray
     #: Per element, the index of its name in :attr:`name_strings`, the distinct names in
@@ -372,11 +374,6 @@ class Skeleton:
     #: strings, so readers read each distinct one once and gather per element.
     el_attr_id: np.ndarray
     attr_strings: list[str]
-
-    @cached_property
-    def parents(self) -> np.ndarray:
-        """:attr:`el_parent` as an int64 array, for array steps over the tree."""
-        return np.array(self.el_parent, dtype=np.int64)
 
 
 @dataclass
@@ -605,7 +602,8 @@ def _skeleton(doc: Document) -> Skeleton:
     if c is not None:
         tags, parents, depths_, tops = c.open_elements(events.astype(np.int64), lnames)
         el_tag = np.frombuffer(tags, np.int64)
-        el_parent = np.frombuffer(parents, np.int64).tolist()
+        parents_arr = np.frombuffer(parents, np.int64)
+        el_parent = parents_arr.tolist()
         depths = np.frombuffer(depths_, np.int64)
         top = np.frombuffer(tops, np.int64)
         el_name, el_attrs, name_id, name_strings, attr_id, attr_strings = c.element_strings(
@@ -624,6 +622,7 @@ def _skeleton(doc: Document) -> Skeleton:
         el_name = ["#root"] + [lnames[t] for t in el_tag[1:]]
         el_attrs = [""] + [src[e - n : e] for e, n in zip(ends, lens)]
         el_tag = np.array(el_tag, dtype=np.int64)
+        parents_arr = np.array(el_parent, dtype=np.int64)
         el_name_id, name_strings = _distinct(el_name)
         el_attr_id, attr_strings = _distinct(el_attrs)
     # A block starts after its start tag; its container is the stack top
@@ -638,6 +637,7 @@ def _skeleton(doc: Document) -> Skeleton:
         el_name=el_name,
         el_attrs=el_attrs,
         el_parent=el_parent,
+        parents=parents_arr,
         el_tag=el_tag,
         el_name_id=el_name_id,
         name_strings=name_strings,
