@@ -93,17 +93,23 @@ static PyObject *simhash(PyObject *self, PyObject *args)
         for (int byte = 0; byte < 8; byte++)
             seen[byte][(h >> (8 * byte)) & 0xFF]++;
     }
-    uint64_t value = 0;
+    /* Bit totals from the byte values that occur: at most `count` of the 256 per byte do. */
+    Py_ssize_t ones[64];
+    memset(ones, 0, sizeof(ones));
     for (int byte = 0; byte < 8; byte++) {
-        for (int bit = 0; bit < 8; bit++) {
-            Py_ssize_t ones = 0;
-            for (int v = 0; v < 256; v++)
+        for (int v = 0; v < 256; v++) {
+            Py_ssize_t times = seen[byte][v];
+            if (times == 0)
+                continue;
+            for (int bit = 0; bit < 8; bit++)
                 if (v & (1 << bit))
-                    ones += seen[byte][v];
-            if (ones * 2 > count)
-                value |= 1ULL << (8 * byte + bit);
+                    ones[8 * byte + bit] += times;
         }
     }
+    uint64_t value = 0;
+    for (int i = 0; i < 64; i++)
+        if (ones[i] * 2 > count)
+            value |= 1ULL << i;
     result = PyLong_FromUnsignedLongLong(value);
 done:
     PyBuffer_Release(&view);
