@@ -231,7 +231,7 @@ def extract_document(
             _check(options, tuple(_hybrid.DEFAULTS), extra=("comments",))
             kept = _hybrid.select(doc, span, **options, reasons=reasons)
         kept, comment_blocks = _comments.apply(doc, kept, comments, reasons)
-        blocks = np.flatnonzero(kept).tolist()
+        blocks = kept.nonzero()[0].tolist()
         paragraphs = [doc.texts[b] for b in blocks]
     total_chars = int(doc.chars.sum())
     kept_chars = int(doc.chars[kept].sum()) if n else 0

@@ -24,7 +24,7 @@ import math
 import re
 from bisect import bisect_right
 from collections import Counter
-from itertools import accumulate
+from itertools import accumulate, count
 from typing import Any
 
 import numpy as np
@@ -323,7 +323,7 @@ def _date_columns(lows: list[str], bits: np.ndarray) -> tuple[np.ndarray, np.nda
     reading-time pattern runs only where the flags say it can match."""
     date = (bits & (_DATE_WORD | _NUMERIC_DATE)) != 0
     read = np.zeros(len(lows), dtype=bool)
-    maybe = np.flatnonzero(bits & _READ_TIME_WORD).tolist()
+    maybe = (bits & _READ_TIME_WORD).nonzero()[0].tolist()
     if maybe:
         read[maybe] = [_READ_TIME_RE.search(lows[i]) is not None for i in maybe]
     return date, read
@@ -363,7 +363,7 @@ def label_features(doc: Any, *, accelerated: bool | None = None) -> np.ndarray:
     n = doc.n_blocks
     out = np.zeros((n, len(NAMES)), dtype=np.float64)
     texts = doc.texts
-    rows = np.flatnonzero(doc.words <= MAX_WORDS)
+    rows = (doc.words <= MAX_WORDS).nonzero()[0]
     if len(rows):
         # One call per text: only the texts with a non-ASCII character take str.lower's slow path
         # (one joined string would take it for all of them).
@@ -555,7 +555,7 @@ def headline_mask(doc: Any, title: str | None) -> np.ndarray:
     # Only blocks of about the title's length can share 80 % of its words both ways.
     size = len(title)
     near = (doc.words >= 1) & (doc.words <= 40) & (doc.chars >= 0.4 * size) & (doc.chars <= 2.5 * size + 20)
-    blocks = np.flatnonzero(near).tolist()
+    blocks = near.nonzero()[0].tolist()
     if not blocks:
         return out
     texts = doc.texts
@@ -602,16 +602,20 @@ def top_furniture(doc: Any, first: int, title: str | None) -> np.ndarray:
     head = headline_mask(doc, title)
     out[:first] = head[:first]
     lo = max(0, first - TOP_REACH)
-    heads = np.flatnonzero(head[:first])
+    heads = head[:first].nonzero()[0]
     if len(heads):
         lo = min(lo, int(heads[-1]))
-    # Only the blocks lo..first-1 are read: the rules run on their slices.
-    flags = label_features(doc)[lo:first]
+    # Only the blocks lo..first-1 are read, about TOP_REACH of them: a Python test per block
+    # costs less than a dozen array operations of a few microseconds each.
+    flags = label_features(doc)[lo:first, 2:6].tolist()
     path, own = block_hints(doc)
-    byline = ((path[lo:first] | own[lo:first]) & group_bit("byline")) > 0
-    words = doc.words[lo:first]
-    evidence = (flags[:, 2] > 0) | (flags[:, 3] > 0) | (flags[:, 5] > 0) | byline | ((flags[:, 4] > 0) & (words <= 8))
-    out[lo:first] |= (words <= BYLINE_WORDS) & evidence
+    byline = ((path[lo:first] | own[lo:first]) & group_bit("byline")).tolist()
+    words = doc.words[lo:first].tolist()
+    for b, (byline_start, credit, date, read_time), hint, size in zip(count(lo), flags, byline, words):
+        if size <= BYLINE_WORDS and (
+            byline_start > 0 or credit > 0 or read_time > 0 or hint > 0 or (date > 0 and size <= 8)
+        ):
+            out[b] = True
     return out
 
 
@@ -636,15 +640,17 @@ def edge_mask(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:
     flags = label_features(doc)
     out = ((flags[:, 0] > 0) & (doc.words <= LABEL_WORDS)) | (flags[:, 1] > 0) | (flags[:, 5] > 0)
     # An action or box label with its value: "Share this story: Facebook X Email", "Comments: 4".
-    for b in np.flatnonzero(keep & (doc.words <= MAX_WORDS)).tolist():
-        head, colon, _rest = doc.texts[b].partition(":")
+    # ``nonzero`` on the 1-d masks, not ``np.flatnonzero`` (which ravels and dispatches first).
+    texts = doc.texts
+    for b in (keep & (doc.words <= MAX_WORDS)).nonzero()[0].tolist():
+        head, colon, _rest = texts[b].partition(":")
         if colon and head.lower().strip() in _ACTION_BOX_SET:
             out[b] = True
-    long_kept = np.flatnonzero(keep & (doc.words >= FIRST_PARAGRAPH_WORDS))
+    long_kept = (keep & (doc.words >= FIRST_PARAGRAPH_WORDS)).nonzero()[0]
     if len(long_kept):
         out |= top_furniture(doc, int(long_kept[0]), title)
     out |= image_captions(doc)
-    if keep.any():
+    if np.count_nonzero(keep):
         out |= boxed_furniture(doc, keep) | signup_boxes(doc, keep)
     return out
 
@@ -671,24 +677,26 @@ def signup_boxes(doc: Any, keep: np.ndarray) -> np.ndarray:
     forms = _positions(names, "form", 1)
     if not forms:
         return np.zeros(doc.n_blocks, dtype=bool)
-    parents = doc.skeleton.parents
-    holds_form = np.zeros(n_el, dtype=bool)
+    # Sets of element numbers: a page's forms sit a dozen elements deep, and a Python set
+    # test costs less than reading or writing one item of an array.
+    parents = doc.el_parent
+    holds_form: set[int] = set()
     for el in forms:
-        while el > 0 and not holds_form[el]:
-            holds_form[el] = True
-            el = int(parents[el])
+        while el > 0 and el not in holds_form:
+            holds_form.add(el)
+            el = parents[el]
     bit = group_bit("subscribe")
     raws = doc.el_attrs
-    box = np.zeros(n_el, dtype=np.int64)
-    for el in np.flatnonzero(holds_form).tolist():
-        if attribute_bits(raws[el]) & bit:
-            box[el] = 1
-    core = int(doc.container[int(np.argmax(np.where(keep, doc.words, -1.0)))])
-    while core > 0:
-        box[core] = 0
-        core = int(parents[core])
-    if not box.any():
+    boxes = {el for el in sorted(holds_form) if attribute_bits(raws[el]) & bit}
+    if boxes:
+        core = int(doc.container[int(np.argmax(np.where(keep, doc.words, -1.0)))])
+        while core > 0:
+            boxes.discard(core)
+            core = parents[core]
+    if not boxes:
         return np.zeros(doc.n_blocks, dtype=bool)
+    box = np.zeros(n_el, dtype=np.int64)
+    box[list(boxes)] = 1
     return path_or(doc, box)[doc.container] > 0
 
 
@@ -701,7 +709,7 @@ def image_captions(doc: Any) -> np.ndarray:
     box, whatever its class is called); a paragraph after an image inside the body shares its
     element with the body's other paragraphs and stays."""
     after_image = label_features(doc)[:, 7] > 0
-    if not after_image.any():
+    if not np.count_nonzero(after_image):  # ``ndarray.any`` costs a microsecond on small pages
         return after_image
     container = np.asarray(doc.container, dtype=np.int64)
     alone = np.bincount(container, minlength=int(container.max()) + 1)[container] == 1
@@ -729,7 +737,7 @@ def boxed_furniture(doc: Any, keep: np.ndarray) -> np.ndarray:
     out = np.zeros(n, dtype=bool)
     texts, words = doc.texts, doc.words
     labels = label_features(doc)[:, 0] > 0
-    heads = [b for b in np.flatnonzero(labels & (words <= BOX_WORDS)).tolist() if _box_heading(texts[b])]
+    heads = [b for b in (labels & (words <= BOX_WORDS)).nonzero()[0].tolist() if _box_heading(texts[b])]
     if not heads:
         return out
     parents = doc.el_parent
