@@ -167,6 +167,10 @@ def check_fields(fields: Any) -> tuple[str, ...]:
     return tuple(name for name in FIELD_NAMES if name in fields)
 
 
+#: The fields of a call that reads none (frozen, so one value serves every such call).
+_NO_FIELDS = Fields()
+
+
 def extract_document(
     doc: Document,
     *,
@@ -182,7 +186,7 @@ def extract_document(
     and the model's probabilities (for ``scrapy-bte explain``).
     """
     title = document_title(doc)
-    read = read_document(doc, url, fields) if fields else Fields()
+    read = read_document(doc, url, fields) if fields else _NO_FIELDS
     span = _bte.document_span(doc)
     n = doc.n_blocks
     probs = None
@@ -251,7 +255,7 @@ def extract_document(
         text_ratio=text_ratio,
         confidence=_confidence(doc, kept, span) if probs is None else _auto.confidence(doc, kept, probs),
         words=round(float(doc.words[kept].sum())) if n else 0,
-        kept_blocks=[int(b) for b in blocks],
+        kept_blocks=blocks,  # Python ints (from ``tolist``), in a list of this call's own
         span=None if span is None else (span.first_block, span.last_block),
         n_blocks=n,
         fingerprint=fingerprint(text),
@@ -274,6 +278,8 @@ _NUMERIC_OPTIONS = {"gap": 0, "min_chars": 0, "max_link": None, "link_weight": N
 
 def _check(options: dict[str, Any], allowed: tuple[str, ...], extra: tuple[str, ...] = ()) -> None:
     """Refuse unknown options; ``extra`` are allowed ones already taken out of ``options``."""
+    if not options:  # the usual call: nothing to check
+        return
     unknown = sorted(set(options) - set(allowed))
     if unknown:
         names = ", ".join(allowed + extra) or "none"
