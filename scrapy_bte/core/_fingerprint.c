@@ -93,23 +93,21 @@ static PyObject *simhash(PyObject *self, PyObject *args)
         for (int byte = 0; byte < 8; byte++)
             seen[byte][(h >> (8 * byte)) & 0xFF]++;
     }
-    /* Bit totals from the byte values that occur: at most `count` of the 256 per byte do. */
-    Py_ssize_t ones[64];
-    memset(ones, 0, sizeof(ones));
+    /* Bit `bit` of a byte is set in the runs of 2**bit values starting at every odd multiple of
+     * 2**bit: summing those runs reads only the counts that hold the bit, without a test per value. */
+    uint64_t value = 0;
     for (int byte = 0; byte < 8; byte++) {
-        for (int v = 0; v < 256; v++) {
-            Py_ssize_t times = seen[byte][v];
-            if (times == 0)
-                continue;
-            for (int bit = 0; bit < 8; bit++)
-                if (v & (1 << bit))
-                    ones[8 * byte + bit] += times;
+        const Py_ssize_t *row = seen[byte];
+        for (int bit = 0; bit < 8; bit++) {
+            int step = 1 << bit;
+            Py_ssize_t ones = 0;
+            for (int start = step; start < 256; start += 2 * step)
+                for (int v = start; v < start + step; v++)
+                    ones += row[v];
+            if (ones * 2 > count)
+                value |= 1ULL << (8 * byte + bit);
         }
     }
-    uint64_t value = 0;
-    for (int i = 0; i < 64; i++)
-        if (ones[i] * 2 > count)
-            value |= 1ULL << i;
     result = PyLong_FromUnsignedLongLong(value);
 done:
     PyBuffer_Release(&view);
