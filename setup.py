@@ -70,6 +70,7 @@ setup(
         Extension(
             "scrapy_bte.learned._auto",
             sources=["scrapy_bte/learned/_auto.c"],
+            depends=["scrapy_bte/learned/_arrays.h"],
             # No fused multiply-add: the smoothed probabilities round as numpy's separate products and sums.
             extra_compile_args=["-O2", "-ffp-contract=off"],
             optional=True,
@@ -84,6 +85,7 @@ setup(
         Extension(
             "scrapy_bte.learned._features",
             sources=["scrapy_bte/learned/_features.c"],
+            depends=["scrapy_bte/learned/_arrays.h"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

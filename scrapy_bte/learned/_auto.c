@@ -14,42 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-enum kind { F32, F64, I64 };
-
-static int get_array(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *held, int *n_held)
-{
-    Py_buffer *view = &held[*n_held];
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        PyErr_Format(PyExc_TypeError, "%s must be a contiguous array", name);
-        return -1;
-    }
-    (*n_held)++;
-    const char *fmt = view->format ? view->format : "B";
-    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
-        fmt++;
-    int ok;
-    switch (kind) {
-    case F32:
-        ok = view->itemsize == 4 && strcmp(fmt, "f") == 0;
-        break;
-    case F64:
-        ok = view->itemsize == 8 && strcmp(fmt, "d") == 0;
-        break;
-    default:
-        ok = view->itemsize == 8 && (strcmp(fmt, "l") == 0 || strcmp(fmt, "q") == 0);
-        break;
-    }
-    if (!ok) {
-        PyErr_Format(PyExc_TypeError, "%s must be a contiguous %s array", name,
-                     kind == F32 ? "float32" : kind == F64 ? "float64" : "int64");
-        return -1;
-    }
-    if (count >= 0 && view->len != count * view->itemsize) {
-        PyErr_Format(PyExc_ValueError, "%s has %zd items, expected %zd", name, view->len / view->itemsize, count);
-        return -1;
-    }
-    return 0;
-}
+#include "_arrays.h"
 
 PyDoc_STRVAR(smooth_keep_doc,
              "smooth_keep(p, words, link_words, container, parents, threshold, self_weight, half, max_link,\n"
@@ -170,8 +135,7 @@ done:
     Py_XDECREF(q_out);
     Py_XDECREF(keep_out);
     PyMem_Free(scratch);
-    for (int k = 0; k < n_held; k++)
-        PyBuffer_Release(&held[k]);
+    release_all(held, n_held);
     return result;
 }
 

@@ -56,51 +56,7 @@ static inline double py_max(double a, double b)
 
 /* ------------------------------------------------------------------ buffers */
 
-enum kind { F64, I64, U8 };
-
-/* Acquires a C-contiguous buffer of `count` items of `kind` (any count if
- * negative); 0 on success. Once acquired the buffer is in `held`, so the
- * caller releases it on every path. */
-static int get_array(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *held, int *n_held)
-{
-    Py_buffer *view = &held[*n_held];
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        PyErr_Format(PyExc_TypeError, "%s must be a contiguous array", name);
-        return -1;
-    }
-    (*n_held)++;
-    const char *fmt = view->format ? view->format : "B";
-    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
-        fmt++;
-    int ok;
-    switch (kind) {
-    case F64:
-        ok = view->itemsize == 8 && strcmp(fmt, "d") == 0;
-        break;
-    case I64:
-        ok = view->itemsize == 8 && (strcmp(fmt, "l") == 0 || strcmp(fmt, "q") == 0);
-        break;
-    default:
-        ok = view->itemsize == 1 && (strcmp(fmt, "B") == 0 || strcmp(fmt, "?") == 0);
-        break;
-    }
-    if (!ok) {
-        PyErr_Format(PyExc_TypeError, "%s must be a contiguous %s array", name,
-                     kind == F64 ? "float64" : kind == I64 ? "int64" : "uint8 or bool");
-        return -1;
-    }
-    if (count >= 0 && view->len != count * view->itemsize) {
-        PyErr_Format(PyExc_ValueError, "%s has %zd items, expected %zd", name, view->len / view->itemsize, count);
-        return -1;
-    }
-    return 0;
-}
-
-static void release_all(Py_buffer *held, int n_held)
-{
-    for (int k = 0; k < n_held; k++)
-        PyBuffer_Release(&held[k]);
-}
+#include "_arrays.h"
 
 /* The common exit: drop a half-built result on error, free the scratch, release the inputs. */
 static PyObject *finish(PyObject *result, void *scratch, void *groups, Py_buffer *held, int n_held)
