@@ -539,8 +539,9 @@ def _texts_holding(texts: list[str], words: list[str]) -> set[int]:
     return found
 
 
-def headline_mask(doc: Any, title: str | None) -> np.ndarray:
-    """Blocks that repeat the page title (the headline): at least 80 % of the words in common both ways.
+def headline_mask(doc: Any, title: str | None, end: int | None = None) -> np.ndarray:
+    """Blocks that repeat the page title (the headline): at least 80 % of the words in common both ways;
+    with ``end``, only among the blocks before it (the rest of the mask stays false).
 
     Only blocks holding one of the title's longest words can: a block missing all of the
     ``k - ceil(0.8 k) + 1`` longest of the title's ``k`` words misses too many. Finding those
@@ -554,7 +555,8 @@ def headline_mask(doc: Any, title: str | None) -> np.ndarray:
         return out
     # Only blocks of about the title's length can share 80 % of its words both ways.
     size = len(title)
-    near = (doc.words >= 1) & (doc.words <= 40) & (doc.chars >= 0.4 * size) & (doc.chars <= 2.5 * size + 20)
+    words, chars = (doc.words, doc.chars) if end is None else (doc.words[:end], doc.chars[:end])
+    near = (words >= 1) & (words <= 40) & (chars >= 0.4 * size) & (chars <= 2.5 * size + 20)
     blocks = near.nonzero()[0].tolist()
     if not blocks:
         return out
@@ -599,7 +601,8 @@ def top_furniture(doc: Any, first: int, title: str | None) -> np.ndarray:
     out = np.zeros(n, dtype=bool)
     if n == 0 or first <= 0:
         return out
-    head = headline_mask(doc, title)
+    # Only a headline before ``first`` counts: the blocks after it are not searched.
+    head = headline_mask(doc, title, first)
     out[:first] = head[:first]
     lo = max(0, first - TOP_REACH)
     heads = head[:first].nonzero()[0]
