@@ -238,6 +238,7 @@ def page_zones(
     month_first: bool = False,
     byline: bool = True,
     dateline: bool = True,
+    before: int | None = None,
 ) -> Zones:
     """Headline, byline and dateline blocks of ``doc`` (a :class:`~scrapy_bte.core.document.Document`).
 
@@ -245,7 +246,9 @@ def page_zones(
     most trusted first; ``month_first`` reads ambiguous numeric dates the
     US way. Blocks after the headline are searched before those above it.
     ``byline=False`` / ``dateline=False`` skip looking for those (a reader
-    that has the value from the markup saves the time).
+    that has the value from the markup saves the time). With ``before``, only the blocks
+    before it are wanted: the search stops where no later block can change which of them
+    are found (the values read may then be missing).
     """
     n = doc.n_blocks
     if n == 0:
@@ -255,9 +258,12 @@ def page_zones(
         return Zones(headline)
     if headline is not None:
         lo, hi = max(0, headline - BEFORE), min(n, headline + AFTER + 1)
+        if before is not None and lo >= before:
+            return Zones(headline)  # every block searched stands at or after ``before``
         order = [*range(headline + 1, hi), *range(headline - 1, lo - 1, -1)]
     else:
-        lo, hi = 0, min(n, AFTER + 1)
+        # Searched in page order: a block at or after ``before`` comes after every wanted one.
+        lo, hi = 0, min(n, AFTER + 1, n if before is None else before)
         order = list(range(hi))
     words = doc.words[lo:hi].tolist()
     texts = doc.texts
@@ -281,7 +287,7 @@ def page_zones(
         # "By") wants a block without digits, where there is no date to read.
         found = dates.from_text(text, month_first=month_first) if digit and date is None else None
         by_words = _BY_START.match(text) is not None
-        if not by_words and _BY_START.match(text + " x") is not None and len(text.split()) <= 2:
+        if not by_words and len(text.split()) <= 2 and _BY_START.match(text + " x") is not None:
             pending_by = i  # only "By": the names follow in the next block
             continue
         hints = 0 if (by_words or (author is not None and found is None)) else block_hints(i)

@@ -77,7 +77,7 @@ def _zone_blocks(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:
     first = int(long_kept[0]) if len(long_kept) else doc.n_blocks
     if first == 0:
         return out  # nothing stands before the body: no zones to read
-    found = page_zones(doc, title).blocks
+    found = page_zones(doc, title, before=first).blocks
     if found:
         out[[b for b in found if b < first]] = True
     return out
