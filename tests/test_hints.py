@@ -209,3 +209,47 @@ def test_slices_of_the_source_read_as_the_reference_reads_them(monkeypatch: pyte
     assert np.array_equal(hints.slice_bits_reference(src, stop, size), want)
     with pytest.raises(IndexError):
         hints._slice_bits(src, np.array([len(src) + 1]), np.array([2]), accelerated=True)
+
+
+#: Pages whose blocks open at elements' start tags, at inline and void tags with and without
+#: attributes, and at no tag, with furniture named on the path more and less than REACH levels up.
+PAGES = [
+    "",
+    "plain text, no markup",
+    '<body class="comments"><div class="x"><div><div><div><p class="share">one two</p>'
+    '<p>three <span class="byline">four</span><br class="nav">five</p></div></div></div></div></body>',
+    '<div id="related"><section role="navigation"><article class="post-body">'
+    '<h2 class="headline">A title</h2><img class="photo" src="a.png">after the image'
+    '<p>text <b class="ad">bold</b> tail</p><ul class="tags"><li>x</li><li data-type="related">y</li></ul>'
+    '</article></section></div><footer class="site-footer">© 2024</footer>',
+    '<div class="navégation"><p class="shareBar">é <i class="Teaser">ü</i></p></div>',
+]
+
+
+@_needs_c
+def test_block_hints_in_c_are_the_reference_ones() -> None:
+    from scrapy_bte.api import parse
+
+    for html in PAGES:
+        doc = parse(html)
+        path, own = hints.block_hints(doc, accelerated=True)
+        want_path, want_own = hints.block_hints_reference(doc)
+        assert path.dtype == own.dtype == np.int64
+        assert np.array_equal(path, want_path) and np.array_equal(own, want_own)
+        assert hints.block_hints(doc) is hints.block_hints(doc)
+
+
+@_needs_c
+def test_bits_are_written_into_a_slice_of_the_feature_matrix() -> None:
+    rng = np.random.default_rng(0)
+    path = rng.integers(0, 1 << 20, 50)
+    own = rng.integers(0, 1 << 20, 50)
+    for accelerated in (True, False):
+        out = np.full((50, 40), 7.0, np.float32)
+        hints.write_bits(path, own, out[:, 5:], accelerated=accelerated)
+        g = hints.N_GROUPS
+        assert np.array_equal(out[:, 5 : 5 + g], hints.bits_matrix(path))
+        assert np.array_equal(out[:, 5 + g : 5 + 2 * g], hints.bits_matrix(own))
+        assert (out[:, :5] == 7.0).all() and (out[:, 5 + 2 * g :] == 7.0).all()
+    with pytest.raises(ValueError):
+        hints.write_bits(path, own, np.zeros((50, 40)), accelerated=True)

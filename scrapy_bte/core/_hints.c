@@ -530,11 +530,157 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(block_bits_doc,
+             "block_bits(attr_bits, el_attr_id, parents, container, el_tag, starts, ends, lens, reach, source,\n"
+             "           path_out, own_out, cache, limit, fallback)\n\n"
+             "Per block, the bits of its container and the reach - 1 elements above it (path_out) and of\n"
+             "its opening tag (own_out), as hints.block_hints_reference computes them: an element's bits are\n"
+             "attr_bits[el_attr_id[e]] (0 for the root); an opening tag that starts an element takes that\n"
+             "element's bits, any other tag with attributes reads source[ends[t] - lens[t] : ends[t]] as\n"
+             "slice_bits does. All arrays are int64 buffers.");
+
+static PyObject *block_bits(PyObject *self, PyObject *args)
+{
+    PyObject *source, *cache, *fallback;
+    Py_buffer ab = {0}, ib = {0}, pb = {0}, cb = {0}, tb = {0}, sb = {0}, eb = {0}, lb = {0}, po = {0}, oo = {0};
+    Py_ssize_t reach, limit;
+    if (!configured())
+        return NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*nUw*w*O!nO", &ab, &ib, &pb, &cb, &tb, &sb, &eb, &lb, &reach, &source,
+                          &po, &oo, &PyDict_Type, &cache, &limit, &fallback))
+        return NULL;
+    PyObject *result = NULL;
+    unsigned char small[1024];
+    unsigned char *buf = NULL;
+    const Py_ssize_t w = (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t n_attr = ab.len / w, n_el = ib.len / w, n = cb.len / w, n_tags = eb.len / w;
+    Py_ssize_t n_src = PyUnicode_GET_LENGTH(source);
+    if (pb.len != ib.len || tb.len != ib.len || sb.len != cb.len || po.len != cb.len || oo.len != cb.len ||
+        lb.len != eb.len || n_el == 0) {
+        PyErr_SetString(PyExc_ValueError, "block_bits: arrays of mismatched sizes");
+        goto done;
+    }
+    const int64_t *attr_bits = ab.buf, *attr_id = ib.buf, *parents = pb.buf, *container = cb.buf;
+    const int64_t *el_tag = tb.buf, *starts = sb.buf, *ends = eb.buf, *lens = lb.buf;
+    int64_t *path = po.buf, *own = oo.buf;
+    for (Py_ssize_t e = 1; e < n_el; e++)
+        if (attr_id[e] < 0 || attr_id[e] >= n_attr || parents[e] < 0 || parents[e] >= n_el) {
+            PyErr_SetString(PyExc_IndexError, "block_bits: element index out of range");
+            goto done;
+        }
+    for (Py_ssize_t b = 0; b < n; b++) {
+        int64_t e = container[b], acc = 0;
+        if (e < 0 || e >= n_el) {
+            PyErr_SetString(PyExc_IndexError, "block_bits: container out of range");
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < reach && e != 0; k++) {
+            acc |= attr_bits[attr_id[e]];
+            e = parents[e];
+        }
+        path[b] = acc;
+        /* The first element whose tag is not before the block's opening tag (np.searchsorted). */
+        int64_t s = starts[b];
+        Py_ssize_t lo = 0, hi = n_el;
+        while (lo < hi) {
+            Py_ssize_t mid = lo + (hi - lo) / 2;
+            if (el_tag[mid] < s)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == n_el)
+            lo = n_el - 1;
+        if (el_tag[lo] == s) {
+            own[b] = lo == 0 ? 0 : attr_bits[attr_id[lo]];
+            continue;
+        }
+        own[b] = 0;
+        int64_t t = s < 0 ? 0 : s;
+        if (n_tags == 0)
+            continue;
+        if (t >= n_tags) {
+            PyErr_SetString(PyExc_IndexError, "block_bits: tag out of range");
+            goto done;
+        }
+        if (lens[t] <= 0)
+            continue;
+        int64_t end = ends[t], start = end - lens[t];
+        if (start < 0 || end > n_src) {
+            PyErr_SetString(PyExc_IndexError, "block_bits: range out of the source");
+            goto done;
+        }
+        if (buf == NULL && (buf = values_buffer(small, sizeof(small))) == NULL)
+            goto done;
+        PyObject *raw = PyUnicode_Substring(source, start, end);
+        if (raw == NULL)
+            goto done;
+        int bad = one_bits(raw, cache, limit, fallback, buf, own + b);
+        Py_DECREF(raw);
+        if (bad < 0)
+            goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    if (buf != NULL && buf != small)
+        PyMem_Free(buf);
+    PyBuffer_Release(&ab);
+    PyBuffer_Release(&ib);
+    PyBuffer_Release(&pb);
+    PyBuffer_Release(&cb);
+    PyBuffer_Release(&tb);
+    PyBuffer_Release(&sb);
+    PyBuffer_Release(&eb);
+    PyBuffer_Release(&lb);
+    PyBuffer_Release(&po);
+    PyBuffer_Release(&oo);
+    return result;
+}
+
+PyDoc_STRVAR(unpack_doc,
+             "unpack(path, own, out, width)\n\n"
+             "Writes bit j of path[b] to out[b, j] and bit j of own[b] to out[b, width + j] (j < width) as\n"
+             "0.0 or 1.0: `out` is a float32 array of len(path) rows, strided (a slice of the feature matrix).");
+
+static PyObject *unpack(PyObject *self, PyObject *args)
+{
+    Py_buffer pb = {0}, ob = {0}, out = {0};
+    PyObject *dest;
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "y*y*On", &pb, &ob, &dest, &width))
+        return NULL;
+    PyObject *result = NULL;
+    if (PyObject_GetBuffer(dest, &out, PyBUF_RECORDS) < 0)
+        goto done;
+    Py_ssize_t n = pb.len / (Py_ssize_t)sizeof(int64_t);
+    if (ob.len != pb.len || out.ndim != 2 || out.itemsize != sizeof(float) || strcmp(out.format, "f") != 0 ||
+        out.shape[0] != n || out.shape[1] < 2 * width || width < 0 || width > 63) {
+        PyErr_SetString(PyExc_ValueError, "unpack: out must be float32 (len(path), >= 2 * width)");
+        goto done;
+    }
+    const int64_t *path = pb.buf, *own = ob.buf;
+    for (Py_ssize_t b = 0; b < n; b++) {
+        char *row = (char *)out.buf + b * out.strides[0];
+        for (Py_ssize_t j = 0; j < width; j++) {
+            *(float *)(row + j * out.strides[1]) = (float)((path[b] >> j) & 1);
+            *(float *)(row + (width + j) * out.strides[1]) = (float)((own[b] >> j) & 1);
+        }
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&pb);
+    PyBuffer_Release(&ob);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"attribute_bits", attribute_bits, METH_O, attribute_bits_doc},
     {"bits_of", bits_of, METH_VARARGS, bits_of_doc},
     {"slice_bits", slice_bits, METH_VARARGS, slice_bits_doc},
+    {"block_bits", block_bits, METH_VARARGS, block_bits_doc},
+    {"unpack", unpack, METH_VARARGS, unpack_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -457,14 +457,51 @@ def slice_bits_reference(src: str, stop: np.ndarray, size: np.ndarray) -> np.nda
 REACH = 4
 
 
-def block_hints(doc: Any) -> tuple[np.ndarray, np.ndarray]:
+def block_hints(doc: Any, *, accelerated: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per block, (bits of its container and the :data:`REACH` - 1 elements above it, bits of its own
-    opening tag). Cached on the document."""
-    cached = _last.get(doc)
+    opening tag). Cached on the document (when ``accelerated`` is None).
+
+    One C loop over the blocks when ``scrapy_bte.core._hints`` is built (the array steps of
+    :func:`block_hints_reference` are a dozen numpy calls on arrays of a few hundred items).
+    """
+    cached = _last.get(doc) if accelerated is None else None
     if cached is not None:
         return cached
+    c = _HINTS.use(accelerated)
+    if c is None:
+        result = block_hints_reference(doc)
+    else:
+        skeleton = doc.skeleton
+        n = doc.n_blocks
+        path = np.empty(n, np.int64)
+        own = np.empty(n, np.int64)
+        c.block_bits(
+            _bits_of(skeleton.attr_strings),
+            skeleton.el_attr_id,
+            skeleton.parents,
+            np.ascontiguousarray(doc.container, dtype=np.int64),
+            skeleton.el_tag,
+            np.ascontiguousarray(doc._start_tag, dtype=np.int64),
+            np.ascontiguousarray(doc._attr_end, dtype=np.int64),
+            np.ascontiguousarray(doc._attr_len, dtype=np.int64),
+            REACH,
+            doc._source,
+            path,
+            own,
+            _cache,
+            _CACHE_SIZE,
+            attribute_bits_reference,
+        )
+        result = (path, own)
+    if accelerated is None:
+        _last.put(doc, result)
+    return result
+
+
+def block_hints_reference(doc: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The numpy reference of :func:`block_hints` (not cached)."""
     skeleton = doc.skeleton
-    own_el = _bits_of(skeleton.attr_strings)[skeleton.el_attr_id]
+    own_el = _bits_of(skeleton.attr_strings, accelerated=False)[skeleton.el_attr_id]
     own_el[0] = 0
     parents = doc.skeleton.parents.copy()
     parents[0] = 0
@@ -488,16 +525,26 @@ def block_hints(doc: Any) -> tuple[np.ndarray, np.ndarray]:
     tags = np.maximum(starts, 0)
     with_attrs = np.flatnonzero(~is_el & (lens[tags] > 0)) if len(lens) else tags[:0]
     if len(with_attrs):
-        own[with_attrs] = _slice_bits(src, ends[tags[with_attrs]], lens[tags[with_attrs]])
-    result = (path, own)
-    _last.put(doc, result)
-    return result
+        own[with_attrs] = _slice_bits(src, ends[tags[with_attrs]], lens[tags[with_attrs]], accelerated=False)
+    return path, own
 
 
 def bits_matrix(values: np.ndarray) -> np.ndarray:
     """Rows of 0/1 per :data:`GROUPS` bit."""
     raw = values.astype("<i8").view(np.uint8).reshape(len(values), 8)
     return np.unpackbits(raw, axis=1, bitorder="little")[:, :N_GROUPS]
+
+
+def write_bits(path: np.ndarray, own: np.ndarray, out: np.ndarray, *, accelerated: bool | None = None) -> None:
+    """``out[:, :N_GROUPS] = bits_matrix(path)`` and ``out[:, N_GROUPS:2 * N_GROUPS] = bits_matrix(own)``
+    into a float32 ``out`` (a slice of the feature matrix): in C when built, with no (n, 64) byte
+    arrays between."""
+    c = _HINTS.use(accelerated)
+    if c is None:
+        out[:, :N_GROUPS] = bits_matrix(path)
+        out[:, N_GROUPS : 2 * N_GROUPS] = bits_matrix(own)
+        return
+    c.unpack(path, own, out, N_GROUPS)
 
 
 def group_bit(name: str) -> int:
@@ -512,6 +559,8 @@ __all__ = [
     "attribute_bits_reference",
     "bits_matrix",
     "block_hints",
+    "block_hints_reference",
     "group_bit",
     "read_bits",
+    "write_bits",
 ]

@@ -561,10 +561,8 @@ def _furniture_columns(doc: Document, out: np.ndarray | None = None) -> np.ndarr
     path, own = _hints.block_hints(doc)
     if out is None:
         out = np.empty((doc.n_blocks, N_FURNITURE), dtype=np.float32)
-    groups = _hints.N_GROUPS
-    out[:, :groups] = _hints.bits_matrix(path)
-    out[:, groups : 2 * groups] = _hints.bits_matrix(own)
-    out[:, 2 * groups :] = _furniture.label_features(doc)
+    _hints.write_bits(path, own, out)
+    out[:, 2 * _hints.N_GROUPS :] = _furniture.label_features(doc)
     return out
 
 
