@@ -646,8 +646,8 @@ def edge_mask(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:
     # ``nonzero`` on the 1-d masks, not ``np.flatnonzero`` (which ravels and dispatches first).
     texts = doc.texts
     for b in (keep & (doc.words <= MAX_WORDS)).nonzero()[0].tolist():
-        head, colon, _rest = texts[b].partition(":")
-        if colon and head.lower().strip() in _ACTION_BOX_SET:
+        text = texts[b]
+        if ":" in text and text.partition(":")[0].lower().strip() in _ACTION_BOX_SET:
             out[b] = True
     long_kept = (keep & (doc.words >= FIRST_PARAGRAPH_WORDS)).nonzero()[0]
     if len(long_kept):

@@ -287,7 +287,7 @@ def page_zones(
         # "By") wants a block without digits, where there is no date to read.
         found = dates.from_text(text, month_first=month_first) if digit and date is None else None
         by_words = _BY_START.match(text) is not None
-        if not by_words and len(text.split()) <= 2 and _BY_START.match(text + " x") is not None:
+        if not by_words and _BY_START.match(text + " x") is not None and len(text.split()) <= 2:
             pending_by = i  # only "By": the names follow in the next block
             continue
         hints = 0 if (by_words or (author is not None and found is None)) else block_hints(i)
