@@ -91,17 +91,78 @@ static PyObject *ref_text(PyObject *text, int kind, const void *data, Py_ssize_t
     return ref;
 }
 
-/* Append text[a:b] to the list of pieces. */
-static int add_slice(PyObject *pieces, PyObject *text, Py_ssize_t a, Py_ssize_t b)
+/* A reference found in the text: text[amp:end] is replaced by value. */
+typedef struct {
+    Py_ssize_t amp, end;
+    PyObject *value;
+} ref_t;
+
+/* The text with refs[0:n] replaced, built directly: the output's width is the text's when every
+ * reference's text is ASCII (all characters past ASCII then lie outside them, so the copies keep
+ * each one) widened for the values, exactly the width joining the pieces gives. */
+static PyObject *replaced(PyObject *text, const ref_t *refs, Py_ssize_t n_refs)
 {
-    if (b <= a)
-        return 0;
-    PyObject *piece = PyUnicode_Substring(text, a, b);
-    if (piece == NULL)
-        return -1;
-    int rc = PyList_Append(pieces, piece);
-    Py_DECREF(piece);
-    return rc;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), out_len = n;
+    Py_UCS4 maxchar = PyUnicode_MAX_CHAR_VALUE(text);
+    for (Py_ssize_t r = 0; r < n_refs; r++) {
+        out_len += PyUnicode_GET_LENGTH(refs[r].value) - (refs[r].end - refs[r].amp);
+        Py_UCS4 m = PyUnicode_MAX_CHAR_VALUE(refs[r].value);
+        if (m > maxchar)
+            maxchar = m;
+    }
+    PyObject *out = PyUnicode_New(out_len, maxchar);
+    if (out == NULL)
+        return NULL;
+    Py_ssize_t done = 0, at = 0;
+    for (Py_ssize_t r = 0; r <= n_refs; r++) {
+        Py_ssize_t stop = r < n_refs ? refs[r].amp : n;
+        if (stop > done && PyUnicode_CopyCharacters(out, at, text, done, stop - done) < 0)
+            goto fail;
+        at += stop - done;
+        if (r == n_refs)
+            break;
+        Py_ssize_t len = PyUnicode_GET_LENGTH(refs[r].value);
+        if (len && PyUnicode_CopyCharacters(out, at, refs[r].value, 0, len) < 0)
+            goto fail;
+        at += len;
+        done = refs[r].end;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* The text with refs[0:n] replaced, by joining its slices and the values. */
+static PyObject *joined(PyObject *text, const ref_t *refs, Py_ssize_t n_refs)
+{
+    PyObject *pieces = PyList_New(0), *out = NULL;
+    if (pieces == NULL)
+        return NULL;
+    Py_ssize_t done = 0;
+    for (Py_ssize_t r = 0; r <= n_refs; r++) {
+        Py_ssize_t stop = r < n_refs ? refs[r].amp : PyUnicode_GET_LENGTH(text);
+        if (stop > done) {
+            PyObject *piece = PyUnicode_Substring(text, done, stop);
+            int rc = piece == NULL ? -1 : PyList_Append(pieces, piece);
+            Py_XDECREF(piece);
+            if (rc < 0)
+                goto done;
+        }
+        if (r == n_refs)
+            break;
+        if (PyList_Append(pieces, refs[r].value) < 0)
+            goto done;
+        done = refs[r].end;
+    }
+    PyObject *empty = PyUnicode_New(0, 0);
+    if (empty != NULL) {
+        out = PyUnicode_Join(empty, pieces);
+        Py_DECREF(empty);
+    }
+done:
+    Py_DECREF(pieces);
+    return out;
 }
 
 PyDoc_STRVAR(unescape_doc,
@@ -123,19 +184,21 @@ static PyObject *unescape(PyObject *self, PyObject *args)
         return Py_NewRef(text);
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
-    PyObject *pieces = PyList_New(0);
-    if (pieces == NULL)
-        return NULL;
-    Py_ssize_t done = 0; /* text[:done] is in pieces */
+    ref_t *refs = NULL;
+    Py_ssize_t n_refs = 0, cap = 0;
+    int ascii_refs = 1; /* every reference's text is ASCII */
+    PyObject *out = NULL;
     while (amp >= 0) {
         Py_ssize_t len = ref_length(kind, data, n, amp);
         if (len > 0) {
             PyObject *ref = ref_text(text, kind, data, amp + 1, len);
             if (ref == NULL)
-                goto fail;
+                goto done;
+            if (!PyUnicode_IS_ASCII(ref))
+                ascii_refs = 0;
             PyObject *value = PyDict_GetItemWithError(table, ref);
             if (value != NULL) {
-                Py_INCREF(value); /* ours until appended, whatever happens to the table */
+                Py_INCREF(value); /* ours until the output is built, whatever happens to the table */
             } else if (!PyErr_Occurred()) {
                 value = PyObject_CallOneArg(decode, ref);
                 if (value != NULL && !PyUnicode_Check(value)) {
@@ -146,33 +209,37 @@ static PyObject *unescape(PyObject *self, PyObject *args)
                     Py_CLEAR(value);
             }
             Py_DECREF(ref);
-            int failed = value == NULL || add_slice(pieces, text, done, amp) < 0 || PyList_Append(pieces, value) < 0;
-            Py_XDECREF(value);
-            if (failed)
-                goto fail;
-            done = amp + 1 + len;
+            if (value == NULL)
+                goto done;
+            if (n_refs == cap) {
+                cap = cap ? 2 * cap : 64;
+                ref_t *grown = PyMem_Realloc(refs, (size_t)cap * sizeof(ref_t));
+                if (grown == NULL) {
+                    Py_DECREF(value);
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                refs = grown;
+            }
+            refs[n_refs].amp = amp;
+            refs[n_refs].end = amp + 1 + len;
+            refs[n_refs].value = value;
+            n_refs++;
         }
-        Py_ssize_t from = len > 0 ? done : amp + 1;
+        Py_ssize_t from = len > 0 ? amp + 1 + len : amp + 1;
         amp = from < n ? PyUnicode_FindChar(text, '&', from, n, 1) : -1;
         if (amp == -2)
-            goto fail;
+            goto done;
     }
-    if (done == 0) { /* "&" but no reference */
-        Py_DECREF(pieces);
-        return Py_NewRef(text);
-    }
-    if (add_slice(pieces, text, done, n) < 0)
-        goto fail;
-    PyObject *empty = PyUnicode_New(0, 0);
-    if (empty == NULL)
-        goto fail;
-    PyObject *out = PyUnicode_Join(empty, pieces);
-    Py_DECREF(empty);
-    Py_DECREF(pieces);
+    if (n_refs == 0) /* "&" but no reference */
+        out = Py_NewRef(text);
+    else
+        out = ascii_refs ? replaced(text, refs, n_refs) : joined(text, refs, n_refs);
+done:
+    for (Py_ssize_t r = 0; r < n_refs; r++)
+        Py_DECREF(refs[r].value);
+    PyMem_Free(refs);
     return out;
-fail:
-    Py_DECREF(pieces);
-    return NULL;
 }
 
 static PyMethodDef methods[] = {
