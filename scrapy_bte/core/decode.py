@@ -235,14 +235,18 @@ def _choose_encoding(html: bytes, encoding: str | None, content_type: str | None
     else:
         used = usable_encoding(http_content_type_encoding(content_type)) if content_type else None
         if used is None:
+            # Pages re-saved as UTF-8 keep their old <meta charset>; valid
+            # multi-byte UTF-8 almost never occurs by chance in legacy text.
+            # So such a body is UTF-8 whatever its <meta> says (a UTF-8 or
+            # UTF-16 one, or none, leads to the same), unless its NULs make it
+            # UTF-16; the head is then not scanned for a declaration.
+            text = _as_utf8(html)
+            if text is not None and _utf16_without_bom(html) is None:
+                return "utf-8", text
             meta = usable_encoding(_declared_encoding(html))
             used = None if meta in _WIDE else meta
-            if used not in (None, "utf-8"):
-                # Pages re-saved as UTF-8 keep their old <meta charset>; valid
-                # multi-byte UTF-8 almost never occurs by chance in legacy text.
-                text = _as_utf8(html)
-                if text is not None:
-                    return "utf-8", text
+            if used not in (None, "utf-8") and text is not None:
+                return "utf-8", text
     if used is None:
         wide = _utf16_without_bom(html)
         return (wide, None) if wide else _sniff(html)
