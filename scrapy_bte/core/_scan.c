@@ -741,6 +741,144 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(kept_blocks_doc,
+             "kept_blocks(keep, flags, seg_rawblock, seg_len, tag_len, raw_bytes, raw_tags, names, block_flag)\n"
+             "    -> (start_tag, opener, blk_bytes, blk_tags, seg_block, seg_start, attr_end)\n\n"
+             "Per kept raw block (keep: increasing int64 indices) the block-level tag that\n"
+             "starts it (-1 for the first) and that tag's name (\"\" for none), and its\n"
+             "markup bytes and tags: the running totals of raw_bytes and raw_tags at it\n"
+             "less those at the kept block before, as numpy's cumsum gives them. Per\n"
+             "segment its kept block (-1 for none) and start offset; per tag the end of\n"
+             "its attribute string (the offset of its \">\"). Buffers: int64 except\n"
+             "uint8 flags and float64 raw_bytes; all results but opener are bytearrays.");
+
+static PyObject *kept_blocks(PyObject *self, PyObject *args)
+{
+    PyObject *keep_obj, *flags_obj, *rb_obj, *sl_obj, *tl_obj, *bytes_obj, *tags_obj, *names;
+    int block_flag;
+    if (!PyArg_ParseTuple(args, "OOOOOOOO!i", &keep_obj, &flags_obj, &rb_obj, &sl_obj, &tl_obj, &bytes_obj, &tags_obj,
+                          &PyList_Type, &names, &block_flag))
+        return NULL;
+    Py_buffer kp = {0}, fl = {0}, rbv = {0}, sl = {0}, tl = {0}, by = {0}, tg = {0};
+    PyObject *result = NULL, *start = NULL, *opener = NULL, *blk_bytes = NULL, *blk_tags = NULL, *seg_block = NULL,
+             *seg_start = NULL, *attr_end = NULL;
+    int64_t *raw_to_block = NULL;
+    if (PyObject_GetBuffer(keep_obj, &kp, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(flags_obj, &fl, PyBUF_C_CONTIGUOUS) < 0 ||
+        PyObject_GetBuffer(rb_obj, &rbv, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(sl_obj, &sl, PyBUF_C_CONTIGUOUS) < 0 ||
+        PyObject_GetBuffer(tl_obj, &tl, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(bytes_obj, &by, PyBUF_C_CONTIGUOUS) < 0 ||
+        PyObject_GetBuffer(tags_obj, &tg, PyBUF_C_CONTIGUOUS) < 0)
+        goto done;
+    Py_ssize_t n_keep = kp.len / 8, n_tags = fl.len, n_seg = n_tags + 1, n_raw = by.len / 8;
+    if (kp.len % 8 || rbv.len != n_seg * 8 || sl.len != n_seg * 8 || tl.len != n_tags * 8 || by.len % 8 ||
+        tg.len != n_raw * 8 || PyList_GET_SIZE(names) != n_tags) {
+        PyErr_SetString(PyExc_ValueError, "kept_blocks: buffer sizes do not match");
+        goto done;
+    }
+    const int64_t *keep = kp.buf, *seg_raw = rbv.buf, *seg_len = sl.buf, *tag_len = tl.buf, *raw_tags = tg.buf;
+    const unsigned char *f = fl.buf;
+    const double *raw_bytes = by.buf;
+    for (Py_ssize_t j = 0; j < n_keep; j++) {
+        if (keep[j] < 0 || keep[j] >= n_raw || (j > 0 && keep[j] <= keep[j - 1])) {
+            PyErr_SetString(PyExc_ValueError, "kept_blocks: keep must increase within the raw blocks");
+            goto done;
+        }
+    }
+    for (Py_ssize_t k = 0; k < n_seg; k++) {
+        if (seg_raw[k] < 0 || seg_raw[k] >= n_raw) {
+            PyErr_SetString(PyExc_ValueError, "kept_blocks: a segment's raw block is out of range");
+            goto done;
+        }
+    }
+    start = PyByteArray_FromStringAndSize(NULL, n_keep * 8);
+    opener = PyList_New(n_keep);
+    blk_bytes = PyByteArray_FromStringAndSize(NULL, n_keep * 8);
+    blk_tags = PyByteArray_FromStringAndSize(NULL, n_keep * 8);
+    seg_block = PyByteArray_FromStringAndSize(NULL, n_seg * 8);
+    seg_start = PyByteArray_FromStringAndSize(NULL, n_seg * 8);
+    attr_end = PyByteArray_FromStringAndSize(NULL, n_tags * 8);
+    raw_to_block = PyMem_Malloc((size_t)(n_raw ? n_raw : 1) * 8);
+    if (!start || !opener || !blk_bytes || !blk_tags || !seg_block || !seg_start || !attr_end || !raw_to_block) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *st = (int64_t *)PyByteArray_AS_STRING(start), *bt = (int64_t *)PyByteArray_AS_STRING(blk_tags);
+    int64_t *sb = (int64_t *)PyByteArray_AS_STRING(seg_block), *ss = (int64_t *)PyByteArray_AS_STRING(seg_start);
+    int64_t *ae = (int64_t *)PyByteArray_AS_STRING(attr_end);
+    double *bb = (double *)PyByteArray_AS_STRING(blk_bytes);
+    /* Raw block r starts after the r-th block-level tag. */
+    Py_ssize_t j = 0, raw = 0;
+    if (n_keep && keep[0] == 0) {
+        st[0] = -1;
+        PyObject *empty = PyUnicode_New(0, 0);
+        if (empty == NULL)
+            goto done;
+        PyList_SET_ITEM(opener, 0, empty);
+        j = 1;
+    }
+    for (Py_ssize_t t = 0; t < n_tags && j < n_keep; t++) {
+        if (!(f[t] & block_flag) || ++raw != keep[j])
+            continue;
+        st[j] = t;
+        PyList_SET_ITEM(opener, j, Py_NewRef(PyList_GET_ITEM(names, t)));
+        j++;
+    }
+    if (j < n_keep) {
+        PyErr_SetString(PyExc_ValueError, "kept_blocks: a kept raw block has no starting tag");
+        goto done;
+    }
+    /* Running totals in raw block order, as numpy's cumsum adds them. */
+    double cum_bytes = 0.0, prev_bytes = 0.0;
+    int64_t cum_tags = 0, prev_tags = 0;
+    j = 0;
+    for (Py_ssize_t r = 0; r < n_raw; r++) {
+        cum_bytes += raw_bytes[r];
+        cum_tags += raw_tags[r];
+        raw_to_block[r] = -1;
+        if (j < n_keep && keep[j] == r) {
+            bb[j] = j ? cum_bytes - prev_bytes : cum_bytes;
+            bt[j] = j ? cum_tags - prev_tags : cum_tags;
+            prev_bytes = cum_bytes;
+            prev_tags = cum_tags;
+            raw_to_block[r] = j++;
+        }
+    }
+    int64_t at = 0;
+    for (Py_ssize_t k = 0; k < n_seg; k++) {
+        sb[k] = raw_to_block[seg_raw[k]];
+        ss[k] = at;
+        if (k < n_tags) {
+            at += seg_len[k] + tag_len[k];
+            ae[k] = at - 1;
+        }
+    }
+    result = PyTuple_Pack(7, start, opener, blk_bytes, blk_tags, seg_block, seg_start, attr_end);
+done:
+    if (kp.obj)
+        PyBuffer_Release(&kp);
+    if (fl.obj)
+        PyBuffer_Release(&fl);
+    if (rbv.obj)
+        PyBuffer_Release(&rbv);
+    if (sl.obj)
+        PyBuffer_Release(&sl);
+    if (tl.obj)
+        PyBuffer_Release(&tl);
+    if (by.obj)
+        PyBuffer_Release(&by);
+    if (tg.obj)
+        PyBuffer_Release(&tg);
+    Py_XDECREF(start);
+    Py_XDECREF(opener);
+    Py_XDECREF(blk_bytes);
+    Py_XDECREF(blk_tags);
+    Py_XDECREF(seg_block);
+    Py_XDECREF(seg_start);
+    Py_XDECREF(attr_end);
+    PyMem_Free(raw_to_block);
+    return result;
+}
+
 PyDoc_STRVAR(element_strings_doc,
              "element_strings(el_tag, names, attr_end, attr_len, source)\n"
              "    -> (el_name, el_attrs, name_id, name_strings, attr_id, attr_strings)\n\n"
@@ -914,6 +1052,7 @@ static PyMethodDef methods[] = {
     {"open_elements", open_elements, METH_VARARGS, open_elements_doc},
     {"split_blocks", split_blocks, METH_VARARGS, split_blocks_doc},
     {"raw_blocks", raw_blocks, METH_VARARGS, raw_blocks_doc},
+    {"kept_blocks", kept_blocks, METH_VARARGS, kept_blocks_doc},
     {"element_strings", element_strings, METH_VARARGS, element_strings_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -770,6 +770,82 @@ def raw_blocks_reference(
     return seg_rawblock, in_link, raw_words, raw_link, raw_tags, raw_bytes
 
 
+#: What :func:`kept_blocks` returns.
+KeptBlocks = tuple[np.ndarray, list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def kept_blocks(
+    keep: np.ndarray,
+    flags: np.ndarray,
+    seg_rawblock: np.ndarray,
+    seg_len: np.ndarray,
+    tag_len: np.ndarray,
+    raw_bytes: np.ndarray,
+    raw_tags: np.ndarray,
+    lnames: list[str],
+    accelerated: bool | None = None,
+) -> KeptBlocks:
+    """Per kept raw block its starting tag, that tag's name, markup bytes and tags; per segment its
+    kept block and offset; per tag the offset of its ``>``.
+
+    Returns ``(start_tag, opener, bytes, tags, seg_block, seg_start,
+    attr_end)``: the C pass walks the tags and raw blocks once instead of a
+    dozen array operations and a list built per block (see
+    :func:`kept_blocks_reference`).
+    """
+    c = _SCAN.use(accelerated)
+    if c is None:
+        return kept_blocks_reference(keep, flags, seg_rawblock, seg_len, tag_len, raw_bytes, raw_tags, lnames)
+    start_tag, opener, blk_bytes, blk_tags, seg_block, seg_start, attr_end = c.kept_blocks(
+        np.ascontiguousarray(keep, dtype=np.int64),
+        np.ascontiguousarray(flags, dtype=np.uint8),
+        np.ascontiguousarray(seg_rawblock, dtype=np.int64),
+        np.ascontiguousarray(seg_len, dtype=np.int64),
+        np.ascontiguousarray(tag_len, dtype=np.int64),
+        np.ascontiguousarray(raw_bytes, dtype=np.float64),
+        np.ascontiguousarray(raw_tags, dtype=np.int64),
+        lnames,
+        FLAG_BLOCK,
+    )
+    return (
+        np.frombuffer(start_tag, np.int64),
+        opener,
+        np.frombuffer(blk_bytes, np.float64),
+        np.frombuffer(blk_tags, np.int64),
+        np.frombuffer(seg_block, np.int64),
+        np.frombuffer(seg_start, np.int64),
+        np.frombuffer(attr_end, np.int64),
+    )
+
+
+def kept_blocks_reference(
+    keep: np.ndarray,
+    flags: np.ndarray,
+    seg_rawblock: np.ndarray,
+    seg_len: np.ndarray,
+    tag_len: np.ndarray,
+    raw_bytes: np.ndarray,
+    raw_tags: np.ndarray,
+    lnames: list[str],
+) -> KeptBlocks:
+    """The Python reference of :func:`kept_blocks`."""
+    start_tag = np.concatenate(([-1], np.flatnonzero(flags & FLAG_BLOCK)))[keep]
+    opener = [lnames[t] if t >= 0 else "" for t in start_tag.tolist()]
+    # Markup of empty blocks counts toward the next block with text: each
+    # kept block takes the running totals since the previous kept one.
+    blk_bytes = np.cumsum(raw_bytes)[keep]
+    blk_bytes[1:] -= blk_bytes[:-1].copy()
+    blk_tags = np.cumsum(raw_tags)[keep]
+    blk_tags[1:] -= blk_tags[:-1].copy()
+    # Map raw blocks to kept-block indices (-1 for empty ones) for segments.
+    raw_to_block = np.full(len(raw_bytes), -1, dtype=np.int64)
+    raw_to_block[keep] = np.arange(len(keep))
+    # Offsets in step 0's output: segment k, then tag k.
+    tag_end = np.cumsum(seg_len[:-1]) + np.cumsum(tag_len)
+    seg_start = np.concatenate(([0], tag_end))
+    return start_tag, opener, blk_bytes, blk_tags, raw_to_block[seg_rawblock], seg_start, tag_end - 1
+
+
 def build(markup: str, *, accelerated: bool | None = None) -> Document:
     """Build the document model from decoded markup.
 
@@ -784,13 +860,9 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
     if not has_text:
         return _empty_document(title, meta, markup, head_meta)
     n_tags = len(lnames)
-    is_block = (flags & FLAG_BLOCK) > 0
     seg_rawblock, in_link, raw_words, raw_link, raw_tags, raw_bytes = raw_blocks(
         flags, seg_words, seg_len, tag_len, accelerated=use_c
     )
-    n_raw = len(raw_words)
-
-    block_tag_idx = np.flatnonzero(is_block)
 
     keep = np.flatnonzero(raw_words > 0)
     texts = _block_texts(all_text, keep, use_c)
@@ -802,24 +874,10 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
         keep, texts = keep[shown], [t for t in texts if t]
     if len(keep) == 0:  # text, but no words (only separators such as "|")
         return _empty_document(title, meta, markup, head_meta)
-    start_tag = np.concatenate(([-1], block_tag_idx))[keep]
-    opener = [lnames[t] if t >= 0 else "" for t in start_tag.tolist()]
-    # Markup of empty blocks counts toward the next block with text: each
-    # kept block takes the running totals since the previous kept one.
-    blk_bytes = np.cumsum(raw_bytes)[keep]
-    blk_bytes[1:] -= blk_bytes[:-1].copy()
-    blk_tags = np.cumsum(raw_tags)[keep]
-    blk_tags[1:] -= blk_tags[:-1].copy()
-
+    start_tag, opener, blk_bytes, blk_tags, seg_block, seg_start, attr_end = kept_blocks(
+        keep, flags, seg_rawblock, seg_len, tag_len, raw_bytes, raw_tags, lnames, accelerated=use_c
+    )
     chars = np.fromiter(map(len, texts), np.int64, len(texts))
-
-    # Map raw blocks to kept-block indices (-1 for empty ones) for segments.
-    raw_to_block = np.full(n_raw, -1, dtype=np.int64)
-    raw_to_block[keep] = np.arange(len(keep))
-    seg_block = raw_to_block[seg_rawblock]
-    # Offsets in step 0's output: segment k, then tag k.
-    tag_end = np.cumsum(seg_len[:-1]) + np.cumsum(tag_len)
-    seg_start = np.concatenate(([0], tag_end))
 
     return Document(
         texts=texts,
@@ -843,7 +901,7 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
         _seg_len=seg_len,
         _lnames=lnames,
         _flags=flags,
-        _attr_end=tag_end - 1,
+        _attr_end=attr_end,
         _attr_len=attr_len,
         _start_tag=start_tag,
         accelerated=use_c,
