@@ -481,3 +481,18 @@ def test_boxed_furniture_matches_reference(name: str, markup: str) -> None:
         assert np.array_equal(fast, furniture.boxed_furniture_reference(doc, keep))
     if name == "boxed":
         assert fast.any()
+
+
+@_needs_c
+def test_flag_columns_in_c_check_their_arrays() -> None:
+    out = np.zeros((3, len(furniture.NAMES)))
+    rows = np.array([0, 2], np.int64)
+    bits = np.array([furniture._READ_TIME_WORD | 1, furniture._DATE_WORD], np.uint8)
+    furniture._flag_columns(out, rows, ["5 min read", "may 3"], bits, accelerated=True)
+    want = np.zeros_like(out)
+    furniture._flag_columns(want, rows, ["5 min read", "may 3"], bits, accelerated=False)
+    assert out.tobytes() == want.tobytes() and out[0, 5] == 1.0 and out[2, 4] == 1.0
+    with pytest.raises(IndexError):
+        furniture._flag_columns(out, np.array([0, 3], np.int64), ["a", "b"], bits, accelerated=True)
+    with pytest.raises(ValueError):
+        furniture._flag_columns(out, rows[:1], ["a"], bits, accelerated=True)

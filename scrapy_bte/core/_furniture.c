@@ -803,12 +803,69 @@ static PyObject *configure(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+PyDoc_STRVAR(columns_doc, "columns(bits, rows, out) -> list\n\n"
+                          "Writes the flags `bits` (bytes, one per text) of the blocks `rows` (int64) into\n"
+                          "`out` (float64, C-contiguous, shape (n_blocks, 9)) as furniture.label_features\n"
+                          "reads them: bits 0-3 to columns 0-3, and column 4 (date_like) 1.0 where a date word or\n"
+                          "a numeric date was found; other cells are left alone. Returns the indices into\n"
+                          "`bits` of the texts holding a reading-time word.");
+
+static PyObject *columns(PyObject *self, PyObject *args)
+{
+    Py_buffer bb = {0}, rb = {0}, ob = {0};
+    if (!PyArg_ParseTuple(args, "y*y*w*", &bb, &rb, &ob))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = rb.len / 8, width = 9, n_rows = ob.len / (8 * width);
+    if (rb.len != n * 8 || bb.len != n || ob.len != n_rows * 8 * width) {
+        PyErr_SetString(PyExc_ValueError, "columns: one flag byte per row; out float64 with 9 columns");
+        goto done;
+    }
+    const unsigned char *bits = bb.buf;
+    const int64_t *rows = rb.buf;
+    double *out = ob.buf;
+    PyObject *read_time = PyList_New(0);
+    if (read_time == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t r = rows[i];
+        if (r < 0 || r >= n_rows) {
+            PyErr_SetString(PyExc_IndexError, "columns: row out of range");
+            Py_DECREF(read_time);
+            goto done;
+        }
+        double *cell = out + r * width;
+        unsigned char b = bits[i];
+        cell[0] = b & LABEL ? 1.0 : 0.0;
+        cell[1] = b & LABEL_COLON ? 1.0 : 0.0;
+        cell[2] = b & BYLINE_START ? 1.0 : 0.0;
+        cell[3] = b & CREDIT_START ? 1.0 : 0.0;
+        cell[4] = b & (DATE_WORD | NUMERIC_DATE) ? 1.0 : 0.0;
+        if (b & READ_TIME_WORD) {
+            PyObject *index = PyLong_FromSsize_t(i);
+            if (index == NULL || PyList_Append(read_time, index) < 0) {
+                Py_XDECREF(index);
+                Py_DECREF(read_time);
+                goto done;
+            }
+            Py_DECREF(index);
+        }
+    }
+    result = read_time;
+done:
+    PyBuffer_Release(&bb);
+    PyBuffer_Release(&rb);
+    PyBuffer_Release(&ob);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"flags", flags, METH_O, flags_doc},
     {"lowered", lowered, METH_VARARGS, lowered_doc},
     {"beside", beside, METH_VARARGS, beside_doc},
     {"repeats", repeats, METH_VARARGS, repeats_doc},
+    {"columns", columns, METH_VARARGS, columns_doc},
     {NULL, NULL, 0, NULL},
 };
 

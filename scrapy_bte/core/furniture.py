@@ -351,6 +351,22 @@ def _lowered(texts: list[str], rows: list[int], accelerated: bool | None = None)
     return c.lowered(texts, rows)
 
 
+def _flag_columns(
+    out: np.ndarray, rows: np.ndarray, lows: list[str], bits: np.ndarray, accelerated: bool | None = None
+) -> None:
+    """Columns 0-5 of :func:`label_features` for the blocks ``rows`` (texts ``lows``, flags ``bits``):
+    written by one C call when built (else a fancy-index assignment per column), the reading-time
+    pattern run where the flags say it can match."""
+    c = _FURNITURE.use(accelerated)
+    if c is None:
+        out[rows, :4] = np.unpackbits(bits[:, None], axis=1, count=4, bitorder="little")
+        out[rows, 4], out[rows, 5] = _date_columns(lows, bits)
+        return
+    for i in c.columns(bits, rows, out):
+        if _READ_TIME_RE.search(lows[i]) is not None:
+            out[rows[i], 5] = 1.0
+
+
 def label_features(doc: Any, *, accelerated: bool | None = None) -> np.ndarray:
     """``(n_blocks, len(NAMES))`` flags of label-like blocks (see the module docstring).
 
@@ -368,9 +384,7 @@ def label_features(doc: Any, *, accelerated: bool | None = None) -> np.ndarray:
         # One call per text: only the texts with a non-ASCII character take str.lower's slow path
         # (one joined string would take it for all of them).
         lows = _lowered(texts, rows.tolist(), accelerated)
-        bits = text_flags(lows, accelerated=accelerated)
-        out[rows, :4] = np.unpackbits(bits[:, None], axis=1, count=4, bitorder="little")
-        out[rows, 4], out[rows, 5] = _date_columns(lows, bits)
+        _flag_columns(out, rows, lows, text_flags(lows, accelerated=accelerated), accelerated)
     repeats = _repeats(texts, accelerated)
     if repeats is not None:
         out[:, 6] = np.log(repeats)
