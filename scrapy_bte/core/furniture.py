@@ -729,7 +729,7 @@ def image_captions(doc: Any) -> np.ndarray:
     if not np.count_nonzero(after_image):  # ``ndarray.any`` costs a microsecond on small pages
         return after_image
     container = np.asarray(doc.container, dtype=np.int64)
-    alone = np.bincount(container, minlength=int(container.max()) + 1)[container] == 1
+    alone = np.bincount(container)[container] == 1  # its length is already the largest number + 1
     return after_image & alone & (doc.words <= CAPTION_WORDS) & (container > 0)
 
 
