@@ -430,6 +430,18 @@ static int one_bits(PyObject *raw, PyObject *cache, Py_ssize_t limit, PyObject *
     return PyErr_Occurred() ? -1 : 0;
 }
 
+/* one_bits of the slice source[start:end] (an opening tag's attribute string). */
+static int slice_one_bits(PyObject *source, int64_t start, int64_t end, PyObject *cache, Py_ssize_t limit,
+                          PyObject *fallback, unsigned char *buf, int64_t *dest)
+{
+    PyObject *raw = PyUnicode_Substring(source, start, end);
+    if (raw == NULL)
+        return -1;
+    int bad = one_bits(raw, cache, limit, fallback, buf, dest);
+    Py_DECREF(raw);
+    return bad;
+}
+
 PyDoc_STRVAR(bits_of_doc,
              "bits_of(raws, out, cache, limit, fallback)\n\n"
              "Writes the group bits of each str of the list `raws` to `out` (a writable int64\n"
@@ -512,12 +524,7 @@ static PyObject *slice_bits(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_IndexError, "slice_bits: range out of the source");
             goto done;
         }
-        PyObject *raw = PyUnicode_Substring(source, start, end);
-        if (raw == NULL)
-            goto done;
-        int bad = one_bits(raw, cache, limit, fallback, buf, dest + i);
-        Py_DECREF(raw);
-        if (bad < 0)
+        if (slice_one_bits(source, start, end, cache, limit, fallback, buf, dest + i) < 0)
             goto done;
     }
     result = Py_NewRef(Py_None);
@@ -612,12 +619,7 @@ static PyObject *block_bits(PyObject *self, PyObject *args)
         }
         if (buf == NULL && (buf = values_buffer(small, sizeof(small))) == NULL)
             goto done;
-        PyObject *raw = PyUnicode_Substring(source, start, end);
-        if (raw == NULL)
-            goto done;
-        int bad = one_bits(raw, cache, limit, fallback, buf, own + b);
-        Py_DECREF(raw);
-        if (bad < 0)
+        if (slice_one_bits(source, start, end, cache, limit, fallback, buf, own + b) < 0)
             goto done;
     }
     result = Py_NewRef(Py_None);

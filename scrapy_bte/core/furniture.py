@@ -737,6 +737,52 @@ def _box_heading(text: str) -> bool:
     return text.lower().strip(_LABEL_TAIL) in _BOX_SET
 
 
+def _path(block: int, container: list[int], parents: list[int], paths: dict[int, frozenset[int]]) -> frozenset[int]:
+    """The elements a block lies inside (its container and the container's ancestors, root
+    excluded), once per container in ``paths``: a heading's box grows while the block before
+    stays outside."""
+    el = container[block]
+    got = paths.get(el)
+    if got is None:
+        up = []
+        while el > 0:
+            up.append(el)
+            el = parents[el]
+        got = paths[container[block]] = frozenset(up)
+    return got
+
+
+def _box_heads(
+    doc: Any, keep: np.ndarray, container: list[int], paths: dict[int, frozenset[int]] | None = None
+) -> list[tuple[int, int]]:
+    """(heading block, its box element) for each heading that names furniture and opens a box.
+
+    The box is the largest element that opens with the heading's block, never
+    one that holds the longest kept block (the body's core); ``paths`` (each
+    container's elements, root excluded) is filled for the caller to reuse.
+    """
+    texts, words = doc.texts, doc.words
+    labels = label_features(doc)[:, 0] > 0
+    heads = [b for b in (labels & (words <= BOX_WORDS)).nonzero()[0].tolist() if _box_heading(texts[b])]
+    if not heads:
+        return []
+    parents = doc.el_parent
+    if paths is None:
+        paths = {}
+    core_path = _path(int(np.argmax(np.where(keep, words, -1.0))), container, parents, paths)
+    found = []
+    for head in heads:
+        box = 0
+        el = container[head]
+        before = _path(head - 1, container, parents, paths) if head else frozenset()
+        while el > 0 and el not in core_path and el not in before:
+            box = el
+            el = parents[el]
+        if box:
+            found.append((head, box))
+    return found
+
+
 def boxed_furniture(doc: Any, keep: np.ndarray) -> np.ndarray:
     """Boxes that a heading names as furniture: "Comments (4)" and the thread under it, "Related
     articles" and its list, "Tags" and the tags, a newsletter box.
@@ -752,51 +798,22 @@ def boxed_furniture(doc: Any, keep: np.ndarray) -> np.ndarray:
     """
     n = doc.n_blocks
     out = np.zeros(n, dtype=bool)
-    texts, words = doc.texts, doc.words
-    labels = label_features(doc)[:, 0] > 0
-    heads = [b for b in (labels & (words <= BOX_WORDS)).nonzero()[0].tolist() if _box_heading(texts[b])]
-    if not heads:
-        return out
     parents = doc.el_parent
     container = doc.container.tolist()
-    core = int(np.argmax(np.where(keep, words, -1.0)))
-    paths: dict[int, frozenset[int]] = {}
-
-    def path(block: int) -> frozenset[int]:
-        """The elements a block lies inside (its container and the container's ancestors, root
-        excluded), once per container: the heading's box grows while the block before stays outside."""
-        el = container[block]
-        got = paths.get(el)
-        if got is None:
-            up = []
-            while el > 0:
-                up.append(el)
-                el = parents[el]
-            got = paths[container[block]] = frozenset(up)
-        return got
-
-    core_path = path(core)
-    for head in heads:
-        box = 0
+    for head, box in _box_heads(doc, keep, container):
+        end = head + 1  # the heading's own block lies inside its box
         el = container[head]
-        before = path(head - 1) if head else frozenset()
-        while el > 0 and el not in core_path and el not in before:
-            box = el
-            el = parents[el]
-        if box:
-            end = head + 1  # the heading's own block lies inside its box
-            el = container[head]
-            while end < n:
-                here = container[end]
-                if here != el:
-                    up = here  # up to the box's level: an element's ancestors come before it
-                    while up > box:
-                        up = parents[up]
-                    if up != box:
-                        break
-                    el = here
-                end += 1
-            out[head:end] = True
+        while end < n:
+            here = container[end]
+            if here != el:
+                up = here  # up to the box's level: an element's ancestors come before it
+                while up > box:
+                    up = parents[up]
+                if up != box:
+                    break
+                el = here
+            end += 1
+        out[head:end] = True
     return out
 
 
@@ -805,42 +822,14 @@ def boxed_furniture_reference(doc: Any, keep: np.ndarray) -> np.ndarray:
     its path (the elements it lies inside)."""
     n = doc.n_blocks
     out = np.zeros(n, dtype=bool)
-    texts, words = doc.texts, doc.words
-    labels = label_features(doc)[:, 0] > 0
-    heads = [b for b in np.flatnonzero(labels & (words <= BOX_WORDS)).tolist() if _box_heading(texts[b])]
-    if not heads:
-        return out
-    parents = doc.el_parent
     container = doc.container.tolist()
-    core = int(np.argmax(np.where(keep, words, -1.0)))
+    parents = doc.el_parent
     paths: dict[int, frozenset[int]] = {}
-
-    def path(block: int) -> frozenset[int]:
-        """The elements a block lies inside (its container and the container's ancestors, root
-        excluded), once per container: the heading's box grows while the block before stays outside."""
-        el = container[block]
-        got = paths.get(el)
-        if got is None:
-            up = []
-            while el > 0:
-                up.append(el)
-                el = parents[el]
-            got = paths[container[block]] = frozenset(up)
-        return got
-
-    core_path = path(core)
-    for head in heads:
-        box = 0
+    for head, box in _box_heads(doc, keep, container, paths):
+        end = head + 1  # the heading's own block lies inside its box
         el = container[head]
-        before = path(head - 1) if head else frozenset()
-        while el > 0 and el not in core_path and el not in before:
-            box = el
-            el = parents[el]
-        if box:
-            end = head + 1  # the heading's own block lies inside its box
-            el = container[head]
-            while end < n and (container[end] == el or box in path(end)):
-                el = container[end]
-                end += 1
-            out[head:end] = True
+        while end < n and (container[end] == el or box in _path(end, container, parents, paths)):
+            el = container[end]
+            end += 1
+        out[head:end] = True
     return out
