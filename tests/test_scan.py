@@ -318,7 +318,7 @@ def test_document_span_in_c_matches_numpy(seg_words: list[float], data: st.DataO
             seg_block=np.array(sorted(blocks), dtype=np.int64),
             total_tags=n_tags,
             style_tags=weightless,
-            _flags=other | (mask if weightless is not None else np.zeros_like(mask)) * np.uint8(document.FLAG_STYLE),
+            tag_flags=other | (mask if weightless is not None else np.zeros_like(mask)) * np.uint8(document.FLAG_STYLE),
             accelerated=True,
         )
         for weight in (1.0, 0.0, 0.3):

@@ -466,6 +466,12 @@ class Document:
     def total_words(self) -> float:
         return float(self.words.sum())
 
+    @property
+    def tag_flags(self) -> np.ndarray:
+        """Per tag, its ``FLAG_*`` bits (uint8), for passes that test several kinds of tag at once
+        (BTE reads :data:`FLAG_STYLE` here instead of building :attr:`style_tags`)."""
+        return self._flags
+
     @cached_property
     def style_tags(self) -> np.ndarray | None:
         """Per tag, 1 for a :data:`STYLE_TAGS` tag (not a tag to BTE); None when the page has none."""

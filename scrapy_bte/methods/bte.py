@@ -203,7 +203,7 @@ def document_span(doc: Document, link_weight: float = 1.0) -> Span | None:
         found = c.span(
             np.ascontiguousarray(words, dtype=np.float64),
             doc.total_tags,
-            np.ascontiguousarray(doc._flags, dtype=np.uint8),
+            np.ascontiguousarray(doc.tag_flags, dtype=np.uint8),
             FLAG_STYLE,
             np.ascontiguousarray(doc.seg_block, dtype=np.int64),
         )
