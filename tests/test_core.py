@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scrapy_bte import ConfigError, Extraction, ExtractionError, extract
+from scrapy_bte import ACCELERATED, ConfigError, Extraction, ExtractionError, extract
 from scrapy_bte.api import METHODS, parse
 from scrapy_bte.core.document import STYLE_TAGS, build, step0
 from scrapy_bte.core.scripts import char_f1, weighted_words
@@ -292,6 +292,48 @@ def test_spaceless_letters_count_as_fractions_of_words():
     # Thai combining marks (U+0E31, U+0E34-U+0E3A, U+0E47-U+0E4E) do not count.
     assert thai < len("ชุมชนริมน้ำ")
     assert weighted_words("Hà Nội mở thêm tuyến") == 5
+
+
+JAPANESE_PAGE = page(
+    "<nav><ul>"
+    + "".join(
+        f"<li><a href='/{i}'>{name}</a></li>" for i, name in enumerate(["速報", "社会", "経済", "政治", "国際"] * 6)
+    )
+    + "</ul></nav><article><h1>メディア芸術祭賞の発表</h1>"
+    + "<p>文化庁は１日、アート、エンターテインメント、アニメーション、マンガの４部門で優れた作品を顕彰する"
+    + "今年度のメディア芸術祭賞を発表した。エンターテインメント部門の大賞はテレビ番組が受賞した。</p>"
+    + "<p>アート部門はサウンドインスタレーション、アニメーション部門は短編、マンガ部門は長編が大賞に選ばれた。"
+    + "贈呈式は来月、東京都内で開かれる予定だという。</p></article>"
+    + "<footer>"
+    + "".join(f"<a href='/f{i}'>利用規約</a> &#160;|&#160; " for i in range(8))
+    + "</footer>"
+)
+
+
+def as_references(markup: str) -> str:
+    """Every non-ASCII character written as a numeric reference, as some serialisers save pages."""
+    return "".join(ch if ch.isascii() else f"&#x{ord(ch):X};" for ch in markup)
+
+
+@pytest.mark.parametrize("accelerated", [False, True])
+def test_numeric_references_count_as_the_characters_they_name(accelerated):
+    if accelerated and not ACCELERATED["scrapy_bte.core._scan"]:
+        pytest.skip("scrapy_bte.core._scan is not built")
+    written = build(as_references(JAPANESE_PAGE), accelerated=accelerated)
+    plain = build(JAPANESE_PAGE.replace("&#160;", "\u00a0"), accelerated=accelerated)
+    assert written.texts == plain.texts
+    assert np.array_equal(written.words, plain.words)
+    # A Japanese paragraph is many words, not the one "token" its references spell without a space.
+    paragraph = written.texts.index(next(t for t in written.texts if t.startswith("文化庁")))
+    assert written.words[paragraph] > 40
+    assert np.array_equal(written.seg_words, plain.seg_words)
+
+
+def test_a_page_written_in_references_extracts_like_the_same_page_in_utf8():
+    plain = extract(JAPANESE_PAGE)
+    written = extract(as_references(JAPANESE_PAGE))
+    assert written.text == plain.text
+    assert "文化庁は１日" in written.text and "速報" not in written.text and "利用規約" not in written.text
 
 
 def test_extraction_to_dict_is_json_safe_and_round_trips():

@@ -51,6 +51,19 @@ static inline Py_UCS4 low_char(Py_UCS4 c)
     return c;
 }
 
+/* Code points a numeric character reference decodes to unchanged (HTML's table maps
+ * the C1 range, drops other controls and non-characters, replaces surrogates). */
+static inline int counted_codepoint(uint32_t v)
+{
+    if (v < 0x20)
+        return v == '\t' || v == '\n' || v == '\f' || v == '\r';
+    if (v < 0xa0)
+        return v < 0x7f;
+    if (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff) || (v >= 0xfdd0 && v <= 0xfdef))
+        return 0;
+    return (v & 0xfffe) != 0xfffe;
+}
+
 static inline int in_ranges(Py_UCS4 c, Py_UCS4 (*ranges)[2], int count)
 {
     for (int r = 0; r < count; r++)

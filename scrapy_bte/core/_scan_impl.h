@@ -288,15 +288,51 @@ static Py_ssize_t SUF(find_tags)(const CH *s, Py_ssize_t n, Py_ssize_t **bounds,
     return count;
 }
 
-/* Words of s[a:b] as scripts.weighted_words counts them, with the separator
- * rule of document._drop_separators; *nonspace tells if any character is not
- * white space. */
+/* The character at s[k] as the words are counted: a numeric character
+ * reference (scripts.counted_text) stands for the character it names when
+ * that character is one HTML decodes to itself; returns the index after it. */
+static inline Py_ssize_t SUF(counted_char)(const CH *s, Py_ssize_t k, Py_ssize_t b, Py_UCS4 *out)
+{
+    Py_UCS4 c = s[k];
+    *out = c;
+    if (c != '&' || k + 2 >= b || s[k + 1] != '#')
+        return k + 1;
+    Py_ssize_t j = k + 2;
+    int hex = s[j] == 'x' || s[j] == 'X';
+    j += hex;
+    Py_ssize_t digits = j;
+    uint32_t v = 0;
+    for (; j < b; j++) {
+        Py_UCS4 d = s[j];
+        uint32_t x;
+        if (d >= '0' && d <= '9')
+            x = d - '0';
+        else if (hex && (d | 0x20) >= 'a' && (d | 0x20) <= 'f')
+            x = (d | 0x20) - 'a' + 10;
+        else
+            break;
+        v = v * (hex ? 16u : 10u) + x;
+        if (v > 0x110000)
+            v = 0x110000; /* out of range stays out of range */
+    }
+    if (j == digits || !counted_codepoint(v))
+        return k + 1;
+    if (j < b && s[j] == ';')
+        j++;
+    *out = v;
+    return j;
+}
+
+/* Words of s[a:b] as scripts.weighted_words counts them in scripts.counted_text,
+ * with the separator rule of document._drop_separators; *nonspace tells if any
+ * counted character is not white space. */
 static double SUF(segment_words)(const CH *s, Py_ssize_t a, Py_ssize_t b, int *nonspace)
 {
-    Py_ssize_t tokens = 0, cjk = 0, sea = 0;
+    Py_ssize_t tokens = 0, cjk = 0, sea = 0, chars = 0;
     int in_token = 0, any = 0;
-    for (Py_ssize_t k = a; k < b; k++) {
-        Py_UCS4 c = s[k];
+    for (Py_ssize_t k = a; k < b; chars++) {
+        Py_UCS4 c;
+        k = SUF(counted_char)(s, k, b, &c);
         int space, spaceless = 0;
         if (c < 128) {
             space = Py_UNICODE_ISSPACE(c);
@@ -325,10 +361,11 @@ static double SUF(segment_words)(const CH *s, Py_ssize_t a, Py_ssize_t b, int *n
     double words = (double)tokens;
     if (cjk || sea)
         words = (double)tokens + (double)cjk * cjk_weight + (double)sea * sea_weight;
-    if (words > 0 && b - a <= separator_chars) {
+    if (words > 0 && chars <= separator_chars) {
         int word_char = 0;
-        for (Py_ssize_t k = a; k < b && !word_char; k++) {
-            Py_UCS4 c = s[k];
+        for (Py_ssize_t k = a; k < b && !word_char;) {
+            Py_UCS4 c;
+            k = SUF(counted_char)(s, k, b, &c);
             word_char = c == '_' || Py_UNICODE_ISALNUM(c);
         }
         if (!word_char)

@@ -33,7 +33,7 @@ import numpy as np
 
 from . import accel, scripts
 from .entities import unescape
-from .scripts import has_spaceless, weighted_words
+from .scripts import counted_text, has_spaceless, weighted_words
 
 #: The C passes of step 0, the cut at tags, the block texts and the element skeleton.
 _SCAN = accel.load("scrapy_bte.core._scan")
@@ -680,7 +680,8 @@ def scan_reference(cleaned: str) -> Scan:
     Returns the lower-cased tag names (end tags keep their "/"), their
     ``FLAG_*`` bits, the lengths of each tag, its attribute string and each
     text segment (the text between two tags), each segment's words (script
-    weights; separators count zero), the segments' text with a NUL at every
+    weights, numeric references read as their characters; separators count
+    zero), the segments' text with a NUL at every
     block-level tag, and whether any segment is more than white space.
     """
     parts = _TAG_RE.split(cleaned)
@@ -695,12 +696,16 @@ def scan_reference(cleaned: str) -> Scan:
     woven[0::2] = segments
     woven[1::2] = [_SEP if f & FLAG_BLOCK else "" for f in flags.tolist()]
     all_text = "".join(woven)
-    if not all_text.isascii() and _HIGH_RE.search(all_text) and has_spaceless(all_text):
-        seg_words = np.fromiter(map(weighted_words, segments), np.float64, n_tags + 1)
+    counted, text = segments, all_text
+    if "&#" in all_text:
+        counted = list(map(counted_text, segments))
+        text = "".join(counted)
+    if not text.isascii() and _HIGH_RE.search(text) and has_spaceless(text):
+        seg_words = np.fromiter(map(weighted_words, counted), np.float64, n_tags + 1)
     else:
-        seg_words = np.fromiter(map(len, map(str.split, segments)), np.float64, n_tags + 1)
-    _drop_separators(seg_words, segments)
-    has_text = any(map(str.strip, segments))
+        seg_words = np.fromiter(map(len, map(str.split, counted)), np.float64, n_tags + 1)
+    _drop_separators(seg_words, counted)
+    has_text = any(map(str.strip, counted))
     return lnames, flags, lengths[1::3] + attr_len + 2, attr_len, lengths[0::3], seg_words, all_text, has_text
 
 

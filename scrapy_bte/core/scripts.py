@@ -65,6 +65,43 @@ CJK_WEIGHT = 0.4
 SEA_WEIGHT = 0.2
 
 
+#: A numeric character reference, as HTML reads one: the longest digit run, ";" optional.
+_NUMERIC_REF = re.compile(r"&#(?:([0-9]+)|[xX]([0-9a-fA-F]+));?")
+
+
+def counted_codepoint(value: int) -> bool:
+    """Whether a numeric reference to ``value`` decodes to that very character.
+
+    HTML maps the C1 range through windows-1252, drops other controls and
+    non-characters and replaces surrogates; such references are counted as
+    the text they are written as.
+    """
+    if value < 0x20:
+        return value in (0x09, 0x0A, 0x0C, 0x0D)
+    if value < 0xA0:
+        return value < 0x7F
+    if value > 0x10FFFF or 0xD800 <= value <= 0xDFFF or 0xFDD0 <= value <= 0xFDEF:
+        return False
+    return value & 0xFFFE != 0xFFFE
+
+
+def _referenced(match: re.Match[str]) -> str:
+    decimal, hexadecimal = match.groups()
+    digits = (decimal if decimal is not None else hexadecimal).lstrip("0") or "0"
+    value = 0x110000 if len(digits) > 7 else int(digits, 10 if decimal is not None else 16)
+    return chr(value) if counted_codepoint(value) else match[0]
+
+
+def counted_text(segment: str) -> str:
+    """The segment as its words are counted: numeric references read as their characters.
+
+    Pages written by some serialisers spell every non-ASCII character as a
+    reference (``&#x6587;&#x5316;`` for Japanese): counted raw, a whole
+    Japanese paragraph would be one "word" and no letter of it space-less.
+    """
+    return _NUMERIC_REF.sub(_referenced, segment) if "&#" in segment else segment
+
+
 def tokens(text: str) -> list[str]:
     """``\\w+`` tokens: language-neutral and blind to punctuation and layout."""
     return WORD_RE.findall(text or "")
