@@ -239,6 +239,12 @@ def test_flags_mark_the_label_kinds() -> None:
     assert bits[6] == 0
 
 
+def test_labels_opened_by_bullets_and_marks() -> None:
+    lows = ["・関連記事", "■ related articles", "▼ anzeige", "【広告】", "★ most read", "・一覧の記事を読む"]
+    for flags in (furniture.text_flags_reference(lows), furniture.text_flags(lows)):
+        assert [bool(b & 1) for b in flags.tolist()] == [True, True, True, True, True, False]
+
+
 @_needs_c
 def test_c_pass_on_every_code_point() -> None:
     """Each code point between a byline word, a digit and a month: white space (split, rstrip), decimal

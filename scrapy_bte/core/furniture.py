@@ -99,8 +99,9 @@ _LABELS = _AD_LABELS + _ACTION_LABELS + _BOX_LABELS + _NAV_LABELS
 _BOX_SET = frozenset(_BOX_LABELS)
 _ACTION_BOX_SET = frozenset(_ACTION_LABELS) | _BOX_SET
 _LABEL_SET = frozenset(_LABELS)
-#: What may follow a label: punctuation, arrows, a count ("Comments (4)").
-_LABEL_TAIL = " \t:：.!»›>→…|-–—()[]（）【】0123456789·•件条"
+#: What may stand around a label: punctuation, arrows, a count ("Comments (4)"), and the bullets and
+#: marks that open one ("・関連記事", "■ Related", "▼ Anzeige").
+_LABEL_TAIL = " \t:：.!»›>→…|-–—()[]（）【】0123456789·•件条・■□▼▽▲△►▶▷●○◆◇★☆※＞》〉〔〕［］｜«‹<"
 # Words that open a label with its value: "Tags: a, b", "Quelle: dpa", "Lesen Sie auch: ...".
 # fmt: off
 _LABEL_COLON = frozenset((
