@@ -330,33 +330,42 @@ static double SUF(segment_words)(const CH *s, Py_ssize_t a, Py_ssize_t b, int *n
 {
     Py_ssize_t tokens = 0, cjk = 0, sea = 0, chars = 0;
     int in_token = 0, any = 0;
+#define COUNT_CHAR(ch)                                                                                                 \
+    do {                                                                                                              \
+        Py_UCS4 c_ = (ch);                                                                                            \
+        int space, spaceless = 0;                                                                                     \
+        if (c_ < 128) {                                                                                               \
+            space = Py_UNICODE_ISSPACE(c_);                                                                           \
+        } else {                                                                                                      \
+            space = c_ <= 0x3000 && Py_UNICODE_ISSPACE(c_); /* no white space above U+3000 */                       \
+            if (!space && c_ >= 0x0e01) {                                                                             \
+                if (in_ranges(c_, cjk_ranges, n_cjk)) {                                                               \
+                    cjk++;                                                                                            \
+                    spaceless = 1;                                                                                    \
+                } else if (in_ranges(c_, sea_ranges, n_sea)) {                                                        \
+                    sea++;                                                                                            \
+                    spaceless = 1;                                                                                    \
+                }                                                                                                     \
+            }                                                                                                         \
+        }                                                                                                             \
+        if (!space)                                                                                                   \
+            any = 1;                                                                                                  \
+        if (space || spaceless) {                                                                                     \
+            in_token = 0;                                                                                             \
+        } else if (!in_token) {                                                                                       \
+            in_token = 1;                                                                                             \
+            tokens++;                                                                                                 \
+        }                                                                                                             \
+    } while (0)
     for (Py_ssize_t k = a; k < b; chars++) {
-        Py_UCS4 c;
-        k = SUF(counted_char)(s, k, b, &c);
-        int space, spaceless = 0;
-        if (c < 128) {
-            space = Py_UNICODE_ISSPACE(c);
-        } else {
-            space = Py_UNICODE_ISSPACE(c);
-            if (!space && c >= 0x0e01) {
-                if (in_ranges(c, cjk_ranges, n_cjk)) {
-                    cjk++;
-                    spaceless = 1;
-                } else if (in_ranges(c, sea_ranges, n_sea)) {
-                    sea++;
-                    spaceless = 1;
-                }
-            }
-        }
-        if (!space)
-            any = 1;
-        if (space || spaceless) {
-            in_token = 0;
-        } else if (!in_token) {
-            in_token = 1;
-            tokens++;
-        }
+        Py_UCS4 c = s[k];
+        if (c == '&')
+            k = SUF(counted_char)(s, k, b, &c);
+        else
+            k++;
+        COUNT_CHAR(c);
     }
+#undef COUNT_CHAR
     *nonspace = any;
     double words = (double)tokens;
     if (cjk || sea)
