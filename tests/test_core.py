@@ -323,6 +323,8 @@ def test_numeric_references_count_as_the_characters_they_name(accelerated):
     plain = build(JAPANESE_PAGE.replace("&#160;", "\u00a0"), accelerated=accelerated)
     assert written.texts == plain.texts
     assert np.array_equal(written.words, plain.words)
+    # A reference is one character of text: density and markup bytes measure the page as written out.
+    assert np.array_equal(written.bytes, plain.bytes) and np.array_equal(written.chars, plain.chars)
     # A Japanese paragraph is many words, not the one "token" its references spell without a space.
     paragraph = written.texts.index(next(t for t in written.texts if t.startswith("文化庁")))
     assert written.words[paragraph] > 40

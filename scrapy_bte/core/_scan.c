@@ -377,10 +377,11 @@ static PyObject *step0(PyObject *self, PyObject *arg)
 }
 
 PyDoc_STRVAR(scan_doc,
-             "scan(cleaned) -> (names, flags, tag_len, attr_len, seg_len, seg_words, woven, has_text)\n\n"
+             "scan(cleaned) -> (names, flags, tag_len, attr_len, seg_len, seg_chars, seg_words, woven, has_text)\n\n"
              "Cut step 0's output at tags: lower-cased tag names, their flags, the\n"
              "lengths of tags, attribute strings and text segments, each segment's\n"
-             "words, the segments' text with a NUL at every block tag, and whether\n"
+             "counted characters (a numeric reference is one) and words, the\n"
+             "segments' text with a NUL at every block tag, and whether\n"
              "any segment has a character that is not white space. Arrays are\n"
              "bytearrays of uint8, int64 and float64.");
 
@@ -393,8 +394,8 @@ static PyObject *scan(PyObject *self, PyObject *arg)
     const void *data = PyUnicode_DATA(arg);
     Py_ssize_t *bounds = NULL, cap = 0, count;
     BY_KIND(kind, count =, find_tags, data, n, &bounds, &cap);
-    PyObject *names = NULL, *flags = NULL, *tag_len = NULL, *attr_len = NULL, *seg_len = NULL, *seg_words = NULL,
-             *woven = NULL, *result = NULL;
+    PyObject *names = NULL, *flags = NULL, *tag_len = NULL, *attr_len = NULL, *seg_len = NULL, *seg_chars = NULL,
+             *seg_words = NULL, *woven = NULL, *result = NULL;
     void *wbuf = NULL;
     if (count < 0) {
         PyErr_NoMemory();
@@ -405,21 +406,25 @@ static PyObject *scan(PyObject *self, PyObject *arg)
     tag_len = PyByteArray_FromStringAndSize(NULL, count * 8);
     attr_len = PyByteArray_FromStringAndSize(NULL, count * 8);
     seg_len = PyByteArray_FromStringAndSize(NULL, (count + 1) * 8);
+    seg_chars = PyByteArray_FromStringAndSize(NULL, (count + 1) * 8);
     seg_words = PyByteArray_FromStringAndSize(NULL, (count + 1) * 8);
-    if (!names || !flags || !tag_len || !attr_len || !seg_len || !seg_words)
+    if (!names || !flags || !tag_len || !attr_len || !seg_len || !seg_chars || !seg_words)
         goto done;
     unsigned char *fl = (unsigned char *)PyByteArray_AS_STRING(flags);
     int64_t *tl = (int64_t *)PyByteArray_AS_STRING(tag_len);
     int64_t *al = (int64_t *)PyByteArray_AS_STRING(attr_len);
     int64_t *sl = (int64_t *)PyByteArray_AS_STRING(seg_len);
+    int64_t *sc = (int64_t *)PyByteArray_AS_STRING(seg_chars);
     double *sw = (double *)PyByteArray_AS_STRING(seg_words);
     Py_ssize_t n_block = 0, prev = 0, total = 0;
     int has_text = 0;
     for (Py_ssize_t t = 0; t <= count; t++) {
         Py_ssize_t start = t < count ? bounds[3 * t] : n;
         int nonspace;
-        BY_KIND(kind, sw[t] =, segment_words, data, prev, start, &nonspace);
+        Py_ssize_t counted;
+        BY_KIND(kind, sw[t] =, segment_words, data, prev, start, &nonspace, &counted);
         has_text |= nonspace;
+        sc[t] = counted;
         sl[t] = start - prev;
         total += start - prev;
         if (t == count)
@@ -444,7 +449,7 @@ static PyObject *scan(PyObject *self, PyObject *arg)
     woven = PyUnicode_FromKindAndData(kind, wbuf, wlen);
     if (woven == NULL)
         goto done;
-    result = Py_BuildValue("OOOOOOOO", names, flags, tag_len, attr_len, seg_len, seg_words, woven,
+    result = Py_BuildValue("OOOOOOOOO", names, flags, tag_len, attr_len, seg_len, seg_chars, seg_words, woven,
                            has_text ? Py_True : Py_False);
 done:
     PyMem_Free(bounds);
@@ -454,6 +459,7 @@ done:
     Py_XDECREF(tag_len);
     Py_XDECREF(attr_len);
     Py_XDECREF(seg_len);
+    Py_XDECREF(seg_chars);
     Py_XDECREF(seg_words);
     Py_XDECREF(woven);
     return result;
@@ -644,7 +650,7 @@ static PyObject *split_blocks(PyObject *self, PyObject *args)
 
 
 PyDoc_STRVAR(raw_blocks_doc,
-             "raw_blocks(flags, seg_words, seg_len, tag_len, block_flag, open_flag, close_flag)\n"
+             "raw_blocks(flags, seg_words, seg_chars, tag_len, block_flag, open_flag, close_flag)\n"
              "    -> (seg_rawblock, in_link, raw_words, raw_link, raw_tags, raw_bytes)\n\n"
              "Per segment its raw block (block-level tags before it) and whether it\n"
              "lies inside a link; per raw block its words, link words, tags and bytes,\n"
@@ -653,9 +659,9 @@ PyDoc_STRVAR(raw_blocks_doc,
 
 static PyObject *raw_blocks(PyObject *self, PyObject *args)
 {
-    PyObject *flags_obj, *words_obj, *seg_len_obj, *tag_len_obj;
+    PyObject *flags_obj, *words_obj, *seg_chars_obj, *tag_len_obj;
     int block_flag, open_flag, close_flag;
-    if (!PyArg_ParseTuple(args, "OOOOiii", &flags_obj, &words_obj, &seg_len_obj, &tag_len_obj, &block_flag, &open_flag,
+    if (!PyArg_ParseTuple(args, "OOOOiii", &flags_obj, &words_obj, &seg_chars_obj, &tag_len_obj, &block_flag, &open_flag,
                           &close_flag))
         return NULL;
     Py_buffer fl = {0}, sw = {0}, sl = {0}, tl = {0};
@@ -663,7 +669,7 @@ static PyObject *raw_blocks(PyObject *self, PyObject *args)
     signed char *next_close = NULL;
     double *seg_bytes = NULL, *tag_bytes = NULL;
     if (PyObject_GetBuffer(flags_obj, &fl, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(words_obj, &sw, PyBUF_C_CONTIGUOUS) < 0 ||
-        PyObject_GetBuffer(seg_len_obj, &sl, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(tag_len_obj, &tl, PyBUF_C_CONTIGUOUS) < 0)
+        PyObject_GetBuffer(seg_chars_obj, &sl, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(tag_len_obj, &tl, PyBUF_C_CONTIGUOUS) < 0)
         goto done;
     Py_ssize_t n_tags = fl.len, n_seg = n_tags + 1;
     if (sw.len != n_seg * 8 || sl.len != n_seg * 8 || tl.len != n_tags * 8) {
@@ -672,7 +678,7 @@ static PyObject *raw_blocks(PyObject *self, PyObject *args)
     }
     const unsigned char *f = fl.buf;
     const double *w = sw.buf;
-    const int64_t *seg_len = sl.buf, *tag_len = tl.buf;
+    const int64_t *seg_chars = sl.buf, *tag_len = tl.buf;
     Py_ssize_t n_raw = 1;
     for (Py_ssize_t t = 0; t < n_tags; t++)
         n_raw += (f[t] & block_flag) != 0;
@@ -724,7 +730,7 @@ static PyObject *raw_blocks(PyObject *self, PyObject *args)
         il[k] = (unsigned char)(inside != 0);
         rw[block] += w[k];
         rl[block] += inside ? w[k] : 0.0;
-        seg_bytes[block] += (double)seg_len[k];
+        seg_bytes[block] += (double)seg_chars[k];
         if (k < n_tags) {
             rt[block] += 1;
             tag_bytes[block] += (double)tag_len[k];

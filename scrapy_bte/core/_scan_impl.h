@@ -325,8 +325,8 @@ static inline Py_ssize_t SUF(counted_char)(const CH *s, Py_ssize_t k, Py_ssize_t
 
 /* Words of s[a:b] as scripts.weighted_words counts them in scripts.counted_text,
  * with the separator rule of document._drop_separators; *nonspace tells if any
- * counted character is not white space. */
-static double SUF(segment_words)(const CH *s, Py_ssize_t a, Py_ssize_t b, int *nonspace)
+ * counted character is not white space, *counted how many characters it counted. */
+static double SUF(segment_words)(const CH *s, Py_ssize_t a, Py_ssize_t b, int *nonspace, Py_ssize_t *counted)
 {
     Py_ssize_t tokens = 0, cjk = 0, sea = 0, chars = 0;
     int in_token = 0, any = 0;
@@ -367,6 +367,7 @@ static double SUF(segment_words)(const CH *s, Py_ssize_t a, Py_ssize_t b, int *n
     }
 #undef COUNT_CHAR
     *nonspace = any;
+    *counted = chars;
     double words = (double)tokens;
     if (cjk || sea)
         words = (double)tokens + (double)cjk * cjk_weight + (double)sea * sea_weight;

@@ -653,7 +653,7 @@ def _skeleton(doc: Document) -> Skeleton:
 
 
 #: What :func:`scan` returns.
-Scan = tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, str, bool]
+Scan = tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, str, bool]
 
 
 def scan(cleaned: str, *, accelerated: bool | None = None) -> Scan:
@@ -661,13 +661,14 @@ def scan(cleaned: str, *, accelerated: bool | None = None) -> Scan:
     c = _SCAN.use(accelerated)
     if c is None:
         return scan_reference(cleaned)
-    names, flags, tag_len, attr_len, seg_len, seg_words, woven, has_text = c.scan(cleaned)
+    names, flags, tag_len, attr_len, seg_len, seg_chars, seg_words, woven, has_text = c.scan(cleaned)
     return (
         names,
         np.frombuffer(flags, np.uint8),
         np.frombuffer(tag_len, np.int64),
         np.frombuffer(attr_len, np.int64),
         np.frombuffer(seg_len, np.int64),
+        np.frombuffer(seg_chars, np.int64),
         np.frombuffer(seg_words, np.float64),  # a bytearray: writable
         woven,
         has_text,
@@ -679,10 +680,11 @@ def scan_reference(cleaned: str) -> Scan:
 
     Returns the lower-cased tag names (end tags keep their "/"), their
     ``FLAG_*`` bits, the lengths of each tag, its attribute string and each
-    text segment (the text between two tags), each segment's words (script
-    weights, numeric references read as their characters; separators count
-    zero), the segments' text with a NUL at every
-    block-level tag, and whether any segment is more than white space.
+    text segment (the text between two tags) and its counted characters
+    (numeric references read as the characters they name), each segment's
+    words (script weights; separators count zero), the segments' text with a
+    NUL at every block-level tag, and whether any segment is more than white
+    space.
     """
     parts = _TAG_RE.split(cleaned)
     del parts[3::4]  # the look-ahead's group: the attributes again
@@ -696,39 +698,48 @@ def scan_reference(cleaned: str) -> Scan:
     woven[0::2] = segments
     woven[1::2] = [_SEP if f & FLAG_BLOCK else "" for f in flags.tolist()]
     all_text = "".join(woven)
-    counted, text = segments, all_text
+    counted, text, seg_len = segments, all_text, lengths[0::3]
+    seg_chars = seg_len
     if "&#" in all_text:
         counted = list(map(counted_text, segments))
         text = "".join(counted)
+        seg_chars = np.fromiter(map(len, counted), np.int64, n_tags + 1)
     if not text.isascii() and _HIGH_RE.search(text) and has_spaceless(text):
         seg_words = np.fromiter(map(weighted_words, counted), np.float64, n_tags + 1)
     else:
         seg_words = np.fromiter(map(len, map(str.split, counted)), np.float64, n_tags + 1)
     _drop_separators(seg_words, counted)
     has_text = any(map(str.strip, counted))
-    return lnames, flags, lengths[1::3] + attr_len + 2, attr_len, lengths[0::3], seg_words, all_text, has_text
+    return lnames, flags, lengths[1::3] + attr_len + 2, attr_len, seg_len, seg_chars, seg_words, all_text, has_text
 
 
 RawBlocks = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def raw_blocks(
-    flags: np.ndarray, seg_words: np.ndarray, seg_len: np.ndarray, tag_len: np.ndarray, accelerated: bool | None = None
+    flags: np.ndarray,
+    seg_words: np.ndarray,
+    seg_chars: np.ndarray,
+    tag_len: np.ndarray,
+    accelerated: bool | None = None,
 ) -> RawBlocks:
     """Per segment its raw block and whether a link holds it; per raw block its totals.
 
-    Raw blocks are the text between two block-level tags, empty or not.
+    Raw blocks are the text between two block-level tags, empty or not;
+    their bytes are the tags' and the text's counted characters (a numeric
+    reference is one), so a page written in references measures as the
+    same page written out.
     Returns ``(seg_rawblock, in_link, raw_words, raw_link, raw_tags,
     raw_bytes)``; the C pass counts all of them in one loop over the tags
     instead of some twenty array operations (see :func:`raw_blocks_reference`).
     """
     c = _SCAN.use(accelerated)
     if c is None:
-        return raw_blocks_reference(flags, seg_words, seg_len, tag_len)
+        return raw_blocks_reference(flags, seg_words, seg_chars, tag_len)
     seg_raw, in_link, words, link, tags, nbytes = c.raw_blocks(
         np.ascontiguousarray(flags, dtype=np.uint8),
         np.ascontiguousarray(seg_words, dtype=np.float64),
-        np.ascontiguousarray(seg_len, dtype=np.int64),
+        np.ascontiguousarray(seg_chars, dtype=np.int64),
         np.ascontiguousarray(tag_len, dtype=np.int64),
         FLAG_BLOCK,
         FLAG_LINK_OPEN,
@@ -745,7 +756,7 @@ def raw_blocks(
 
 
 def raw_blocks_reference(
-    flags: np.ndarray, seg_words: np.ndarray, seg_len: np.ndarray, tag_len: np.ndarray
+    flags: np.ndarray, seg_words: np.ndarray, seg_chars: np.ndarray, tag_len: np.ndarray
 ) -> RawBlocks:
     """The Python reference of :func:`raw_blocks`."""
     n_tags = len(flags)
@@ -777,7 +788,9 @@ def raw_blocks_reference(
     raw_words = np.bincount(seg_rawblock, seg_words, n_raw)
     raw_link = np.bincount(seg_rawblock, seg_words * in_link, n_raw)
     raw_tags = np.bincount(tag_rawblock, minlength=n_raw) if n_tags else np.zeros(n_raw, np.int64)
-    raw_bytes = np.bincount(seg_rawblock, seg_len, n_raw) + (np.bincount(tag_rawblock, tag_len, n_raw) if n_tags else 0)
+    raw_bytes = np.bincount(seg_rawblock, seg_chars, n_raw) + (
+        np.bincount(tag_rawblock, tag_len, n_raw) if n_tags else 0
+    )
     return seg_rawblock, in_link, raw_words, raw_link, raw_tags, raw_bytes
 
 
@@ -867,12 +880,14 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
     head_meta = meta_tags(markup)
     meta = meta_content(markup, ("og:title", "og:site_name", "twitter:title"), tags=head_meta)
     cleaned, title = step0(markup, accelerated=use_c)
-    lnames, flags, tag_len, attr_len, seg_len, seg_words, all_text, has_text = scan(cleaned, accelerated=use_c)
+    lnames, flags, tag_len, attr_len, seg_len, seg_chars, seg_words, all_text, has_text = scan(
+        cleaned, accelerated=use_c
+    )
     if not has_text:
         return _empty_document(title, meta, markup, head_meta)
     n_tags = len(lnames)
     seg_rawblock, in_link, raw_words, raw_link, raw_tags, raw_bytes = raw_blocks(
-        flags, seg_words, seg_len, tag_len, accelerated=use_c
+        flags, seg_words, seg_chars, tag_len, accelerated=use_c
     )
 
     keep = np.flatnonzero(raw_words > 0)
