@@ -7,7 +7,7 @@ import json
 import pytest
 
 from scrapy_bte import ExtractionError, extract
-from scrapy_bte.core.decode import looks_binary, non_html_format
+from scrapy_bte.core.decode import MIN_HIGH_BYTES, legacy_encoding, looks_binary, non_html_format, to_unicode
 
 ARTICLE = (
     "<html><head><title>Tide gauges</title></head><body><nav><a href='/'>Home</a> <a href='/a'>About</a></nav>"
@@ -95,3 +95,80 @@ def test_pages_are_not_mistaken_for_data_or_code(body):
     assert non_html_format(body.encode()) is None
     if body:
         assert SENTENCE in extract(body.encode()).text
+
+
+# Article paragraphs in scripts other than Latin, and in Latin scripts with their letters.
+NON_LATIN = {
+    "ja": "文化庁は一日、優れた作品を顕彰する今年度のメディア芸術祭賞を発表した。贈呈式は来月、東京都内で開かれる予定だという。",
+    "zh": "北京市是中华人民共和国的首都，是全国的政治中心、文化中心，是世界著名古都和现代化国际城市。",
+    "zh-tw": "臺北市是中華民國的首都，位於臺灣北部的臺北盆地，是全國政治、經濟與文化的中心。市政府今年推動多項交通建設，"
+    "包括捷運新路線與自行車道，希望減少市區的空氣污染。許多市民表示，這些改變讓通勤更方便，也讓城市更適合居住。",
+    "ko": "서울특별시는 대한민국의 수도이자 최대 도시이다. 한강을 중심으로 강북과 강남으로 나뉘어 있다.",
+    "ru": "Москва является столицей России, городом федерального значения и административным центром округа.",
+    "el": "Η Αθήνα είναι η πρωτεύουσα και η μεγαλύτερη πόλη της Ελλάδας, με πολύ μεγάλη ιστορία.",
+}
+LATIN = {
+    "fr": "L'été dernier, le gouvernement français a présenté à l'Assemblée une réforme très controversée.",
+    "de": "Die Bundesregierung hat über die Zukunft der Energieversorgung beraten; größere Änderungen folgen.",
+    "es": "El año pasado, la comisión española aprobó una reforma según la cual habrá más información pública.",
+    "en": "The council’s “new” budget – approved on Monday – keeps the ferry running… for now.",
+}
+
+
+def _undeclared(paragraph: str) -> str:
+    """A page with no charset anywhere: the charset was only in an HTTP header that is gone."""
+    return (
+        "<html><head><title>x</title></head><body><nav><a href='/'>Home</a></nav><article>"
+        + "".join(f"<p>{paragraph}</p>" for _ in range(4))
+        + "</article></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    "language,codec",
+    [
+        ("ja", "shift_jis"),
+        ("ja", "euc_jp"),
+        ("ja", "iso2022_jp"),
+        ("zh", "gb18030"),
+        ("zh", "gbk"),
+        ("zh-tw", "big5"),
+        ("ko", "euc_kr"),
+        ("ru", "cp1251"),
+        ("ru", "koi8_r"),
+        ("el", "cp1253"),
+    ],
+)
+def test_undeclared_legacy_encodings_of_other_scripts_are_detected(language, codec):
+    page = _undeclared(NON_LATIN[language])
+    text, used = to_unicode(page.encode(codec))
+    assert text == page, used
+    assert NON_LATIN[language][:20] in extract(page.encode(codec)).text
+
+
+@pytest.mark.parametrize(
+    "language,codec", [(lang, "cp1252") for lang in sorted(LATIN)] + [("fr", "latin_1"), ("de", "latin_1")]
+)
+def test_undeclared_latin_pages_stay_windows_1252(language, codec):
+    page = _undeclared(LATIN[language])
+    assert to_unicode(page.encode(codec)) == (page, "cp1252")
+
+
+def test_latin_scripts_the_detector_cannot_tell_apart_stay_windows_1252():
+    # Polish in windows-1250 differs from windows-1252 in a few letters: it is read as before.
+    page = _undeclared("Zażółć gęślą jaźń: Warszawa leży nad Wisłą, w środkowo-wschodniej części kraju.")
+    assert to_unicode(page.encode("cp1250"))[1] == "cp1252"
+
+
+def test_a_few_high_bytes_never_run_the_detector(monkeypatch):
+    import chardet
+
+    def refuse(data):
+        raise AssertionError("detector called")
+
+    monkeypatch.setattr(chardet, "detect", refuse)
+    page = _undeclared(LATIN["en"]).encode("cp1252")
+    assert to_unicode(page)[1] == "cp1252"
+    # Non-Latin words but fewer than MIN_HIGH_BYTES bytes of them.
+    assert legacy_encoding(("<p>Tokyo 東京</p>" + "<p>plain text</p>" * 50).encode("shift_jis")) == "cp1252"
+    assert len("東京".encode("shift_jis")) < MIN_HIGH_BYTES

@@ -2,7 +2,8 @@
 
 Order of evidence (w3lib's): byte-order mark, the HTTP ``Content-Type``
 charset, an explicit ``encoding`` argument standing in for that header, the
-page's ``<meta charset>``; with none of these we try strict UTF-8 and fall
+page's ``<meta charset>``; with none of these we try strict UTF-8, then a
+legacy encoding of a non-Latin script (:func:`legacy_encoding`), and fall
 back to windows-1252, which maps every byte.
 
 Declared charsets that Python knows but that are not text encodings
@@ -49,12 +50,57 @@ _BINARY_MAGIC = (
 def _sniff(data: bytes) -> tuple[str, str | None]:
     """The codec of an undeclared body, and its text when the test already decoded all of it."""
     try:
-        return "utf-8", data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         # A truncated multi-byte sequence at the very end is still UTF-8.
         if exc.start < len(data) - 3:
-            return "cp1252", None
-    return "utf-8", None
+            return legacy_encoding(data), None
+        return "utf-8", None
+    # ISO-2022-JP is 7-bit: its escape sequences name it.
+    return ("iso2022_jp", None) if _ISO2022_JP.search(data) else ("utf-8", text)
+
+
+#: Legacy encodings of scripts other than Latin that a body without a declaration may be in
+#: (and the supersets browsers read them as). Latin-script ones (windows-1250, -1254, -1257,
+#: ISO 8859-2...) differ from windows-1252 in a few letters only, and no detector tells them
+#: apart on a short text: such bodies stay windows-1252.
+LEGACY_ENCODINGS = frozenset(
+    codecs.lookup(name).name
+    for name in (
+        "shift_jis", "cp932", "euc_jp", "euc_jis_2004", "iso2022_jp", "gb2312", "gbk", "gb18030", "big5",
+        "big5hkscs", "cp950", "euc_kr", "cp949", "johab", "cp1251", "koi8_r", "koi8_u", "iso8859_5", "cp866",
+        "mac_cyrillic", "cp1253", "iso8859_7", "cp1255", "iso8859_8", "cp1256", "iso8859_6", "cp874", "tis_620",
+    )
+)  # fmt: skip
+#: Bytes above 127 a body needs before detection runs: fewer are a few quotes and dashes.
+MIN_HIGH_BYTES = 16
+#: The part of the body the detector reads (its cost grows with it).
+DETECT_BYTES = 64 * 1024
+_ISO2022_JP = re.compile(rb"\x1b\$[@B]")
+_ASCII = bytes(range(128))
+#: Runs of four or more bytes above 127: the words of a non-Latin script in a single- or
+#: multi-byte encoding. Latin text has such bytes one or two at a time, inside ASCII words.
+_HIGH_RUN = re.compile(rb"[\x80-\xff]{4,}")
+
+
+def legacy_encoding(data: bytes) -> str:
+    """The codec of an undeclared body that is not UTF-8: a legacy encoding of a non-Latin
+    script when the body's text is written in one, else windows-1252 (what browsers assume).
+
+    Such bodies are rare (a charset sent only in the lost HTTP header), but read as
+    windows-1252 a Japanese, Chinese, Korean, Russian or Greek page is all mojibake. A
+    body whose high bytes come mostly in runs (words of a non-Latin script) goes to
+    ``chardet``; a Latin body never does, so it is read as before, and a detected
+    encoding outside :data:`LEGACY_ENCODINGS` counts as none.
+    """
+    sample = data[:DETECT_BYTES]
+    high = len(sample.translate(None, _ASCII))
+    if high < MIN_HIGH_BYTES or 2 * sum(map(len, _HIGH_RUN.findall(sample))) < high:
+        return "cp1252"
+    import chardet
+
+    name = usable_encoding(chardet.detect(sample).get("encoding"))
+    return name if name is not None and codecs.lookup(name).name in LEGACY_ENCODINGS else "cp1252"
 
 
 # Control bytes that do not occur in text (not tab, newline, CR, form feed...);
