@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scrapy_bte import ACCELERATED
+from scrapy_bte import ACCELERATED, extract
 from scrapy_bte.core import furniture
 from scrapy_bte.core.decode import to_unicode
 from scrapy_bte.core.document import build
@@ -502,3 +502,25 @@ def test_flag_columns_in_c_check_their_arrays() -> None:
         furniture._flag_columns(out, np.array([0, 3], np.int64), ["a", "b"], bits, accelerated=True)
     with pytest.raises(ValueError):
         furniture._flag_columns(out, rows[:1], ["a"], bits, accelerated=True)
+
+
+def test_a_heading_inside_the_body_element_marks_the_links_after_it() -> None:
+    # No element of its own: the related list is a run of links in the article's element.
+    body = "".join(
+        f"<p>Paragraph {i} of the story explains how the harbour council voted on the new ferry timetable "
+        f"and what the islanders said about it at the meeting on Tuesday evening.</p>"
+        for i in range(6)
+    )
+    links = "<br>".join(
+        f"<a href='/n{i}'>Island ferry fares rise again as the council reviews its budget for year {i}</a>"
+        for i in range(5)
+    )
+    markup = f"<html><body><div class='story'>{body}<p>・関連記事<br>{links}</p><p>Back to the story's end.</p></div></body></html>"
+    doc = build(markup)
+    keep = np.ones(doc.n_blocks, dtype=bool)
+    for marks in (furniture.boxed_furniture(doc, keep), furniture.boxed_furniture_reference(doc, keep)):
+        marked = [doc.texts[i] for i in np.flatnonzero(marks)]
+        assert marked[0] == "・関連記事" and len(marked) == 6
+        assert all(t.startswith("Island ferry fares") for t in marked[1:])
+    text = extract(markup).text
+    assert "Paragraph 5 of the story" in text and "Island ferry fares" not in text

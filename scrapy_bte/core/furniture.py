@@ -756,7 +756,8 @@ def _path(block: int, container: list[int], parents: list[int], paths: dict[int,
 def _box_heads(
     doc: Any, keep: np.ndarray, container: list[int], paths: dict[int, frozenset[int]] | None = None
 ) -> list[tuple[int, int]]:
-    """(heading block, its box element) for each heading that names furniture and opens a box.
+    """(heading block, its box element) for each heading that names furniture; the box is 0
+    where the heading opens none.
 
     The box is the largest element that opens with the heading's block, never
     one that holds the longest kept block (the body's core); ``paths`` (each
@@ -779,9 +780,23 @@ def _box_heads(
         while el > 0 and el not in core_path and el not in before:
             box = el
             el = parents[el]
-        if box:
-            found.append((head, box))
+        found.append((head, box))
     return found
+
+
+#: Share of a block's words in links for it to be one entry of a list of links.
+LINK_ENTRY = 0.9
+
+
+def _link_run_end(doc: Any, head: int) -> int:
+    """The end of the run of link blocks right after ``head``: a heading that shares its element
+    with the body ("・関連記事" then a headline per line, all in the article's element) opens no
+    box, but the links it names end where the first block that is not one starts."""
+    words, links = doc.words, doc.link_words
+    end = head + 1
+    while end < doc.n_blocks and words[end] > 0 and links[end] >= LINK_ENTRY * words[end]:
+        end += 1
+    return end
 
 
 def boxed_furniture(doc: Any, keep: np.ndarray) -> np.ndarray:
@@ -791,7 +806,8 @@ def boxed_furniture(doc: Any, keep: np.ndarray) -> np.ndarray:
     The box is the largest element that opens with the heading's block (its
     container, then each parent while the heading is still its first
     block), never one that holds the longest kept block (the body's core):
-    a heading inside the article marks only its own box.
+    a heading inside the article marks only its own box, or, where it opens
+    none, the run of link blocks right after it.
 
     Elements are numbered as they open, so a block lies inside the box when
     walking up from its container to the box's number reaches the box
@@ -802,6 +818,9 @@ def boxed_furniture(doc: Any, keep: np.ndarray) -> np.ndarray:
     parents = doc.el_parent
     container = doc.container.tolist()
     for head, box in _box_heads(doc, keep, container):
+        if not box:
+            out[head : _link_run_end(doc, head)] = True
+            continue
         end = head + 1  # the heading's own block lies inside its box
         el = container[head]
         while end < n:
@@ -827,6 +846,9 @@ def boxed_furniture_reference(doc: Any, keep: np.ndarray) -> np.ndarray:
     parents = doc.el_parent
     paths: dict[int, frozenset[int]] = {}
     for head, box in _box_heads(doc, keep, container, paths):
+        if not box:
+            out[head : _link_run_end(doc, head)] = True
+            continue
         end = head + 1  # the heading's own block lies inside its box
         el = container[head]
         while end < n and (container[end] == el or box in _path(end, container, parents, paths)):
