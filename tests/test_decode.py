@@ -172,3 +172,16 @@ def test_a_few_high_bytes_never_run_the_detector(monkeypatch):
     # Non-Latin words but fewer than MIN_HIGH_BYTES bytes of them.
     assert legacy_encoding(("<p>Tokyo 東京</p>" + "<p>plain text</p>" * 50).encode("shift_jis")) == "cp1252"
     assert len("東京".encode("shift_jis")) < MIN_HIGH_BYTES
+
+
+@pytest.mark.parametrize("charset", ["utf-8", "shift_jis", "windows-1251", "hz-gb-2312", "cp500", "bogus"])
+def test_an_ascii_body_reads_as_ascii_whatever_it_declares(charset):
+    page = f'<html><head><meta charset="{charset}"></head><body><p>{ARTICLE}</p>&#x6587;</body></html>'
+    assert to_unicode(page.encode("ascii")) == (page, "utf-8")
+
+
+def test_an_ascii_body_with_iso_2022_escapes_still_follows_its_declaration():
+    page = f'<html><head><meta charset="iso-2022-jp"></head><body><p>{NON_LATIN["ja"]}</p></body></html>'
+    body = page.encode("iso2022_jp")
+    assert body.isascii()
+    assert to_unicode(body) == (page, "iso2022_jp")

@@ -253,6 +253,22 @@ def _as_utf8(data: bytes) -> str | None:
         return None
 
 
+#: Bytes that make an ASCII body something else: ESC (ISO-2022 shifts), NUL (UTF-16).
+_NOT_PLAIN = (b"\x1b", b"\x00")
+
+
+def _plain_ascii(html: bytes) -> bool:
+    """Whether ``html`` is ASCII text that every encoding a page can declare reads the same.
+
+    Then no ``<meta>`` can change the text and its scan is skipped: mercury's pages, which
+    write every other character as a reference, are ASCII. The exceptions are ISO-2022
+    (it switches character sets with ESC) and UTF-16 (ASCII with NULs); the encodings no
+    browser decodes (HZ, which browsers map to the replacement encoding, EBCDIC and a few
+    code pages that remap ASCII punctuation) are read as the ASCII a browser shows.
+    """
+    return html.isascii() and not any(map(html.__contains__, _NOT_PLAIN))
+
+
 def _declared_encoding(html: bytes) -> str | None:
     """:func:`w3lib.encoding.html_body_declared_encoding`, without its scan of a head that cannot declare one.
 
@@ -289,6 +305,8 @@ def _choose_encoding(html: bytes, encoding: str | None, content_type: str | None
             text = _as_utf8(html)
             if text is not None and _utf16_without_bom(html) is None:
                 return "utf-8", text
+            if text is None and _plain_ascii(html):
+                return "utf-8", html.decode("ascii")
             meta = usable_encoding(_declared_encoding(html))
             used = None if meta in _WIDE else meta
             if used not in (None, "utf-8") and text is not None:
