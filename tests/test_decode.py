@@ -161,12 +161,12 @@ def test_latin_scripts_the_detector_cannot_tell_apart_stay_windows_1252():
 
 
 def test_a_few_high_bytes_never_run_the_detector(monkeypatch):
-    import chardet
+    import cchardet
 
     def refuse(data):
         raise AssertionError("detector called")
 
-    monkeypatch.setattr(chardet, "detect", refuse)
+    monkeypatch.setattr(cchardet, "detect", refuse)
     page = _undeclared(LATIN["en"]).encode("cp1252")
     assert to_unicode(page)[1] == "cp1252"
     # Non-Latin words but fewer than MIN_HIGH_BYTES bytes of them.
