@@ -19,6 +19,7 @@ from .fields.record import FIELD_NAMES, Fields
 from .fields.title import document_title
 from .learned import auto as _auto
 from .learned import model as _model
+from .learned.profiles import profile
 from .methods import bte as _bte
 from .methods import comments as _comments
 from .methods import density as _density
@@ -171,6 +172,10 @@ def check_fields(fields: Any) -> tuple[str, ...]:
 _NO_FIELDS = Fields()
 
 
+def _page_type(doc: Document, url: str | None) -> str | None:
+    return None
+
+
 def extract_document(
     doc: Document,
     *,
@@ -187,6 +192,7 @@ def extract_document(
     """
     title = document_title(doc)
     read = read_document(doc, url, fields) if fields else _NO_FIELDS
+    page_type = _page_type(doc, url)
     span = _bte.document_span(doc)
     n = doc.n_blocks
     probs = None
@@ -215,7 +221,9 @@ def extract_document(
         if method in ("model", "auto"):
             path = options.get("model_path")
             learned = _model.load_cached(path) if path else _model.default_model()
-            kept, probs = _auto.select(doc, span, learned, smooth=method == "auto", title=title, reasons=reasons)
+            kept, probs = _auto.select(
+                doc, span, learned, smooth=method == "auto", title=title, reasons=reasons, page_type=page_type
+            )
             if trace is not None:
                 trace.threshold = learned.threshold
         elif method == "density":
@@ -234,7 +242,10 @@ def extract_document(
         else:
             _check(options, tuple(_hybrid.DEFAULTS), extra=("comments",))
             kept = _hybrid.select(doc, span, **options, reasons=reasons)
-        kept, comment_blocks = _comments.apply(doc, kept, comments, reasons)
+        if method == "auto" and profile(page_type).comments_are_content:
+            comment_blocks = []  # a thread's posts are its content, not apart from it
+        else:
+            kept, comment_blocks = _comments.apply(doc, kept, comments, reasons)
         blocks = kept.nonzero()[0].tolist()
         paragraphs = [doc.texts[b] for b in blocks]
     total_chars = int(doc.chars.sum())

@@ -11,7 +11,8 @@ Stages:
 1. **Step 0** (improved BTE): drop what never holds main text: comments,
    ``<script>``, ``<style>``, ``<noscript>``, ``<template>``, ``<svg>``,
    ``<iframe>``, form controls, media, ``<marquee>``, ``<title>`` (kept
-   aside for the title).
+   aside for the title). A ``<noscript>`` that holds a page's worth of text
+   is kept (:func:`noscript_content`).
 2. **Tokens** (Finn): each tag is a token worth -1, each word +1 (letters of
    scripts without spaces count a fraction, see :mod:`scrapy_bte.core.scripts`);
    consecutive tokens of one kind are run-length encoded (Baroni).
@@ -173,6 +174,48 @@ def _find_end_tag(low: str, name: str, pos: int) -> tuple[int, int] | None:
             close = low.find(">", after)
             return (k, len(low) if close < 0 else close + 1)
         pos = after
+
+
+#: A ``<noscript>`` element holding at least this many words is the page's content as shown
+#: without scripts, not a "please enable JavaScript" notice: forum engines (Discourse) serve
+#: the whole thread there and render it with scripts. 15 of WCXB's 106 forum pages have no
+#: other copy of their posts; no development page holds a notice this long.
+NOSCRIPT_CONTENT_WORDS = 100
+_NOSCRIPT_OPEN_RE = re.compile(r"<noscript\b[^>]*>", re.IGNORECASE)
+_NOSCRIPT_CLOSE_RE = re.compile(r"</noscript\s*>", re.IGNORECASE)
+_ANY_TAG_RE = re.compile(r"<[^>]*>")
+
+
+def noscript_content(markup: str) -> str:
+    """``markup`` with each content-sized ``<noscript>`` element opened up as a ``<div>``.
+
+    Step 0 drops ``<noscript>``; a page whose only copy of its text lies
+    there would otherwise come back empty. Elements under
+    :data:`NOSCRIPT_CONTENT_WORDS` words (tracking pixels, notices) stay as
+    they are. Pages without the tag cost two substring searches.
+    """
+    if "<noscript" not in markup and "<NOSCRIPT" not in markup:
+        return markup
+    out: list[str] = []
+    pos = 0
+    for m in _NOSCRIPT_OPEN_RE.finditer(markup):
+        if m.start() < pos:
+            continue  # inside an element already opened up
+        close = _NOSCRIPT_CLOSE_RE.search(markup, m.end())
+        if close is None:
+            break
+        inner = markup[m.end() : close.start()]
+        # A cheap bound first: a hundred words take more than 400 characters.
+        if len(inner) < 4 * NOSCRIPT_CONTENT_WORDS:
+            continue
+        if len(_ANY_TAG_RE.sub(" ", inner).split()) < NOSCRIPT_CONTENT_WORDS:
+            continue
+        out += (markup[pos : m.start()], "<div>", inner, "</div>")
+        pos = close.end()
+    if not out:
+        return markup
+    out.append(markup[pos:])
+    return "".join(out)
 
 
 def step0(markup: str, *, accelerated: bool | None = None) -> tuple[str, str | None]:
@@ -477,6 +520,14 @@ class Document:
         """Per tag, 1 for a :data:`STYLE_TAGS` tag (not a tag to BTE); None when the page has none."""
         mask = np.ascontiguousarray((self._flags & FLAG_STYLE) > 0, dtype=np.uint8)
         return mask if mask.any() else None
+
+    def starts_element(self, name: str) -> np.ndarray:
+        """Per block, whether a ``<name>`` start tag lies after the previous block's opening tag
+        and at or before its own: the block begins a new ``name`` element (a list item whose
+        text a heading or link opens) even where another tag is its opener."""
+        hit = np.fromiter((tag == name for tag in self._lnames), bool, len(self._lnames))
+        seen = np.concatenate(([0], np.cumsum(hit)))[self._start_tag + 1]
+        return np.diff(seen, prepend=0) > 0
 
     def first_block_opened_by(self, name: str) -> int | None:
         """First block whose opening tag is ``name`` (e.g. the first ``h1``)."""
@@ -879,7 +930,7 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
     use_c = _SCAN.use(accelerated) is not None
     head_meta = meta_tags(markup)
     meta = meta_content(markup, ("og:title", "og:site_name", "twitter:title"), tags=head_meta)
-    cleaned, title = step0(markup, accelerated=use_c)
+    cleaned, title = step0(noscript_content(markup), accelerated=use_c)
     lnames, flags, tag_len, attr_len, seg_len, seg_chars, seg_words, all_text, has_text = scan(
         cleaned, accelerated=use_c
     )

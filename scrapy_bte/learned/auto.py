@@ -18,9 +18,11 @@ import numpy as np
 from ..core import accel
 from ..core.furniture import FIRST_PARAGRAPH_WORDS, edge_mask
 from ..fields.zones import page_zones
+from ..methods import records
 from ..methods.reasons import Reason
 from .features import block_features, window_mean
 from .model import BlockModel
+from .profiles import ARTICLE, profile
 
 #: ``auto`` smoothing: weight of the block's own probability, half-width of the neighbour window.
 SMOOTH_SELF = 0.7
@@ -32,6 +34,9 @@ SMOOTH_MAX_LINK = 0.5
 #: A block of at least this many words, this share of them link text, is a link list, never content.
 LINK_LIST_WORDS = 50
 LINK_LIST_SHARE = 0.95
+#: A kept block of at least this many words that repeats an earlier kept block's text goes
+#: (a shop's description shown in a tab and in a summary; WCXB counts each word each time).
+REPEAT_WORDS = 5
 
 _AUTO = accel.load("scrapy_bte.learned._auto")
 
@@ -44,27 +49,63 @@ def select(
     smooth: bool = False,
     title: str | None = None,
     reasons: np.ndarray | None = None,
+    page_type: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Keep mask and content probabilities of a document's blocks (see :func:`decide`).
 
-    ``auto`` (``smooth``) then keeps the body only: the headline, byline and
-    label-like blocks of :func:`~scrapy_bte.core.furniture.edge_mask` and the
-    headline, byline and dateline blocks the fields read (:func:`_zone_blocks`) go,
-    unless nothing else would be left. ``reasons`` (a
+    ``auto`` (``smooth``) follows the profile of ``page_type``
+    (:mod:`~scrapy_bte.learned.profiles`; none is an article): its keep
+    threshold, then the main record group's blocks over the records' bar
+    (:func:`~scrapy_bte.methods.records.extend`). On an article it keeps
+    the body only: the headline, byline and label-like blocks of
+    :func:`~scrapy_bte.core.furniture.edge_mask` and the headline, byline
+    and dateline blocks the fields read (:func:`_zone_blocks`) go, unless
+    nothing else would be left. A kept block that repeats an earlier one
+    goes (:func:`drop_repeats`). ``reasons`` (a
     :class:`~scrapy_bte.methods.reasons.Reason` per block) is filled with
     the rule that decided each block when given.
     """
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool), np.zeros(0)
     p = model.predict_document(doc, block_features(doc, span))
-    keep, q = decide(doc, p, model.threshold, smooth=smooth, reasons=reasons)
+    rules = profile(page_type) if smooth else ARTICLE
+    threshold = model.threshold if rules.threshold is None else rules.threshold
+    keep, q = decide(doc, p, threshold, smooth=smooth, reasons=reasons)
     if smooth:
-        body = keep & ~edge_mask(doc, keep, title) & ~_zone_blocks(doc, keep, title)
-        if body.any():
+        if rules.records is not None:
+            extended = records.extend(doc, keep, q, rules.records)
             if reasons is not None:
-                reasons[keep & ~body] = Reason.FURNITURE
-            keep = body
+                reasons[extended & ~keep] = Reason.RECORD
+            keep = extended
+        if rules.article_edges:
+            body = keep & ~edge_mask(doc, keep, title) & ~_zone_blocks(doc, keep, title)
+            if body.any():
+                if reasons is not None:
+                    reasons[keep & ~body] = Reason.FURNITURE
+                keep = body
+        keep = drop_repeats(doc, keep, reasons)
     return keep, q
+
+
+def drop_repeats(doc: Any, keep: np.ndarray, reasons: np.ndarray | None = None) -> np.ndarray:
+    """``keep`` without the kept blocks of :data:`REPEAT_WORDS` words or more whose text
+    (in any case) an earlier kept block already holds."""
+    seen: set[str] = set()
+    repeats: list[int] = []
+    texts = doc.texts
+    for b in np.flatnonzero(keep & (doc.words >= REPEAT_WORDS)).tolist():
+        key = texts[b].lower()
+        if key in seen:
+            repeats.append(b)
+        else:
+            seen.add(key)
+    if not repeats:
+        return keep
+    keep = keep.copy()
+    keep[repeats] = False
+    if reasons is not None:
+        reasons[repeats] = Reason.REPEATED
+    return keep
 
 
 def _zone_blocks(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:

@@ -34,6 +34,8 @@ class Reason(IntEnum):
     OUTSIDE_SPAN = 15
     SPAN_END_TRIMMED = 16
     EXTENDED = 17
+    RECORD = 18
+    REPEATED = 19
 
 
 DESCRIPTIONS = {
@@ -55,6 +57,8 @@ DESCRIPTIONS = {
     Reason.OUTSIDE_SPAN: "outside BTE's span",
     Reason.SPAN_END_TRIMMED: "link- or markup-heavy end of BTE's span, trimmed",
     Reason.EXTENDED: "dense, low-link neighbour of BTE's span",
+    Reason.RECORD: "in a record (card, post, row) of the same shape as kept ones, probability over the records' bar",
+    Reason.REPEATED: "repeats a paragraph kept before it",
 }
 
 
@@ -77,6 +81,8 @@ NAMES = {
     Reason.OUTSIDE_SPAN: "outside span",
     Reason.SPAN_END_TRIMMED: "span end trimmed",
     Reason.EXTENDED: "span extended",
+    Reason.RECORD: "record",
+    Reason.REPEATED: "repeated",
 }
 
 

@@ -1,0 +1,50 @@
+"""How ``auto`` selects on each page type: one profile per type, in one table.
+
+An article's main content is its body: one run of paragraphs, with the
+headline, byline and labels at its edges left out and readers' comments
+apart. The other page types spread their content over many elements
+(WCXB's gold, read per type): every post of a forum thread (the comment
+section is the content there), every card of a listing or collection,
+every section of a service page, the whole document of a documentation
+page. Their profiles keep more: a lower keep threshold, the main record
+group's blocks (:mod:`scrapy_bte.methods.records`), no article-edge rules.
+
+Values measured on WCXB's development split by five folds grouped by site
+(the model never saw a page's site), with the page's own type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The selection rules ``auto`` applies on one page type."""
+
+    #: Keep threshold on the smoothed probability (``None``: the model's own).
+    threshold: float | None = None
+    #: Records: blocks of the main record group at or above this probability join (``None``: off).
+    records: float | None = None
+    #: The headline, byline, dateline and label blocks before the body go (articles).
+    article_edges: bool = True
+    #: The comment section is content, not apart from it (forum threads).
+    comments_are_content: bool = False
+
+
+ARTICLE = Profile()
+
+PROFILES: dict[str, Profile] = {
+    "article": ARTICLE,
+    "forum": Profile(threshold=0.5, records=0.2, article_edges=False, comments_are_content=True),
+    "product": Profile(records=0.2, article_edges=False),
+    "collection": Profile(threshold=0.2, records=0.1, article_edges=False),
+    "listing": Profile(threshold=0.2, records=0.1, article_edges=False),
+    "documentation": Profile(threshold=0.4, records=0.2, article_edges=False),
+    "service": Profile(threshold=0.4, records=0.2, article_edges=False),
+}
+
+
+def profile(page_type: str | None) -> Profile:
+    """The profile of ``page_type``; an unknown or missing type is read as an article."""
+    return PROFILES.get(page_type or "article", ARTICLE)

@@ -1,0 +1,183 @@
+"""Records (same-shaped sibling cards, posts, rows), repeated paragraphs and
+``<noscript>`` content: the selection rules for pages that are not articles."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scrapy_bte import extract
+from scrapy_bte.api import parse
+from scrapy_bte.core.document import NOSCRIPT_CONTENT_WORDS, noscript_content
+from scrapy_bte.learned import auto
+from scrapy_bte.learned.model import default_model
+from scrapy_bte.learned.profiles import PROFILES, profile
+from scrapy_bte.methods import records
+from scrapy_bte.methods.bte import document_span
+from scrapy_bte.methods.reasons import Reason
+
+_SUMMARIES = [
+    "The council approved a plan to rebuild the harbour wall with stone from the old viaduct this spring.",
+    "A new cycle path will link the two villages along the river before the end of the summer holidays.",
+    "Volunteers counted more seals on the sandbanks this year than in any survey since records began.",
+    "The library reopens after a long refurbishment with a reading room for children and a small cafe.",
+    "Fishermen say the late storms kept boats in port for three weeks and prices rose at the market.",
+    "The school choir won the regional competition with a programme of folk songs from the coast.",
+]
+
+
+_MENU = ["Home", "News", "Sport", "Business", "Culture", "Weather", "Jobs", "Property", "Motors", "Contact us"]
+
+
+def _card(i: int, tag: str) -> str:
+    return (
+        f"<{tag} class='card card-{i}'><h3><a href='/story/{i}'>Story number {i} about the town</a></h3>"
+        f"<p>{_SUMMARIES[i]}</p><p>By Local Desk • Dec. {i + 1}, 2025</p></{tag}>"
+    )
+
+
+def _listing(tag: str, wrapper: str) -> str:
+    menu = "".join(f"<li><a href='/{m.lower()}'>{m}</a></li>" for m in _MENU)
+    return (
+        "<html><head><title>Local news</title></head><body>"
+        f"<nav><ul>{menu}</ul></nav>"
+        f"<main><h1>Local news</h1><{wrapper} class='feed'>"
+        + "".join(_card(i, tag) for i in range(6))
+        + f"</{wrapper}></main>"
+        f"<aside><ul>{menu}</ul></aside>"
+        "<footer><p>Copyright 2025 The Coast Gazette. All rights reserved.</p></footer></body></html>"
+    )
+
+
+#: Cards as elements of their own (``<article>``/``<div>``) ...
+LISTING = _listing("article", "div")
+#: ... and as list items, which the skeleton does not hold as elements.
+LIST_ITEMS = _listing("li", "ul")
+
+
+@pytest.mark.parametrize("page", [LISTING, LIST_ITEMS], ids=["elements", "list-items"])
+def test_record_mask_finds_the_cards_and_nothing_around_them(page: str) -> None:
+    doc = parse(page)
+    keep = np.zeros(doc.n_blocks, dtype=bool)
+    keep[[i for i, t in enumerate(doc.texts) if t == _SUMMARIES[2]]] = True
+    mask = records.record_mask(doc, keep)
+    inside = {doc.texts[b] for b in np.flatnonzero(mask)}
+    for i in range(6):
+        assert f"Story number {i} about the town" in inside
+        assert _SUMMARIES[i] in inside
+    assert not inside & {*_MENU, "Local news", "Copyright 2025 The Coast Gazette. All rights reserved."}
+
+
+def test_record_mask_needs_a_kept_block_in_a_group_of_siblings() -> None:
+    doc = parse(LISTING)
+    assert not records.record_mask(doc, np.zeros(doc.n_blocks, dtype=bool)).any()
+    # The heading alone is in no group of three same-shaped siblings.
+    keep = np.array([t == "Local news" for t in doc.texts])
+    assert not records.record_mask(doc, keep).any()
+
+
+def test_shapes_ignore_digits_in_class_names() -> None:
+    doc = parse(LISTING)
+    shapes = records.element_shapes(doc)
+    names = doc.skeleton.el_name
+    cards = [e for e, attrs in enumerate(doc.skeleton.el_attrs) if "card-" in attrs and names[e] == "article"]
+    assert len(cards) == 6
+    assert len(set(shapes[cards].tolist())) == 1
+
+
+@pytest.mark.parametrize("page", [LISTING, LIST_ITEMS], ids=["elements", "list-items"])
+def test_listing_profile_keeps_every_card_article_profile_does_not_extend(page: str) -> None:
+    doc = parse(page)
+    model = default_model()
+    span = document_span(doc)
+    keep_listing, q = auto.select(doc, span, model, smooth=True, page_type="listing")
+    kept = {doc.texts[b] for b in np.flatnonzero(keep_listing)}
+    assert all(s in kept for s in _SUMMARIES)
+    assert sum(f"Story number {i} about the town" in kept for i in range(6)) == 6
+    assert not kept & set(_MENU)
+    # The article profile never extends over records: what it keeps passed its own threshold.
+    reasons = np.zeros(doc.n_blocks, dtype=np.int8)
+    keep_article, _ = auto.select(doc, span, model, smooth=True, page_type="article", reasons=reasons)
+    assert not (reasons == Reason.RECORD).any()
+    assert (q[keep_article] >= model.threshold).all() or (reasons[keep_article] != Reason.PROBABILITY).any()
+
+
+def test_records_reason_is_recorded() -> None:
+    doc = parse(LISTING)
+    reasons = np.zeros(doc.n_blocks, dtype=np.int8)
+    keep, q = auto.select(doc, document_span(doc), default_model(), smooth=True, page_type="listing", reasons=reasons)
+    joined = reasons == Reason.RECORD
+    # Blocks the records rule added passed only the records' bar, not the listing threshold.
+    assert (keep[joined]).all()
+    assert (q[joined] >= PROFILES["listing"].records).all()
+
+
+def test_unknown_page_type_reads_as_article() -> None:
+    assert profile(None) is PROFILES["article"]
+    assert profile("no-such-type") is PROFILES["article"]
+
+
+def test_repeated_paragraph_is_kept_once() -> None:
+    para = "The wool runner is soft inside, durable outside and machine washable for everyday wear."
+    page = (
+        "<html><body><main><h1>Wool Runner</h1>"
+        f"<div class='summary'><p>{para}</p></div>"
+        "<p>Sugarcane foam soles give cushioned support for long days on your feet in the city.</p>"
+        f"<div class='tab'><p>{para.upper()}</p></div>"
+        "</main></body></html>"
+    )
+    doc = parse(page)
+    keep = np.ones(doc.n_blocks, dtype=bool)
+    reasons = np.zeros(doc.n_blocks, dtype=np.int8)
+    out = auto.drop_repeats(doc, keep, reasons)
+    texts = [doc.texts[b] for b in np.flatnonzero(out)]
+    assert texts.count(para) == 1
+    assert para.upper() not in texts
+    assert (reasons == Reason.REPEATED).sum() == 1
+    # Short repeats ("Reply", "Share") are not paragraphs: they stay.
+    short = parse("<div><p>Reply</p><p>Some words here in between.</p><p>Reply</p></div>")
+    assert auto.drop_repeats(short, np.ones(short.n_blocks, dtype=bool)).all()
+
+
+_POST = "I moved my containers to a new network and now name resolution fails between them sometimes. "
+
+
+def _thread(posts: int) -> str:
+    return "".join(f"<div class='post'><p>user{i} wrote:</p><p>{_POST * 3}</p></div>" for i in range(posts))
+
+
+def test_noscript_holding_a_thread_is_kept() -> None:
+    page = (
+        "<html><head><title>Thread</title></head><body><div id='app'></div>"
+        f"<noscript data-path='/t/1'>{_thread(4)}</noscript></body></html>"
+    )
+    assert "<noscript" not in noscript_content(page)
+    text = extract(page).text
+    assert _POST.strip() in text
+
+
+@pytest.mark.parametrize(
+    "inner",
+    [
+        "Please enable JavaScript to use this site.",
+        "<img src='/pixel.gif' alt='tracking'>",
+        "<iframe src='https://tags.example/ns.html'></iframe>",
+    ],
+)
+def test_small_noscript_stays_dropped(inner: str) -> None:
+    page = f"<html><body><p>{_POST * 2}</p><noscript>{inner}</noscript></body></html>"
+    assert noscript_content(page) == page
+    assert "enable JavaScript" not in extract(page).text
+
+
+def test_noscript_threshold_is_in_words_not_characters() -> None:
+    long_markup = "<noscript>" + "<span class='x'></span>" * 500 + "few words</noscript>"
+    assert noscript_content(long_markup) == long_markup
+    words = " ".join(["word"] * NOSCRIPT_CONTENT_WORDS)
+    opened = noscript_content(f"<p>a</p><NOSCRIPT>{words}</NOSCRIPT><p>b</p>")
+    assert opened == f"<p>a</p><div>{words}</div><p>b</p>"
+
+
+def test_unclosed_noscript_is_left_to_step0() -> None:
+    page = "<p>text</p><noscript>" + "word " * 300
+    assert noscript_content(page) == page
