@@ -11,7 +11,7 @@ import argparse
 import datetime as _dt
 import shlex
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +69,14 @@ def _add_data_options(p: argparse.ArgumentParser) -> None:
         help="label headline, byline, captions and comments as boilerplate even where the gold "
         "keeps them (older corpora), so the model learns the article body",
     )
+    p.add_argument(
+        "--typed-data",
+        nargs="+",
+        default=[],
+        metavar="DIR",
+        help="set folders whose gold follows each page type's own convention (WCXB: forum posts, "
+        "every card of a listing): labelled from their gold as it is, never moved to the article body",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
 
 
@@ -123,7 +131,10 @@ def _source(args: argparse.Namespace) -> LabelSource:
 
 def _load_sets(args: argparse.Namespace) -> list[SetData]:
     source = _source(args)
-    return [load_set(d, source, limit=args.limit, quiet=args.quiet) for d in args.data]
+    typed = replace(source, body=False)
+    return [load_set(d, source, limit=args.limit, quiet=args.quiet) for d in args.data] + [
+        load_set(d, typed, limit=args.limit, quiet=args.quiet) for d in getattr(args, "typed_data", [])
+    ]
 
 
 def add_train_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -217,6 +228,8 @@ def _command(args: argparse.Namespace) -> str:
         "loso": False,
     }
     parts = ["scrapy-bte", "train", "--data", *args.data, "-o", args.output]
+    if getattr(args, "typed_data", None):
+        parts += ["--typed-data", *args.typed_data]
     for flag, attr in _FLAGS:
         value = getattr(args, attr, None)
         if value == defaults.get(attr) or value is None or value is False:

@@ -26,7 +26,7 @@ from ..fields.title import document_title
 from ..learned.features import block_features
 from ..methods.bte import document_span
 from . import label_files
-from .evaluation import Page, load_dataset
+from .evaluation import Page, load_dataset, page_files, read_page
 from .labels import body_labels, page_labels
 from .progress import Progress
 
@@ -131,15 +131,15 @@ def load_pages(folder: Path, limit: int | None = None) -> list[Page]:
     if next(folder.glob("*" + label_files.SUFFIX), None) is None:
         return load_dataset(folder, limit=limit)
     pages: list[Page] = []
-    for html_path in sorted(folder.glob("*.html")):
-        gold_path = html_path.with_suffix(".txt")
+    for name, html_path in page_files(folder):
+        gold_path = folder / f"{name}.txt"
         if gold_path.is_file():
             gold = gold_path.read_bytes().decode("utf-8", errors="replace")
-        elif label_files.labels_path(html_path).is_file():
+        elif label_files.labels_path(folder / f"{name}.html").is_file():
             gold = ""
         else:
             continue
-        pages.append(Page(html_path.stem, folder.name, html_path.read_bytes(), gold))
+        pages.append(Page(name, folder.name, read_page(html_path), gold))
         if limit is not None and len(pages) >= limit:
             break
     return pages

@@ -11,6 +11,7 @@ This module reads files and does arithmetic only: it never imports Scrapy.
 
 from __future__ import annotations
 
+import gzip
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -74,7 +75,7 @@ class SetScore:
 
 
 def load_dataset(path: str | Path, limit: int | None = None) -> list[Page]:
-    """Read the ``<id>.html``/``<id>.txt`` pairs of one set folder.
+    """Read the ``<id>.html`` (or ``<id>.html.gz``)/``<id>.txt`` pairs of one set folder.
 
     HTML stays raw bytes because decoding is part of what is being scored.
     Pages come sorted by id so runs and ``limit`` are reproducible; an HTML
@@ -82,15 +83,30 @@ def load_dataset(path: str | Path, limit: int | None = None) -> list[Page]:
     """
     folder = Path(path)
     pages: list[Page] = []
-    for html_path in sorted(folder.glob("*.html")):
-        gold_path = html_path.with_suffix(".txt")
+    for name, html_path in page_files(folder):
+        gold_path = folder / f"{name}.txt"
         if not gold_path.is_file():
             continue
         gold = gold_path.read_bytes().decode("utf-8", errors="replace")
-        pages.append(Page(html_path.stem, folder.name, html_path.read_bytes(), gold))
+        pages.append(Page(name, folder.name, read_page(html_path), gold))
         if limit is not None and len(pages) >= limit:
             break
     return pages
+
+
+def page_files(folder: Path) -> list[tuple[str, Path]]:
+    """``(id, path)`` of a set folder's pages, ``<id>.html`` or gzip-compressed ``<id>.html.gz``
+    (as WCXB ships them), sorted by id."""
+    found = {p.name[: -len(".html")]: p for p in folder.glob("*.html")}
+    for p in folder.glob("*.html.gz"):
+        found.setdefault(p.name[: -len(".html.gz")], p)
+    return sorted(found.items())
+
+
+def read_page(path: Path) -> bytes:
+    """A page's raw bytes, decompressed when its name ends in ``.gz``."""
+    data = path.read_bytes()
+    return gzip.decompress(data) if path.name.endswith(".gz") else data
 
 
 def token_shingles(toks: list[str], n: int = SHINGLE) -> list[tuple[str, ...]]:
