@@ -19,6 +19,7 @@ from .fields.record import FIELD_NAMES, Fields
 from .fields.title import document_title
 from .learned import auto as _auto
 from .learned import model as _model
+from .learned import page_type as _page_type
 from .methods import bte as _bte
 from .methods import comments as _comments
 from .methods import density as _density
@@ -185,6 +186,8 @@ def extract_document(
     ``trace``, when given, is filled with the rule that decided each block
     and the model's probabilities (for ``scrapy-bte explain``).
     """
+    # First, so the class hints it reads are computed once for the page and shared with the block features.
+    page_type = _page_type.classify(doc, url)
     title = document_title(doc)
     read = read_document(doc, url, fields) if fields else _NO_FIELDS
     span = _bte.document_span(doc)
@@ -269,6 +272,7 @@ def extract_document(
         canonical_url=read.canonical_url,
         field_sources=dict(read.sources),
         comments="\n".join(doc.texts[b] for b in comment_blocks) if comment_blocks is not None and comments else None,
+        page_type=page_type.name,
     )
 
 
