@@ -19,6 +19,7 @@ from .fields.record import FIELD_NAMES, Fields
 from .fields.title import document_title
 from .learned import auto as _auto
 from .learned import model as _model
+from .learned import page_type as _page_type
 from .learned.profiles import profile
 from .methods import bte as _bte
 from .methods import comments as _comments
@@ -172,10 +173,6 @@ def check_fields(fields: Any) -> tuple[str, ...]:
 _NO_FIELDS = Fields()
 
 
-def _page_type(doc: Document, url: str | None) -> str | None:
-    return None
-
-
 def extract_document(
     doc: Document,
     *,
@@ -190,9 +187,10 @@ def extract_document(
     ``trace``, when given, is filled with the rule that decided each block
     and the model's probabilities (for ``scrapy-bte explain``).
     """
+    # First, so the class hints it reads are computed once for the page and shared with the block features.
+    page_type = _page_type.classify(doc, url)
     title = document_title(doc)
     read = read_document(doc, url, fields) if fields else _NO_FIELDS
-    page_type = _page_type(doc, url)
     span = _bte.document_span(doc)
     n = doc.n_blocks
     probs = None
@@ -222,7 +220,7 @@ def extract_document(
             path = options.get("model_path")
             learned = _model.load_cached(path) if path else _model.default_model()
             kept, probs = _auto.select(
-                doc, span, learned, smooth=method == "auto", title=title, reasons=reasons, page_type=page_type
+                doc, span, learned, smooth=method == "auto", title=title, reasons=reasons, page_type=page_type.name
             )
             if trace is not None:
                 trace.threshold = learned.threshold
@@ -242,7 +240,7 @@ def extract_document(
         else:
             _check(options, tuple(_hybrid.DEFAULTS), extra=("comments",))
             kept = _hybrid.select(doc, span, **options, reasons=reasons)
-        if method == "auto" and profile(page_type).comments_are_content:
+        if method == "auto" and profile(page_type.name).comments_are_content:
             comment_blocks = []  # a thread's posts are its content, not apart from it
         else:
             kept, comment_blocks = _comments.apply(doc, kept, comments, reasons)
@@ -280,6 +278,7 @@ def extract_document(
         canonical_url=read.canonical_url,
         field_sources=dict(read.sources),
         comments="\n".join(doc.texts[b] for b in comment_blocks) if comment_blocks is not None and comments else None,
+        page_type=page_type.name,
     )
 
 

@@ -205,6 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.set_defaults(func=_cmd_extract)
 
     training.add_train_parser(sub)
+    training.add_train_page_type_parser(sub)
     training.add_evaluate_parser(sub)
     from .explain.commands import add_parsers
 

@@ -25,6 +25,11 @@ class Extraction:
     ``canonical_url``) are ``None`` where the page does not state them or
     they were not asked for; ``field_sources`` names where each value was
     read (see :mod:`scrapy_bte.fields`).
+
+    ``page_type`` is what kind of page this is, one of
+    :data:`~scrapy_bte.learned.page_type.PAGE_TYPES` (article, forum,
+    product, collection, listing, documentation, service), as the page-type
+    classifier decided; ``None`` when extraction did not happen.
     """
 
     text: str
@@ -52,6 +57,7 @@ class Extraction:
     field_sources: dict[str, str] = field(default_factory=dict)
     #: The readers' comments, one per line, when asked for with ``comments=True`` (else None).
     comments: str | None = None
+    page_type: str | None = None
 
     @property
     def empty(self) -> bool:
@@ -88,6 +94,7 @@ class Extraction:
             **{name: getattr(self, name) for name in FIELD_NAMES if name != "title"},
             "field_sources": dict(self.field_sources),
             "comments": self.comments,
+            "page_type": self.page_type,
         }
 
     @classmethod
@@ -112,6 +119,7 @@ class Extraction:
             **{name: data.get(name) for name in FIELD_NAMES if name != "title"},
             field_sources=dict(data.get("field_sources") or {}),
             comments=data.get("comments"),
+            page_type=data.get("page_type"),
         )
 
     @classmethod

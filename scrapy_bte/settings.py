@@ -42,6 +42,12 @@ FLAT_SCORE_FIELDS = {
 }
 """Score key -> top-level item field written when ``BTE_FLAT_SCORES`` is on."""
 
+ITEM_FIELDS = (*FIELD_NAMES, "page_type")
+"""What ``BTE_FIELDS`` may name: the article fields read from the markup, and ``page_type``, which every
+extraction computes (see :mod:`scrapy_bte.learned.page_type`)."""
+DEFAULT_ITEM_FIELDS = (*DEFAULT_FIELDS, "page_type")
+"""``BTE_FIELDS`` by default."""
+
 # Arguments the middleware passes to ``extract`` itself; BTE_OPTIONS may not
 # override them (it would silently break the middleware's contract).
 _RESERVED_OPTIONS = frozenset({"html", "method", "url", "encoding", "content_type", "fields"})
@@ -148,12 +154,15 @@ SETTINGS: tuple[SettingSpec, ...] = (
     ),
     SettingSpec(
         "BTE_FIELDS",
-        list(DEFAULT_FIELDS),
-        "Article fields read from the page's markup and written as top-level item fields under their own names: any of "
+        list(DEFAULT_ITEM_FIELDS),
+        "Fields written as top-level item fields under their own names: the article fields read from the page's"
+        " markup, any of "
         + ", ".join(f"`{name}`" for name in FIELD_NAMES)
-        + " (a list, or a comma-separated string on the command line); `[]` reads none. A field the spider already set"
-        " is never overwritten, and an item class with fixed fields gets only those it declares.",
-        "`['title', 'author', 'date', 'description', 'language', 'image']`",
+        + ", and `page_type` (the kind of page: article, forum, product, collection, listing, documentation or"
+        " service; computed for every page, so listing it costs nothing). A list, or a comma-separated string on the"
+        " command line; `[]` writes none. A field the spider already set is never overwritten, and an item class with"
+        " fixed fields gets only those it declares.",
+        "`['title', 'author', 'date', 'description', 'language', 'image', 'page_type']`",
     ),
     SettingSpec(
         "BTE_HTML_FIELD",
@@ -318,10 +327,10 @@ def _fields(name: str, value: Any) -> tuple[str, ...]:
         value = [part.strip() for part in value.split(",") if part.strip()]
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{name} must be a list of field names, got {value!r}")
-    unknown = sorted(set(value) - set(FIELD_NAMES))
+    unknown = sorted(set(value) - set(ITEM_FIELDS))
     if unknown:
-        raise ConfigError(f"{name}: unknown field(s) {', '.join(unknown)}; known: {', '.join(FIELD_NAMES)}")
-    return tuple(name for name in FIELD_NAMES if name in value)
+        raise ConfigError(f"{name}: unknown field(s) {', '.join(unknown)}; known: {', '.join(ITEM_FIELDS)}")
+    return tuple(name for name in ITEM_FIELDS if name in value)
 
 
 def _model_path(name: str, value: Any) -> str | None:
@@ -360,7 +369,7 @@ class BTEConfig:
     deduplicate_distance: int = 5
     worker_max_memory: int | None = DEFAULTS_WORKER_MAX_MEMORY
     worker_nice: int = DEFAULT_WORKER_NICE
-    fields: tuple[str, ...] = DEFAULT_FIELDS
+    fields: tuple[str, ...] = DEFAULT_ITEM_FIELDS
 
     @classmethod
     def from_settings(cls, settings: BaseSettings | dict[str, Any]) -> BTEConfig:
@@ -456,7 +465,7 @@ class BTEConfig:
             options.setdefault("model_path", self.model_path)
         if self.comments is not None:
             options.setdefault("comments", self.comments)
-        options["fields"] = self.fields
+        options["fields"] = tuple(name for name in self.fields if name in FIELD_NAMES)  # the ones read from markup
         return options
 
     def wanted_fields(self) -> tuple[str, ...]:
@@ -485,8 +494,10 @@ _NONE_IS_VALID = frozenset(
 
 __all__ = [
     "DEFAULTS",
+    "DEFAULT_ITEM_FIELDS",
     "EXTRACT_MODES",
     "FLAT_SCORE_FIELDS",
+    "ITEM_FIELDS",
     "SETTINGS",
     "BTEConfig",
     "SettingSpec",

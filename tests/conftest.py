@@ -110,6 +110,7 @@ def build_routes() -> dict[str, Route]:
         "/broken.html": Route(_fixture("broken.html")),
         "/short.html": Route(_fixture("short.html")),
         "/comments.html": Route(_fixture("comments.html")),
+        "/forum.html": Route(_fixture("forum.html")),
         "/fields.html": Route(_fixture("fields/graph.html")),
         "/empty.html": Route(b"<html><head></head><body></body></html>"),
         "/latin1.html": Route(LATIN1_PAGE, "text/html; charset=windows-1252"),

@@ -25,13 +25,20 @@ from scrapy.utils.test import get_crawler
 
 from scrapy_bte import Addon, BTEDownloaderMiddleware, BTEItemPipeline, BTESpiderMiddleware, ConfigError
 from scrapy_bte.core.decode import looks_like_html
-from scrapy_bte.fields.record import DEFAULT_FIELDS
 from scrapy_bte.result import Extraction
 from scrapy_bte.runtime import BTERuntime, _await_future
-from scrapy_bte.settings import DEFAULTS, FLAT_SCORE_FIELDS, SETTINGS, BTEConfig, default_workers, settings_table
+from scrapy_bte.settings import (
+    DEFAULT_ITEM_FIELDS,
+    DEFAULTS,
+    FLAT_SCORE_FIELDS,
+    SETTINGS,
+    BTEConfig,
+    default_workers,
+    settings_table,
+)
 
 EXTRACTION = Extraction(
-    text="Main text.", paragraphs=["Main text."], title="T", method="hybrid", confidence=0.5, words=2
+    text="Main text.", paragraphs=["Main text."], title="T", method="hybrid", confidence=0.5, words=2, page_type="forum"
 )
 
 
@@ -340,7 +347,8 @@ def test_pipeline_extracts_from_the_html_field_and_drops_it(make: Any) -> None:
 def test_pipeline_expands_an_extraction_put_in_the_item() -> None:
     pipeline = BTEItemPipeline.from_crawler(get_crawler(settings_dict={"BTE_WORKERS": 0}))
     item = asyncio.run(pipeline.process_item({"url": "u", "bte": EXTRACTION}))
-    fields = {name: getattr(EXTRACTION, name) for name in DEFAULT_FIELDS}  # title "T", the others None
+    # title "T", page_type "forum", the others None
+    fields = {name: getattr(EXTRACTION, name) for name in DEFAULT_ITEM_FIELDS}
     assert item == {"url": "u", "text": "Main text.", "bte": EXTRACTION.scores(), **fields}
 
 
@@ -361,7 +369,7 @@ def test_spider_middleware_fills_items_from_the_response() -> None:
         return [obj async for obj in middleware.process_spider_output(response, output())]
 
     first, follow, preset, article = asyncio.run(collect())
-    fields = {name: getattr(EXTRACTION, name) for name in DEFAULT_FIELDS}
+    fields = {name: getattr(EXTRACTION, name) for name in DEFAULT_ITEM_FIELDS}
     assert first == {"url": 1, "text": "Main text.", "bte": EXTRACTION.scores(), **fields}
     assert isinstance(follow, Request)
     assert preset == {"url": 2, "text": "mine"}

@@ -15,10 +15,17 @@ AUTHORS = "Mirela Ostrowska, Tobias Fenwick"
 
 def test_items_get_the_default_fields_at_the_top_level(crawl: Callable[..., CrawlResult]) -> None:
     result = crawl(
-        ["/fields.html", {"path": "/fields.html?set", "set": {"title": "Set by the spider", "author": ""}}],
+        [
+            "/fields.html",
+            {"path": "/fields.html?set", "set": {"title": "Set by the spider", "author": ""}},
+            "/forum.html",
+        ],
         settings={"BTE_WORKERS": 1},
     )
     item = result.one("/fields.html")
+    assert item["page_type"] == "article"  # computed in the worker, on every item by default
+    forum = result.one("/forum.html")
+    assert forum["page_type"] == "forum" and "Grain mill bearings" in forum["title"]
     base = item["url"].rsplit("/", 1)[0]
     assert item["title"] == TITLE
     assert item["author"] == AUTHORS
@@ -45,7 +52,7 @@ def test_flat_mode_and_chosen_fields_in_a_csv_feed(crawl: Callable[..., CrawlRes
     assert item["title"] == TITLE and item["bte_title"] == TITLE
     assert item["canonical_url"].endswith("/news/harbour-crane") and item["canonical_url"].startswith("http://")
     assert item["modified"] == "2024-05-04T18:00:00+00:00"
-    assert "author" not in item and "language" not in item
+    assert "author" not in item and "language" not in item and "page_type" not in item
     pdf = result.one("/doc.pdf")  # a skipped response's row has the same columns
     assert {"title", "canonical_url", "modified"} <= set(pdf) and pdf["title"] == ""
     assert_clean_log(result)
@@ -69,5 +76,14 @@ def test_fixed_item_class_gets_only_the_fields_it_declares(crawl: Callable[..., 
 def test_no_fields_when_the_setting_is_empty(crawl: Callable[..., CrawlResult]) -> None:
     result = crawl(["/fields.html"], settings={"BTE_FIELDS": [], "BTE_WORKERS": 0})
     item = result.one("/fields.html")
-    assert not set(DEFAULT_FIELDS) & set(item)
+    assert not set(DEFAULT_FIELDS) & set(item) and "page_type" not in item
     assert item["bte"]["title"]  # the scores keep the page's title
+
+
+def test_page_type_alone_in_process(crawl: Callable[..., CrawlResult]) -> None:
+    result = crawl(["/forum.html", "/article1.html"], settings={"BTE_FIELDS": "page_type", "BTE_WORKERS": 0})
+    forum, article = result.one("/forum.html"), result.one("/article1.html")
+    assert (forum["page_type"], article["page_type"]) == ("forum", "article")
+    assert not set(DEFAULT_FIELDS) & (set(forum) | set(article))  # no article field was asked for
+    assert "chestnut trees" in forum["text"]
+    assert_clean_log(result)

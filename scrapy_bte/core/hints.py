@@ -323,12 +323,68 @@ GROUPS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
 GROUP_NAMES: tuple[str, ...] = tuple(g[0] for g in GROUPS)
 N_GROUPS = len(GROUPS)
 
+#: Words that tell what kind of page a template builds (forum posts, shop furniture, item grids,
+#: documentation, service sections), for the page-type classifier
+#: (:mod:`scrapy_bte.learned.page_type`). They take the bits after :data:`GROUPS`, read in the same
+#: pass, so the furniture groups' bits (and the block features built from them) stay as they are.
+# fmt: off
+PAGE_GROUPS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("thread", ("thread", "threads", "message", "messages", "posts", "postbit", "topic"), ("thread", "message", "postbit")),
+    (
+        "answer",
+        ("question", "questions", "answer", "answers", "accepted", "vote", "votes", "upvote", "downvote",
+         "votecell", "solution", "solved"),
+        ("question", "answer", "upvote"),
+    ),
+    (
+        "user",
+        ("user", "users", "username", "userinfo", "member", "poster", "signature", "reputation", "karma", "usercard"),
+        ("username", "userinfo", "signature", "reputation"),
+    ),
+    (
+        "product",
+        ("product", "products", "sku", "variant", "variants", "swatch", "swatches", "quantity", "qty", "stock", "pdp",
+         "buy", "addtocart", "shipping"),
+        ("product", "variant", "swatch", "quantity", "addtocart"),
+    ),
+    ("price", ("price", "prices", "money", "currency", "sale", "discount", "amount", "msrp"), ("price", "currency", "discount")),
+    ("cart", ("cart", "basket", "checkout", "bag", "wishlist", "minicart"), ("basket", "checkout", "wishlist", "minicart")),
+    ("card", ("card", "cards", "tile", "tiles", "thumbnail", "thumb"), ("thumbnail",)),
+    ("item", ("item", "items", "listing", "listings", "result", "results", "entries"), ("listing",)),
+    (
+        "grid",
+        ("grid", "collection", "collections", "catalog", "catalogue", "plp", "filter", "filters", "facet", "facets",
+         "sort", "sorting", "sortby", "refine"),
+        ("collection", "catalog", "facet", "filter"),
+    ),
+    (
+        "docs",
+        ("docs", "doc", "documentation", "api", "reference", "manual", "sphinx", "toctree", "admonition", "rst",
+         "docutils", "markdown", "wiki", "version", "versions", "guide"),
+        ("documentation", "admonition", "sphinx", "toctree", "docutils", "markdown"),
+    ),
+    (
+        "code",
+        ("code", "highlight", "highlighter", "syntax", "codehilite", "sourcecode", "hljs", "prism", "pre",
+         "clipboard", "terminal", "console", "shell"),
+        ("syntax", "codehilite", "sourcecode", "clipboard", "codeblock"),
+    ),
+    (
+        "service",
+        ("service", "services", "testimonial", "testimonials", "pricing", "plan", "plans", "faq", "faqs", "feature",
+         "features", "benefit", "benefits", "cta", "accordion", "step", "steps", "contact", "booking", "appointment"),
+        ("service", "testimonial", "pricing", "benefit", "accordion", "feature", "appointment"),
+    ),
+)
+# fmt: on
+PAGE_GROUP_NAMES: tuple[str, ...] = tuple(g[0] for g in PAGE_GROUPS)
+
 _WORD_BITS: dict[str, int] = {}
-for _bit, (_name, _words, _stems) in enumerate(GROUPS):
+for _bit, (_name, _words, _stems) in enumerate(GROUPS + PAGE_GROUPS):
     for _w in _words:
         _WORD_BITS[_w] = _WORD_BITS.get(_w, 0) | (1 << _bit)
 _STEMS: tuple[tuple[str, int], ...] = tuple(
-    (stem, 1 << bit) for bit, (_name, _words, stems) in enumerate(GROUPS) for stem in stems
+    (stem, 1 << bit) for bit, (_name, _words, stems) in enumerate(GROUPS + PAGE_GROUPS) for stem in stems
 )
 
 #: The attributes whose values are read, and the endings of the ``data-*`` names that are
@@ -548,18 +604,32 @@ def write_bits(path: np.ndarray, own: np.ndarray, out: np.ndarray, *, accelerate
 
 
 def group_bit(name: str) -> int:
+    """The bit of a :data:`GROUPS` or :data:`PAGE_GROUPS` name."""
+    if name in PAGE_GROUP_NAMES:
+        return 1 << (N_GROUPS + PAGE_GROUP_NAMES.index(name))
     return 1 << GROUP_NAMES.index(name)
+
+
+def element_bits(doc: Any) -> np.ndarray:
+    """Per element of the skeleton, the bits its own attribute string names (0 for the root)."""
+    skeleton = doc.skeleton
+    out = _bits_of(skeleton.attr_strings)[skeleton.el_attr_id]
+    out[0] = 0
+    return out
 
 
 __all__ = [
     "GROUPS",
     "GROUP_NAMES",
     "N_GROUPS",
+    "PAGE_GROUPS",
+    "PAGE_GROUP_NAMES",
     "attribute_bits",
     "attribute_bits_reference",
     "bits_matrix",
     "block_hints",
     "block_hints_reference",
+    "element_bits",
     "group_bit",
     "read_bits",
     "write_bits",

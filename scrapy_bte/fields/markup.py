@@ -122,10 +122,10 @@ def find_all_reference(markup: str, words: tuple[str, ...]) -> list[list[int]]:
 class Marks:
     """Where the page holds each of :data:`WORDS`, found in one pass: a page
     is read once for all the scans that start from them, most of which find
-    nothing."""
+    nothing. ``words``: a subset of :data:`WORDS`, for a reader that needs only those."""
 
-    def __init__(self, markup: str) -> None:
-        self.at = dict(zip(WORDS, find_all(markup, WORDS)))
+    def __init__(self, markup: str, words: tuple[str, ...] = WORDS) -> None:
+        self.at = dict(zip(words, find_all(markup, words)))
 
     def find(self, word: str, start: int = 0, end: int | None = None) -> int:
         """What ``markup.find(word, start, end)`` returns (``word`` one of :data:`WORDS`, ``start`` >= 0)."""

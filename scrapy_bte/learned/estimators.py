@@ -289,3 +289,131 @@ def _split(n: int, groups: np.ndarray | None, share: float, rng: np.random.Gener
     held = rng.choice(ids, size=max(1, round(len(ids) * share)), replace=False)
     mask = np.isin(groups, held)
     return np.flatnonzero(~mask), np.flatnonzero(mask)
+
+
+class SoftmaxClassifier:
+    """Multinomial classifier over ``n_classes`` classes: ``hidden=()`` is multinomial logistic
+    regression, ``(16,)`` one ReLU layer.
+
+    For page-level tasks (a row per page, a few thousand rows): full-batch Adam
+    on the weighted cross-entropy with L2, inputs standardised with the
+    training mean/scale, fixed seed and a fixed number of epochs (no
+    validation split: the folds of the caller measure generalisation).
+    """
+
+    def __init__(
+        self,
+        n_classes: int,
+        hidden: Sequence[int] = (),
+        *,
+        epochs: int = 600,
+        learning_rate: float = 0.02,
+        l2: float = 1e-3,
+        seed: int = 0,
+    ) -> None:
+        if n_classes < 2:
+            raise ValueError("n_classes must be at least 2")
+        self.n_classes = int(n_classes)
+        self.hidden = tuple(int(h) for h in hidden)
+        self.epochs = epochs
+        self.learning_rate = learning_rate
+        self.l2 = l2
+        self.seed = seed
+        self.mean_: np.ndarray | None = None
+        self.scale_: np.ndarray | None = None
+        self.weights_: list[np.ndarray] = []
+        self.biases_: list[np.ndarray] = []
+
+    def get_params(self) -> dict[str, Any]:
+        return {
+            "n_classes": self.n_classes,
+            "hidden": list(self.hidden),
+            "epochs": self.epochs,
+            "learning_rate": self.learning_rate,
+            "l2": self.l2,
+            "seed": self.seed,
+        }
+
+    def _logits(self, Z: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+        acts = [Z]
+        h = Z
+        last = len(self.weights_) - 1
+        for i, (w, b) in enumerate(zip(self.weights_, self.biases_)):
+            h = h @ w + b
+            if i < last:
+                h = np.maximum(h, 0.0)
+                acts.append(h)
+        return acts, h
+
+    def predict_proba(self, X: np.ndarray) -> np.ndarray:
+        """``(n, n_classes)`` class probabilities per row."""
+        if self.mean_ is None or self.scale_ is None or not self.weights_:
+            raise ModelError("model is not fitted")
+        Z = (np.asarray(X, dtype=np.float32).reshape(-1, len(self.mean_)) - self.mean_) / self.scale_
+        return _softmax(self._logits(Z)[1])
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        return self.predict_proba(X).argmax(axis=1)
+
+    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> SoftmaxClassifier:
+        """Train on rows ``X`` with class indices ``y`` (``0..n_classes-1``)."""
+        X = np.asarray(X, dtype=np.float32)
+        y = np.asarray(y, dtype=np.int64).ravel()
+        n, d = X.shape
+        if len(y) != n:
+            raise ValueError("X and y have different numbers of rows")
+        if n == 0 or y.min() < 0 or y.max() >= self.n_classes:
+            raise ValueError(f"labels must lie in 0..{self.n_classes - 1}")
+        w = np.ones(n, dtype=np.float32) if sample_weight is None else np.asarray(sample_weight, np.float32)
+        w = w / max(float(w.sum()), 1e-12)
+        rng = np.random.default_rng(self.seed)
+        self.mean_ = X.mean(axis=0).astype(np.float32)
+        std = X.std(axis=0)
+        self.scale_ = np.where(std > 1e-6, std, 1.0).astype(np.float32)
+        Z = (X - self.mean_) / self.scale_
+        onehot = np.zeros((n, self.n_classes), dtype=np.float32)
+        onehot[np.arange(n), y] = 1.0
+        sizes = [d, *self.hidden, self.n_classes]
+        self.weights_ = [
+            (rng.standard_normal((a, b)) * math.sqrt(2.0 / a) * (1.0 if self.hidden else 0.0)).astype(np.float32)
+            for a, b in itertools.pairwise(sizes)
+        ]
+        self.biases_ = [np.zeros(b, dtype=np.float32) for b in sizes[1:]]
+        params = self.weights_ + self.biases_
+        m = [np.zeros_like(p) for p in params]
+        v = [np.zeros_like(p) for p in params]
+        beta1, beta2, eps = 0.9, 0.999, 1e-8
+        for step in range(1, self.epochs + 1):
+            acts, logits = self._logits(Z)
+            delta = ((_softmax(logits) - onehot) * w[:, None]).astype(np.float32)
+            grads_w: list[np.ndarray] = [np.empty(0)] * len(self.weights_)
+            grads_b: list[np.ndarray] = [np.empty(0)] * len(self.weights_)
+            for i in range(len(self.weights_) - 1, -1, -1):
+                grads_w[i] = acts[i].T @ delta + self.l2 * self.weights_[i]
+                grads_b[i] = delta.sum(axis=0)
+                if i:
+                    delta = (delta @ self.weights_[i].T) * (acts[i] > 0)
+            lr = self.learning_rate * math.sqrt(1 - beta2**step) / (1 - beta1**step)
+            for p, g, mi, vi in zip(params, grads_w + grads_b, m, v):
+                mi *= beta1
+                mi += (1 - beta1) * g
+                vi *= beta2
+                vi += (1 - beta2) * g * g
+                p -= (lr * mi / (np.sqrt(vi) + eps)).astype(np.float32)
+        return self
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The fitted state as named float arrays: ``mean``, ``scale``, ``W0``, ``b0``, ..."""
+        if self.mean_ is None or self.scale_ is None or not self.weights_:
+            raise ModelError("model is not fitted")
+        out = {"mean": self.mean_, "scale": self.scale_}
+        for i, (w, b) in enumerate(zip(self.weights_, self.biases_)):
+            out[f"W{i}"] = w
+            out[f"b{i}"] = b
+        return out
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)

@@ -136,7 +136,7 @@ def load(path: str | Path) -> BlockModel:
     if not isinstance(threshold, (int, float)) or not 0.0 < threshold < 1.0:
         raise ModelError(f"{path}: threshold must be a number in (0, 1)")
 
-    arrays = _read_arrays(path)
+    arrays = read_arrays(path)
     ngram = None
     if meta.get("ngram") is not None:
         ngram = NgramClassifier.from_arrays(
@@ -227,7 +227,7 @@ def default_model() -> BlockModel:
 _default: BlockModel | None = None
 
 
-def _read_arrays(path: Path) -> dict[str, np.ndarray]:
+def read_arrays(path: Path) -> dict[str, np.ndarray]:
     """All arrays of an .npz as float32, refusing pickles, non-float and non-finite data."""
     try:
         with np.load(path, allow_pickle=False) as data:

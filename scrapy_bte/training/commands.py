@@ -1,8 +1,10 @@
-"""``scrapy-bte train`` and ``scrapy-bte evaluate``: the command line of training.
+"""``scrapy-bte train``, ``train-page-type`` and ``evaluate``: the command line of training.
 
 ``train`` fits a block model on labelled set folders and writes its
-``.npz`` and ``.json`` (with the command that reproduces it); ``evaluate``
-scores methods per set (see :mod:`scrapy_bte.training.scoring`).
+``.npz`` and ``.json`` (with the command that reproduces it);
+``train-page-type`` scores the page-type classifier by site-disjoint folds
+and writes it the same way; ``evaluate`` scores methods per set (see
+:mod:`scrapy_bte.training.scoring`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ import numpy as np
 
 from ..api import METHODS
 from ..errors import ConfigError
+from ..learned import page_type as _page_type
+from ..learned.estimators import SoftmaxClassifier
+from . import page_types as _page_types
 from .data import WORD_POWER, LabelSource, SetData, load_set
 from .fit import TrainConfig, train_block_model, training_pages
 from .labels import parse_markers
@@ -288,4 +293,81 @@ def run_train(args: argparse.Namespace) -> int:
         f"({_source(args).describe_with(sum(s.hand_labelled for s in sets))}) in {train_seconds:.0f}s; training block error "
         f"{metrics['training_block_error']:.3f}; wrote {args.output} and {Path(args.output).with_suffix('.json')}"
     )
+    return 0
+
+
+def add_train_page_type_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register ``scrapy-bte train-page-type``."""
+    p = subparsers.add_parser(
+        "train-page-type",
+        help="train the page-type classifier on WCXB pages",
+        description="Score the page-type classifier by folds grouped by domain on WCXB (accuracy and "
+        "confusion matrix), then fit it on all pages and write MODEL.npz + MODEL.json.",
+    )
+    p.add_argument("--wcxb", required=True, metavar="DIR", help="the WCXB folder (<id>.html.gz, .txt, .meta.json)")
+    p.add_argument(
+        "--articles",
+        nargs="*",
+        default=[],
+        metavar="DIR",
+        help="set folders of article pages (<id>.html) to add as article examples",
+    )
+    p.add_argument("--articles-limit", type=int, default=150, help="at most this many pages per article folder")
+    p.add_argument("-o", "--output", required=True, metavar="MODEL.npz", help="where to write the model")
+    p.add_argument("--hidden", type=_ints, default=(), metavar="SIZES", help="hidden layers (default: none, logistic)")
+    p.add_argument("--epochs", type=int, default=600)
+    p.add_argument("--learning-rate", type=float, default=0.02)
+    p.add_argument("--l2", type=float, default=1e-2)
+    p.add_argument("--folds", type=int, default=5, help="site-disjoint folds for the accuracy (default 5)")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=run_train_page_type)
+    return p
+
+
+def run_train_page_type(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    rows = _page_types.wcxb_rows(args.wcxb)
+    if args.articles:
+        rows = _page_types.join(rows, _page_types.article_rows(args.articles, args.articles_limit))
+
+    def make() -> SoftmaxClassifier:
+        return SoftmaxClassifier(
+            len(_page_type.PAGE_TYPES),
+            args.hidden,
+            epochs=args.epochs,
+            learning_rate=args.learning_rate,
+            l2=args.l2,
+            seed=args.seed,
+        )
+
+    true, predicted = _page_types.fold_predictions(rows, make, k=args.folds, seed=args.seed)
+    matrix = _page_types.confusion(true, predicted)
+    accuracy = float((true == predicted).mean())
+    print(f"page-type accuracy on {len(true)} WCXB pages, {args.folds} folds grouped by domain: {accuracy:.3f}")
+    print(_page_types.format_confusion(matrix))
+    model = _page_type.PageTypeModel(_page_types.fit(rows, make))
+    parts = ["scrapy-bte", "train-page-type", "--wcxb", args.wcxb]
+    if args.articles:
+        parts += ["--articles", *args.articles, "--articles-limit", str(args.articles_limit)]
+    parts += ["-o", args.output]
+    if args.hidden:
+        parts += ["--hidden", ",".join(map(str, args.hidden))]
+    for flag, value in (("--epochs", args.epochs), ("--learning-rate", args.learning_rate), ("--l2", args.l2)):
+        parts += [flag, str(value)]
+    meta = {
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "command": " ".join(shlex.quote(p) for p in parts + ["--folds", str(args.folds), "--seed", str(args.seed)]),
+        "pages": {name: int((rows.y == i).sum()) for i, name in enumerate(_page_type.PAGE_TYPES)},
+        "wcxb_pages": int(rows.scored.sum()),
+        "skipped_article_pages": rows.skipped,
+        "metrics": {
+            "fold_accuracy": round(accuracy, 4),
+            "folds": args.folds,
+            "confusion": matrix.tolist(),
+        },
+        "train_seconds": round(time.perf_counter() - started, 1),
+    }
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    model.save(args.output, meta)
+    print(f"wrote {args.output} and {Path(args.output).with_suffix('.json')}")
     return 0

@@ -1,0 +1,580 @@
+"""What kind of page this is: article, forum, product, collection, listing, documentation or service.
+
+Main content means something else on each kind of page (every post of a
+thread, every card of a listing, every section of a service page), so the
+selection asks first what the page is. The answer comes from a small
+classifier (multinomial logistic regression or a one-layer MLP in numpy,
+:class:`~scrapy_bte.learned.estimators.SoftmaxClassifier`) over cheap page
+evidence, :func:`page_evidence`, read from the document model that is
+already built, never from a second parse:
+
+- **structure**: counts of ``article``, ``section``, ``li``, ``table``,
+  ``pre``/``code``, ``form``, ``h1``-``h3``, ``time``, ``nav``, ``aside``
+  and a few more elements, and the share of the text inside them;
+- **repeated siblings**: the share of the text in runs of three or more
+  same-shaped siblings (cards, posts, rows), the largest such run and its
+  words per item;
+- **declared types**: schema.org types of the JSON-LD scripts and microdata
+  (Product/Offer, DiscussionForumPosting, QAPage, Article, ItemList,
+  CollectionPage, FAQPage, TechArticle, SoftwareApplication, Service, ...)
+  and ``og:type``;
+- **URL path shape**: depth, slug length, year/month, file suffix, query
+  string and words such as ``/product/``, ``/t/``, ``/questions/``,
+  ``/category/``, ``/docs/``, ``/blog/``;
+- **text and links**: words, blocks, words per block, link-word share,
+  short blocks, the largest container's share;
+- **class/id words**: the share of the text under elements whose
+  attributes name furniture (:data:`~scrapy_bte.core.hints.GROUPS`) or a
+  kind of page (:data:`~scrapy_bte.core.hints.PAGE_GROUPS`: post, reply,
+  product, price, cart, card, item, grid, docs, code, pricing, ...).
+
+Files: ``models/page_type.npz`` holds only float arrays (loaded with
+``allow_pickle=False``); ``models/page_type.json`` beside it holds the
+class names, the evidence names and version, the hyper-parameters, the
+training command and the fold accuracy. ``scrapy-bte train-page-type``
+writes both.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import repeat
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from ..core import hints as _hints
+from ..core.document import Document, meta_content
+from ..core.tree import path_or
+from ..errors import ModelError
+from ..fields import markup as _markup
+from .estimators import SoftmaxClassifier
+from .model import read_arrays
+
+#: The page types, in the order of the classifier's outputs.
+PAGE_TYPES: tuple[str, ...] = ("article", "forum", "product", "collection", "listing", "documentation", "service")
+
+FORMAT = "scrapy-bte-page-type-model"
+FORMAT_VERSION = 1
+#: Bump whenever an evidence column changes meaning or order: models record it and refuse to load against another.
+EVIDENCE_VERSION = 1
+
+#: Elements counted anywhere in the tag stream (log of 1 + count).
+COUNTED_TAGS = (
+    "article",
+    "section",
+    "li",
+    "table",
+    "tr",
+    "pre",
+    "code",
+    "form",
+    "input",
+    "h1",
+    "h2",
+    "h3",
+    "time",
+    "nav",
+    "aside",
+    "img",
+    "a",
+    "p",
+    "dl",
+    "blockquote",
+    "main",
+    "header",
+    "footer",
+    "figure",
+    "details",
+    "label",
+)
+#: Block openers whose share of the page's words is evidence (a list page is mostly ``li``, a forum ``p``).
+OPENER_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("p", frozenset({"p"})),
+    ("li", frozenset({"li"})),
+    ("cell", frozenset({"td", "th", "/td", "tr"})),
+    ("pre", frozenset({"pre"})),
+    ("heading", frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})),
+    ("dt-dd", frozenset({"dt", "dd"})),
+    ("div", frozenset({"div", "/div"})),
+    ("br", frozenset({"br"})),
+)
+#: Containers whose share of the page's words is evidence (any ancestor of the block).
+CONTAINER_TAGS = ("article", "main", "section", "table", "ul", "ol", "nav", "aside", "form", "header", "footer", "dl")
+_CONTAINER_BIT = {name: 1 << i for i, name in enumerate(CONTAINER_TAGS)}
+
+#: schema.org types (JSON-LD ``@type``, microdata ``itemtype``) grouped by what they say of the page.
+SCHEMA_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("product", ("product", "productgroup", "individualproduct", "productmodel", "car", "vehicle")),
+    ("offer", ("offer", "aggregateoffer", "offercatalog")),
+    ("forum", ("discussionforumposting", "socialmediaposting")),
+    ("qa", ("qapage", "question", "answer")),
+    ("comment", ("comment",)),
+    (
+        "article",
+        (
+            "article",
+            "newsarticle",
+            "blogposting",
+            "reportagenewsarticle",
+            "analysisnewsarticle",
+            "opinionnewsarticle",
+            "liveblogposting",
+            "scholarlyarticle",
+            "report",
+            "blog",
+        ),
+    ),
+    ("techarticle", ("techarticle", "apireference", "softwaresourcecode")),
+    ("itemlist", ("itemlist", "listitem")),
+    ("collectionpage", ("collectionpage", "searchresultspage")),
+    ("faq", ("faqpage",)),
+    ("software", ("softwareapplication", "webapplication", "mobileapplication")),
+    (
+        "service",
+        (
+            "service",
+            "professionalservice",
+            "localbusiness",
+            "financialservice",
+            "legalservice",
+            "homeandconstructionbusiness",
+            "medicalbusiness",
+            "medicalclinic",
+            "store",
+        ),
+    ),
+    ("course", ("course", "educationaloccupationalprogram", "courseinstance", "event")),
+    ("howto", ("howto", "recipe")),
+    ("review", ("review", "aggregaterating", "rating")),
+    ("breadcrumb", ("breadcrumblist",)),
+    ("webpage", ("webpage", "itempage")),
+    ("profile", ("aboutpage", "contactpage", "profilepage", "person")),
+    ("video", ("videoobject",)),
+)
+_SCHEMA_INDEX = {t: i for i, (_g, types) in enumerate(SCHEMA_GROUPS) for t in types}
+_TYPE_RE = re.compile(r'"@type"\s*:\s*(?:"([^"]{1,80})"|\[([^\]]{1,400})\])')
+_ITEMTYPE_RE = re.compile(r"""itemtype\s*=\s*["']?[^"'>\s]*?schema\.org/([A-Za-z]+)""", re.IGNORECASE)
+#: ``og:type`` values, grouped.
+OG_TYPES: tuple[tuple[str, frozenset[str]], ...] = (
+    ("article", frozenset({"article", "blog", "news", "og:article"})),
+    ("product", frozenset({"product", "product.item", "og:product", "product.group", "books.book"})),
+    ("website", frozenset({"website", "webpage", "site"})),
+)
+
+#: URL path words (whole segments, or a segment's words), grouped by the page type they suggest.
+URL_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    (group, frozenset(words.split()))
+    for group, words in (
+        ("product", "product products p dp item shop store buy sku"),
+        ("forum", "forum forums thread threads t topic topics questions q community discussion"),
+        ("collection", "category categories collections collection c tag tags catalog search"),
+        ("docs", "docs doc documentation api reference manual guide guides wiki learn tutorial"),
+        ("article", "blog news article articles post posts story stories"),
+        ("service", "services service pricing solutions about contact features plans programs"),
+        ("list", "list lists all index archive events courses programs latest"),
+    )
+)
+#: Host name prefixes, grouped the same way.
+HOST_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    (group, frozenset(words.split()))
+    for group, words in (
+        ("forum", "forum forums community discuss discourse answers users"),
+        ("docs", "docs doc developer developers help support wiki learn api"),
+        ("shop", "shop store"),
+        ("blog", "blog news"),
+    )
+)
+_YEAR_RE = re.compile(r"/(?:19|20)\d\d/(?:\d\d?/)?")
+_SUFFIX_RE = re.compile(r"\.(?:html?|php|aspx?|jsp|cfm)$")
+_SEGMENT_WORDS = re.compile(r"[a-z]+")
+_NUMERIC_RE = re.compile(r"\d{3,}")
+_JSONLD = ("ld+json",)
+_CURRENCY = ("$", "€", "£", "¥", "₹")
+
+#: Block openers that start an item when a container holds several: a card's heading, a list item, a term.
+SLOTS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("heading", frozenset({"h2", "h3", "h4", "h5", "h6"})),
+    ("li", frozenset({"li"})),
+    ("dt", frozenset({"dt"})),
+)
+SLOT_NAMES = tuple(name for name, _ in SLOTS)
+_SLOT_OF = {opener: i + 1 for i, (_name, openers) in enumerate(SLOTS) for opener in openers}
+#: Up to this many levels above a block's container, a run of same-shaped siblings holds it.
+SIBLING_REACH = 4
+#: Same-shaped siblings with text from this many on are a run (cards, posts, rows).
+RUN_MIN = 3
+#: A block of fewer words is short (a label, a link, a price).
+SHORT_WORDS = 10
+
+
+def _names() -> list[str]:
+    names = ["log_tags"]
+    names += [f"count_{t}" for t in COUNTED_TAGS]
+    names += [f"opener_share_{g}" for g, _ in OPENER_GROUPS]
+    names += [f"in_{t}_share" for t in CONTAINER_TAGS]
+    for kind in ("", "loose_"):
+        names += [
+            f"{kind}run_share",
+            f"{kind}run_link_share",
+            f"{kind}largest_run_items",
+            f"{kind}largest_run_share",
+            f"{kind}largest_run_item_words",
+            f"{kind}runs",
+        ]
+    for slot in SLOT_NAMES:
+        names += [f"{slot}_slot_share", f"{slot}_slot_item_words"]
+    names += [f"schema_{g}" for g, _ in SCHEMA_GROUPS]
+    names += ["schema_types"]
+    names += [f"og_{g}" for g, _ in OG_TYPES] + ["og_other"]
+    names += ["has_url", "url_depth", "url_slug_words", "url_last_numeric", "url_year", "url_suffix", "url_query"]
+    names += ["url_trailing_slash", "url_root"]
+    names += [f"url_{g}" for g, _ in URL_WORDS] + [f"host_{g}" for g, _ in HOST_WORDS]
+    names += ["log_words", "log_blocks", "log_block_words", "link_share", "short_share", "largest_container_share"]
+    names += ["linked_block_share", "title_words", "currency_per_block", "question_marks_per_block"]
+    names += [f"hint_{g}" for g in _hints.GROUP_NAMES] + [f"hint_{g}" for g in _hints.PAGE_GROUP_NAMES]
+    names += [f"hint_count_{g}" for g in _hints.PAGE_GROUP_NAMES]
+    return names
+
+
+#: Ordered evidence names: column ``i`` of :func:`page_evidence` is ``EVIDENCE_NAMES[i]``.
+EVIDENCE_NAMES: tuple[str, ...] = tuple(_names())
+_COLUMN = {name: i for i, name in enumerate(EVIDENCE_NAMES)}
+_CONTAINER_SHARE = _COLUMN[f"in_{CONTAINER_TAGS[0]}_share"] + np.arange(len(CONTAINER_TAGS))
+_HINT_SHARE = _COLUMN[f"hint_{_hints.GROUP_NAMES[0]}"] + np.arange(_hints.N_GROUPS + len(_hints.PAGE_GROUP_NAMES))
+_HINT_COUNT = _COLUMN[f"hint_count_{_hints.PAGE_GROUP_NAMES[0]}"] + np.arange(len(_hints.PAGE_GROUP_NAMES))
+_SCHEMA_COLUMNS = _COLUMN[f"schema_{SCHEMA_GROUPS[0][0]}"] + np.arange(len(SCHEMA_GROUPS))
+_COUNTED_COLUMNS = _COLUMN[f"count_{COUNTED_TAGS[0]}"] + np.arange(len(COUNTED_TAGS))
+
+
+def _schema_counts(doc: Document) -> np.ndarray:
+    """Per :data:`SCHEMA_GROUPS` group, how often the page declares one of its types (JSON-LD and microdata)."""
+    counts = np.zeros(len(SCHEMA_GROUPS), dtype=np.float64)
+    markup = doc.markup
+    marks = _markup.Marks(markup, _JSONLD)  # one C pass finds every script's mark
+    if marks.at[_JSONLD[0]]:
+        for script in _markup.jsonld_scripts(markup, marks):
+            for one, several in _TYPE_RE.findall(script):
+                for kind in (one,) if one else several.split(","):
+                    group = _SCHEMA_INDEX.get(kind.strip().strip('"').lower().rsplit("/", 1)[-1])
+                    if group is not None:
+                        counts[group] += 1
+    return counts
+
+
+def _microdata_counts(doc: Document, counts: np.ndarray) -> None:
+    """Adds the ``itemtype`` declarations on structural elements to ``counts``."""
+    skeleton = doc.skeleton
+    strings = skeleton.attr_strings
+    with_type = [i for i, raw in enumerate(strings) if "itemtype" in raw or "ITEMTYPE" in raw]
+    if not with_type:
+        return
+    uses = np.bincount(skeleton.el_attr_id, minlength=len(strings))
+    for i in with_type:
+        for kind in _ITEMTYPE_RE.findall(strings[i]):
+            group = _SCHEMA_INDEX.get(kind.lower())
+            if group is not None:
+                counts[group] += uses[i]
+
+
+def _og_type(doc: Document) -> str | None:
+    value = doc.meta.get("og:type")
+    if value is None and doc.meta_tags:
+        value = meta_content(doc.markup, ("og:type",), tags=doc.meta_tags).get("og:type")
+    return value.strip().lower() if value else None
+
+
+def _url_evidence(url: str | None, out: np.ndarray) -> None:
+    if not url:
+        return
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return
+    path = parts.path or "/"
+    segments = [s for s in path.lower().split("/") if s]
+    last = segments[-1] if segments else ""
+    out[_COLUMN["has_url"]] = 1.0
+    out[_COLUMN["url_depth"]] = len(segments)
+    out[_COLUMN["url_slug_words"]] = last.count("-") + last.count("_") + (1 if last else 0)
+    out[_COLUMN["url_last_numeric"]] = float(bool(_NUMERIC_RE.search(last)))
+    out[_COLUMN["url_year"]] = float(bool(_YEAR_RE.search(path)))
+    out[_COLUMN["url_suffix"]] = float(bool(_SUFFIX_RE.search(last)))
+    out[_COLUMN["url_query"]] = float(bool(parts.query))
+    out[_COLUMN["url_trailing_slash"]] = float(path.endswith("/") and bool(segments))
+    out[_COLUMN["url_root"]] = float(not segments)
+    words = set(segments)
+    for segment in segments[:-1] if len(segments) > 1 else segments:
+        words.update(_SEGMENT_WORDS.findall(segment))
+    for group, vocabulary in URL_WORDS:
+        out[_COLUMN[f"url_{group}"]] = float(not words.isdisjoint(vocabulary))
+    host = (parts.hostname or "").split(".")
+    host_words = set(host[:-2]) if len(host) > 2 else set()
+    for group, vocabulary in HOST_WORDS:
+        out[_COLUMN[f"host_{group}"]] = float(not host_words.isdisjoint(vocabulary))
+
+
+def _runs(doc: Document, words: np.ndarray, total: float, elements: np.ndarray, out: np.ndarray) -> None:
+    """Repeated sibling shapes: how much text sits in runs of same-shaped siblings.
+
+    An element's shape is its tag name and attribute string (a template
+    repeats both for each card or post); siblings share a parent. Blocks
+    count as in a run when their container or one of the
+    :data:`SIBLING_REACH` - 1 elements above it has at least :data:`RUN_MIN`
+    siblings of its shape that hold text. The ``loose_`` columns take the
+    tag name and the class-hint bits (``elements``) as the shape instead,
+    which stays the same where a template numbers its items' ids.
+    """
+    skeleton = doc.skeleton
+    parents = skeleton.parents
+    n_el = len(parents)
+    if n_el < 2 or total <= 0:
+        return
+    up = np.maximum(parents, 0)
+    levels = [np.asarray(doc.container, dtype=np.int64)]
+    for _ in range(SIBLING_REACH - 1):
+        levels.append(up[levels[-1]])
+    has_text = np.zeros(n_el, dtype=bool)
+    for level in levels:
+        has_text[level] = True
+    has_text[0] = False
+    link = doc.link_words
+    n_names = len(skeleton.name_strings)
+    for kind, shape in (
+        ("", skeleton.el_attr_id * n_names + skeleton.el_name_id),
+        ("loose_", elements * n_names + skeleton.el_name_id),
+    ):
+        _, shape_id = np.unique(shape, return_inverse=True)
+        _, group = np.unique(parents * (int(shape_id.max()) + 1) + shape_id.ravel(), return_inverse=True)
+        group = group.ravel()
+        n_groups = int(group.max()) + 1
+        text_members = np.bincount(group, weights=has_text, minlength=n_groups)
+        is_run = text_members[group] >= RUN_MIN
+        is_run[0] = False
+        in_run = np.zeros(len(words), dtype=bool)
+        best_share, best_items, best_words = 0.0, 0.0, 0.0
+        for level in levels:
+            hit = is_run[level]
+            if not hit.any():
+                continue
+            in_run |= hit
+            per_group = np.bincount(group[level[hit]], weights=words[hit], minlength=n_groups)
+            g = int(per_group.argmax())
+            if per_group[g] / total > best_share:
+                best_share, best_items = per_group[g] / total, text_members[g]
+                best_words = per_group[g] / max(text_members[g], 1.0)
+        run_words = float(words[in_run].sum())
+        out[_COLUMN[f"{kind}run_share"]] = run_words / total
+        out[_COLUMN[f"{kind}run_link_share"]] = float(link[in_run].sum()) / run_words if run_words else 0.0
+        out[_COLUMN[f"{kind}largest_run_items"]] = np.log1p(best_items)
+        out[_COLUMN[f"{kind}largest_run_share"]] = best_share
+        out[_COLUMN[f"{kind}largest_run_item_words"]] = np.log1p(best_words)
+        out[_COLUMN[f"{kind}runs"]] = np.log1p(np.count_nonzero(text_members >= RUN_MIN))
+
+
+def _slots(doc: Document, words: np.ndarray, total: float, out: np.ndarray) -> None:
+    """Items a container repeats without an element of their own (``<li>`` cards, ``<h3>`` + ``<p>`` entries).
+
+    Per :data:`SLOTS` kind: the share of the page's words in containers that
+    hold at least :data:`RUN_MIN` blocks opened by it, and their words per item.
+    """
+    width = len(SLOTS) + 1
+    slot = np.fromiter(map(_SLOT_OF.get, doc.opener, repeat(0)), np.int64, len(words))
+    container = np.asarray(doc.container, dtype=np.int64)
+    n_el = int(container.max()) + 1
+    counts = np.bincount(container * width + slot, minlength=n_el * width).reshape(n_el, width)
+    per_container = np.bincount(container, weights=words, minlength=n_el)
+    for k, name in enumerate(SLOT_NAMES, start=1):
+        repeated = counts[:, k] >= RUN_MIN
+        if not repeated.any():
+            continue
+        slot_words = float(per_container[repeated].sum())
+        out[_COLUMN[f"{name}_slot_share"]] = slot_words / total
+        out[_COLUMN[f"{name}_slot_item_words"]] = np.log1p(slot_words / float(counts[repeated, k].sum()))
+
+
+def page_evidence(doc: Document, url: str | None) -> np.ndarray:
+    """The page's evidence vector (float32, :data:`EVIDENCE_NAMES` order) from the built document.
+
+    Reads the document's arrays, its element skeleton, the class hints of
+    :mod:`scrapy_bte.core.hints` (computed once per document and shared with
+    the block features), its JSON-LD scripts' ``@type`` values and the URL;
+    ``url`` may be None (URL columns stay 0).
+    """
+    out = np.zeros(len(EVIDENCE_NAMES), dtype=np.float32)
+    _url_evidence(url, out)
+    tag_counts = Counter(doc._lnames)
+    out[_COLUMN["log_tags"]] = np.log1p(doc.total_tags)
+    out[_COUNTED_COLUMNS] = np.log1p([tag_counts.get(t, 0) for t in COUNTED_TAGS])
+    schema = _schema_counts(doc)
+    og = _og_type(doc)
+    if og is not None:
+        group = next((g for g, values in OG_TYPES if og in values), "other")
+        out[_COLUMN[f"og_{group}"]] = 1.0
+    n = doc.n_blocks
+    if n == 0:
+        out[_SCHEMA_COLUMNS] = np.log1p(schema)
+        return out
+    _microdata_counts(doc, schema)
+    out[_SCHEMA_COLUMNS] = np.log1p(schema)
+    out[_COLUMN["schema_types"]] = np.count_nonzero(schema)
+
+    words = np.asarray(doc.words, dtype=np.float64)
+    total = float(words.sum())
+    share = 1.0 / total if total > 0 else 0.0
+    link = np.asarray(doc.link_words, dtype=np.float64)
+    out[_COLUMN["log_words"]] = np.log1p(total)
+    out[_COLUMN["log_blocks"]] = np.log1p(n)
+    out[_COLUMN["log_block_words"]] = np.log1p(total / n)
+    out[_COLUMN["link_share"]] = float(link.sum()) * share
+    out[_COLUMN["short_share"]] = float(words[words < SHORT_WORDS].sum()) * share
+    out[_COLUMN["linked_block_share"]] = np.count_nonzero(link > 0.5 * words) / n
+    out[_COLUMN["title_words"]] = np.log1p(len(doc.title_tag.split())) if doc.title_tag else 0.0
+    joined = "\n".join(doc.texts)
+    out[_COLUMN["currency_per_block"]] = sum(map(joined.count, _CURRENCY)) / n
+    out[_COLUMN["question_marks_per_block"]] = joined.count("?") / n
+
+    openers = Counter(doc.opener)
+    opener_words = dict.fromkeys(openers, 0.0)
+    for name, w in zip(doc.opener, words.tolist()):
+        opener_words[name] += w
+    for group, names in OPENER_GROUPS:
+        out[_COLUMN[f"opener_share_{group}"]] = sum(opener_words.get(name, 0.0) for name in names) * share
+
+    skeleton = doc.skeleton
+    container = np.asarray(doc.container, dtype=np.int64)
+    per_container = np.bincount(container, weights=words)
+    out[_COLUMN["largest_container_share"]] = float(per_container.max()) * share
+    names = skeleton.name_strings
+    own = np.fromiter(map(_CONTAINER_BIT.get, names, repeat(0)), np.int64, len(names))[skeleton.el_name_id]
+    own[0] = 0
+    out[_CONTAINER_SHARE] = (words @ _bit_columns(path_or(doc, own)[container], len(CONTAINER_TAGS))) * share
+
+    elements = _hints.element_bits(doc)
+    _runs(doc, words, total, elements, out)
+    if total > 0:
+        _slots(doc, words, total, out)
+
+    path, own_bits = _hints.block_hints(doc)
+    n_hints = _hints.N_GROUPS + len(_hints.PAGE_GROUP_NAMES)
+    out[_HINT_SHARE] = (words @ _bit_columns(path | own_bits, n_hints)) * share
+    out[_HINT_COUNT] = np.log1p(_bit_columns(elements, n_hints)[:, _hints.N_GROUPS :].sum(axis=0))
+    return out
+
+
+def _bit_columns(values: np.ndarray, width: int) -> np.ndarray:
+    """Rows of 0/1 (float64) per bit ``0..width-1`` of int64 ``values``."""
+    raw = np.ascontiguousarray(values, dtype="<i8").view(np.uint8).reshape(len(values), 8)
+    return np.unpackbits(raw, axis=1, bitorder="little")[:, :width].astype(np.float64)
+
+
+@dataclass(frozen=True)
+class PageType:
+    """The classifier's answer: ``name`` (one of :data:`PAGE_TYPES`) and the probability of each type."""
+
+    name: str
+    probabilities: dict[str, float] = field(default_factory=dict)
+
+
+class PageTypeModel:
+    """The classifier and its metadata (:data:`PAGE_TYPES` order of outputs, evidence names)."""
+
+    def __init__(self, classifier: SoftmaxClassifier, metadata: dict[str, Any] | None = None) -> None:
+        self.classifier = classifier
+        self.metadata = metadata or {}
+
+    def probabilities(self, evidence: np.ndarray) -> np.ndarray:
+        """Per row of ``evidence`` (one page's vector or a matrix), the probability of each page type."""
+        return self.classifier.predict_proba(np.atleast_2d(evidence))
+
+    def classify(self, evidence: np.ndarray) -> PageType:
+        p = self.probabilities(evidence)[0]
+        return PageType(PAGE_TYPES[int(p.argmax())], {t: float(v) for t, v in zip(PAGE_TYPES, p)})
+
+    def save(self, path: str | Path, metadata: dict[str, Any] | None = None) -> None:
+        """Write the .npz (float arrays only) and the JSON metadata beside it."""
+        meta = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "evidence_version": EVIDENCE_VERSION,
+            "page_types": list(PAGE_TYPES),
+            "evidence": list(EVIDENCE_NAMES),
+            "hidden": list(self.classifier.hidden),
+            "hyperparameters": self.classifier.get_params(),
+            **(metadata if metadata is not None else self.metadata),
+        }
+        path = Path(path)
+        with open(path, "wb") as fh:
+            np.savez_compressed(fh, **{k: np.asarray(v, dtype=np.float32) for k, v in self.classifier.arrays().items()})
+        path.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        self.metadata = meta
+
+
+def load(path: str | Path) -> PageTypeModel:
+    """Load and validate a page-type model; refuses with :class:`ModelError` what does not match."""
+    path = Path(path)
+    meta_file = path.with_suffix(".json")
+    if not path.is_file():
+        raise ModelError(f"page-type model not found: {path}")
+    if not meta_file.is_file():
+        raise ModelError(f"page-type model metadata not found: {meta_file}")
+    try:
+        meta = json.loads(meta_file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelError(f"unreadable page-type metadata {meta_file}: {exc}") from exc
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ModelError(f"{meta_file} is not scrapy-bte page-type metadata")
+    if meta.get("format_version") != FORMAT_VERSION or meta.get("evidence_version") != EVIDENCE_VERSION:
+        raise ModelError(
+            f"{path}: format {meta.get('format_version')!r} / evidence {meta.get('evidence_version')!r}, this version "
+            f"reads {FORMAT_VERSION} / {EVIDENCE_VERSION}: retrain it with 'scrapy-bte train-page-type'"
+        )
+    if list(meta.get("page_types", [])) != list(PAGE_TYPES) or list(meta.get("evidence", [])) != list(EVIDENCE_NAMES):
+        raise ModelError(f"{path}: the model's page types or evidence list differ from this version's")
+    hidden = meta.get("hidden")
+    if not isinstance(hidden, list) or not all(isinstance(h, int) and h > 0 for h in hidden):
+        raise ModelError(f"{path}: metadata 'hidden' must be a list of positive integers")
+    arrays = read_arrays(path)
+    sizes = [len(EVIDENCE_NAMES), *hidden, len(PAGE_TYPES)]
+    expected = {"mean": (sizes[0],), "scale": (sizes[0],)}
+    for i in range(len(sizes) - 1):
+        expected[f"W{i}"] = (sizes[i], sizes[i + 1])
+        expected[f"b{i}"] = (sizes[i + 1],)
+    if set(arrays) != set(expected):
+        raise ModelError(f"{path}: arrays {sorted(arrays)}, expected {sorted(expected)}")
+    for name, shape in expected.items():
+        if arrays[name].shape != shape:
+            raise ModelError(f"{path}: array {name!r} has shape {arrays[name].shape}, expected {shape}")
+    if np.any(arrays["scale"] <= 0):
+        raise ModelError(f"{path}: evidence scales must be positive")
+    clf = SoftmaxClassifier(len(PAGE_TYPES), hidden)
+    clf.mean_, clf.scale_ = arrays["mean"], arrays["scale"]
+    clf.weights_ = [arrays[f"W{i}"] for i in range(len(sizes) - 1)]
+    clf.biases_ = [arrays[f"b{i}"] for i in range(len(sizes) - 1)]
+    return PageTypeModel(clf, meta)
+
+
+DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "page_type.npz"
+_default: PageTypeModel | None = None
+
+
+def default_model() -> PageTypeModel:
+    """The page-type model shipped in the package (see its JSON for how it was trained)."""
+    global _default
+    if _default is None:
+        _default = load(DEFAULT_MODEL)
+    return _default
+
+
+def classify(doc: Document, url: str | None, model: PageTypeModel | None = None) -> PageType:
+    """The page type of ``doc`` (fetched from ``url``, or None) by ``model`` (default: the shipped one).
+
+    ``probabilities`` maps every name of :data:`PAGE_TYPES` to its probability;
+    ``name`` is the most probable.
+    """
+    return (model or default_model()).classify(page_evidence(doc, url))

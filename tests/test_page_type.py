@@ -1,0 +1,238 @@
+"""The page-type classifier: its evidence, its shipped model and where its answer goes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scrapy_bte import extract
+from scrapy_bte.api import parse
+from scrapy_bte.errors import ModelError
+from scrapy_bte.learned import page_type as pt
+from scrapy_bte.learned.estimators import SoftmaxClassifier
+from scrapy_bte.result import Extraction
+
+WORDS = (
+    "the river valley holds old mills and stone bridges where farmers once carried grain to market "
+    "while travellers rested under chestnut trees before crossing the pass toward the northern towns"
+).split()
+
+
+def sentence(i: int, n: int = 18) -> str:
+    return " ".join(WORDS[(i + k) % len(WORDS)] for k in range(n)).capitalize() + "."
+
+
+NAV = (
+    '<header><nav class="menu"><ul>'
+    + "".join(f'<li><a href="/s{i}">Section {i}</a></li>' for i in range(8))
+    + "</ul></nav></header>"
+)
+FOOTER = '<footer class="footer"><p>Copyright 2025 Example Media. All rights reserved.</p></footer>'
+
+
+def article_page() -> str:
+    body = "".join(f"<p>{sentence(i, 30)} {sentence(i + 3, 25)}</p>" for i in range(9))
+    ld = json.dumps({"@context": "https://schema.org", "@type": "NewsArticle", "headline": "Mills of the valley"})
+    return (
+        f'<html><head><title>Mills of the valley</title><meta property="og:type" content="article">'
+        f'<script type="application/ld+json">{ld}</script></head><body>{NAV}<main><article>'
+        f'<h1>Mills of the valley</h1><p class="byline">By Ann Writer</p><time datetime="2025-03-02">2 March</time>'
+        f"{body}</article></main>{FOOTER}</body></html>"
+    )
+
+
+def forum_page() -> str:
+    posts = "".join(
+        f'<article class="post topic-post" id="post_{i}"><div class="post-author"><a class="username" href="/u/u{i}">'
+        f'user{i}</a><span class="user-title">Member</span></div><div class="post-body cooked"><p>{sentence(i, 22)}</p>'
+        f'<p>{sentence(i + 5, 15)}?</p></div><div class="post-controls"><button>Reply</button>'
+        f'<span class="likes">{i} likes</span></div></article>'
+        for i in range(7)
+    )
+    ld = json.dumps(
+        {
+            "@context": "https://schema.org",
+            "@type": "DiscussionForumPosting",
+            "headline": "Grain mill bearings keep failing",
+            "comment": [{"@type": "Comment", "text": "x"} for _ in range(6)],
+        }
+    )
+    return (
+        f"<html><head><title>Grain mill bearings keep failing - Support - Mill Forum</title>"
+        f'<script type="application/ld+json">{ld}</script></head><body>{NAV}<div id="main-outlet">'
+        f'<h1 class="thread-title">Grain mill bearings keep failing</h1><div class="topic-posts">{posts}</div>'
+        f"</div>{FOOTER}</body></html>"
+    )
+
+
+def product_page() -> str:
+    ld = json.dumps(
+        {
+            "@context": "https://schema.org",
+            "@type": "Product",
+            "name": "Stone Grain Mill 200",
+            "sku": "SGM-200",
+            "offers": {"@type": "Offer", "price": "349.00", "priceCurrency": "USD"},
+        }
+    )
+    return (
+        f'<html><head><title>Stone Grain Mill 200 | Mill Shop</title><meta property="og:type" content="product">'
+        f'<script type="application/ld+json">{ld}</script></head><body>{NAV}<main class="product-page">'
+        f'<div class="product-gallery"><img src="a.jpg" alt=""></div><div class="product-info">'
+        f'<h1 class="product-title">Stone Grain Mill 200</h1><div class="price"><span class="money">$349.00</span></div>'
+        f'<form class="add-to-cart" action="/cart/add"><label>Quantity</label><input name="qty" value="1">'
+        f'<button class="btn-cart">Add to cart</button></form><div class="product-description"><p>{sentence(1, 25)}</p>'
+        f"<ul><li>Granite stones, 20 cm</li><li>Motor 400 W</li><li>Weight 9 kg</li></ul></div></div></main>"
+        f'<section class="recommended"><h2>You may also like</h2><div class="product-grid">'
+        + "".join(
+            f'<div class="product-card"><a href="/products/p{i}">Mill part {i}</a><span class="price">${i}9.00</span></div>'
+            for i in range(4)
+        )
+        + f"</div></section>{FOOTER}</body></html>"
+    )
+
+
+def listing_page() -> str:
+    cards = "".join(
+        f'<li class="card news-item"><a class="card-link" href="/news/story-{i}"><h3>{sentence(i, 7)}</h3></a>'
+        f'<p class="card-summary">{sentence(i + 2, 14)}</p><span class="date">March {i + 1}, 2025</span></li>'
+        for i in range(14)
+    )
+    return (
+        f"<html><head><title>News | Valley Mills Association</title></head><body>{NAV}<main>"
+        f'<h1>Latest news</h1><ul class="card-grid items">{cards}</ul><nav class="pagination"><a href="?page=2">2</a>'
+        f'<a href="?page=3">3</a><a href="?page=2">Next</a></nav></main>{FOOTER}</body></html>'
+    )
+
+
+def docs_page() -> str:
+    toc = "".join(f'<li class="toctree-l1"><a href="/docs/ch{i}.html">Chapter {i}</a></li>' for i in range(12))
+    sections = "".join(
+        f'<section id="s{i}"><h2>Step {i}</h2><p>{sentence(i, 20)}</p>'
+        f'<div class="highlight-python"><pre><code>mill = Mill(stones={i})\nmill.grind("wheat")</code></pre></div>'
+        f"<p>{sentence(i + 4, 15)} Call <code>mill.stop()</code> afterwards.</p></section>"
+        for i in range(5)
+    )
+    return (
+        f"<html><head><title>Quickstart - millkit 2.1 documentation</title></head><body>"
+        f'<div class="sphinxsidebar" role="navigation"><h3>Table of contents</h3><ul>{toc}</ul>'
+        f'<select class="version-picker"><option>2.1</option></select></div>'
+        f'<div class="document"><div class="body" role="main"><h1>Quickstart</h1>{sections}'
+        f'<table class="docutils"><tr><th>Option</th><th>Meaning</th></tr><tr><td>stones</td><td>count</td></tr></table>'
+        f"</div></div>{FOOTER}</body></html>"
+    )
+
+
+PAGES = {
+    "article": (article_page, "https://news.example.com/2025/03/02/mills-of-the-valley-reopen-after-restoration"),
+    "forum": (forum_page, "https://forum.example.org/t/grain-mill-bearings-keep-failing/48213"),
+    "product": (product_page, "https://shop.example.com/products/stone-grain-mill-200"),
+    "listing": (listing_page, "https://valleymills.example.org/news/"),
+    "documentation": (docs_page, "https://docs.example.dev/millkit/2.1/quickstart.html"),
+}
+
+
+@pytest.mark.parametrize("expected", sorted(set(PAGES) - {"listing"}))
+def test_fixture_pages_are_classified(expected: str) -> None:
+    build, url = PAGES[expected]
+    result = pt.classify(parse(build()), url)
+    assert result.name == expected, result.probabilities
+    assert set(result.probabilities) == set(pt.PAGE_TYPES)
+    assert abs(sum(result.probabilities.values()) - 1.0) < 1e-4
+    assert result.probabilities[expected] == max(result.probabilities.values())
+
+
+def test_extraction_carries_the_page_type_for_every_method() -> None:
+    build, url = PAGES["forum"]
+    html = build()
+    for method in ("bte", "density", "hybrid", "model", "auto"):
+        assert extract(html, url=url, method=method).page_type == "forum"
+
+
+def test_page_type_round_trips_through_to_dict() -> None:
+    build, url = PAGES["product"]
+    result = extract(build(), url=url)
+    data = result.to_dict()
+    assert data["page_type"] == "product"
+    assert Extraction.from_dict(json.loads(json.dumps(data))) == result
+    assert Extraction.failed("boom").to_dict()["page_type"] is None
+
+
+def test_evidence_reads_declared_types_and_repeated_cards() -> None:
+    names = pt.EVIDENCE_NAMES
+    forum = pt.page_evidence(parse(forum_page()), None)
+    article = pt.page_evidence(parse(article_page()), None)
+    listing = pt.page_evidence(parse(listing_page()), "https://valleymills.example.org/news/?page=2")
+    assert forum.dtype == np.float32 and forum.shape == (len(names),)
+    col = {n: i for i, n in enumerate(names)}
+    assert forum[col["schema_forum"]] > 0 and article[col["schema_forum"]] == 0
+    assert article[col["schema_article"]] > 0 and article[col["og_article"]] == 1
+    assert forum[col["schema_comment"]] > 0
+    # Seven posts whose ids differ are a run of same-shaped siblings (same tag, same class words);
+    # fourteen <li> cards are items of one container; an article's paragraphs are neither.
+    assert forum[col["run_share"]] == 0 and forum[col["loose_run_share"]] > 0.5
+    assert listing[col["heading_slot_share"]] > 0.8 and article[col["heading_slot_share"]] == 0
+    assert 2.5 < listing[col["heading_slot_item_words"]] < 4  # 7 + 14 words and a date per card
+    assert forum[col["loose_largest_run_items"]] == pytest.approx(np.log1p(7))
+    assert article[col["run_share"]] == 0 and article[col["loose_run_share"]] < 0.2
+    assert listing[col["url_query"]] == 1 and listing[col["url_depth"]] == 1
+    assert listing[col["hint_card"]] > 0.5 and article[col["hint_card"]] == 0
+    # Without a URL, the URL columns stay zero.
+    assert not forum[[i for n, i in col.items() if n.startswith(("url_", "host_", "has_url"))]].any()
+
+
+def test_empty_and_odd_pages_get_a_type() -> None:
+    for html, url in (("<html><body></body></html>", None), ("<p>Hi</p>", "not a url"), ("<p>x</p>", "http://[::1")):
+        result = extract(html, url=url)
+        assert result.page_type in pt.PAGE_TYPES
+
+
+def test_shipped_model_loads_without_pickle() -> None:
+    with np.load(pt.DEFAULT_MODEL, allow_pickle=False) as data:
+        assert all(data[name].dtype.kind == "f" for name in data.files)
+    meta = json.loads(pt.DEFAULT_MODEL.with_suffix(".json").read_text())
+    assert meta["page_types"] == list(pt.PAGE_TYPES) and meta["evidence"] == list(pt.EVIDENCE_NAMES)
+    assert "train-page-type" in meta["command"] and meta["metrics"]["fold_accuracy"] > 0.75
+    assert isinstance(pt.load(pt.DEFAULT_MODEL), pt.PageTypeModel)
+
+
+def _copy_model(tmp_path: Path) -> Path:
+    target = tmp_path / "page_type.npz"
+    shutil.copy(pt.DEFAULT_MODEL, target)
+    shutil.copy(pt.DEFAULT_MODEL.with_suffix(".json"), target.with_suffix(".json"))
+    return target
+
+
+def test_load_refuses_pickles_and_mismatches(tmp_path: Path) -> None:
+    target = _copy_model(tmp_path)
+    meta_path = target.with_suffix(".json")
+    meta = json.loads(meta_path.read_text())
+    meta_path.write_text(json.dumps({**meta, "evidence_version": pt.EVIDENCE_VERSION + 1}))
+    with pytest.raises(ModelError, match="retrain"):
+        pt.load(target)
+    meta_path.write_text(json.dumps({**meta, "evidence": meta["evidence"][:-1]}))
+    with pytest.raises(ModelError, match="evidence list"):
+        pt.load(target)
+    meta_path.write_text(json.dumps(meta))
+    np.savez(target, mean=np.array([object()], dtype=object))
+    with pytest.raises(ModelError, match="pickled"):
+        pt.load(target)
+    with pytest.raises(ModelError, match="not found"):
+        pt.load(tmp_path / "missing.npz")
+
+
+def test_a_saved_model_classifies_as_trained(tmp_path: Path) -> None:
+    pages = [(build(), url, name) for name, (build, url) in PAGES.items()]
+    X = np.array([pt.page_evidence(parse(html), url) for html, url, _ in pages])
+    y = np.array([pt.PAGE_TYPES.index(name) for _, _, name in pages])
+    clf = SoftmaxClassifier(len(pt.PAGE_TYPES), (8,), epochs=300, learning_rate=0.02, l2=1e-4).fit(X, y)
+    model = pt.PageTypeModel(clf)
+    model.save(tmp_path / "m.npz", {"command": "test"})
+    loaded = pt.load(tmp_path / "m.npz")
+    for (html, url, name), row in zip(pages, X):
+        assert pt.classify(parse(html), url, loaded).name == name
+        np.testing.assert_allclose(loaded.probabilities(row), model.probabilities(row), rtol=1e-5)
