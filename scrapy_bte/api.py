@@ -20,7 +20,7 @@ from .fields.title import document_title
 from .learned import auto as _auto
 from .learned import model as _model
 from .learned import page_type as _page_type
-from .learned.profiles import profile
+from .learned.profiles import profile, selection_type
 from .methods import bte as _bte
 from .methods import comments as _comments
 from .methods import density as _density
@@ -189,6 +189,7 @@ def extract_document(
     """
     # First, so the class hints it reads are computed once for the page and shared with the block features.
     page_type = _page_type.classify(doc, url)
+    rules_type = selection_type(page_type.name, page_type.probabilities)
     title = document_title(doc)
     read = read_document(doc, url, fields) if fields else _NO_FIELDS
     span = _bte.document_span(doc)
@@ -220,7 +221,13 @@ def extract_document(
             path = options.get("model_path")
             learned = _model.load_cached(path) if path else _model.default_model()
             kept, probs = _auto.select(
-                doc, span, learned, smooth=method == "auto", title=title, reasons=reasons, page_type=page_type.name
+                doc,
+                span,
+                learned,
+                smooth=method == "auto",
+                title=title,
+                reasons=reasons,
+                page_type=rules_type,
             )
             if trace is not None:
                 trace.threshold = learned.threshold
@@ -240,7 +247,7 @@ def extract_document(
         else:
             _check(options, tuple(_hybrid.DEFAULTS), extra=("comments",))
             kept = _hybrid.select(doc, span, **options, reasons=reasons)
-        if method == "auto" and profile(page_type.name).comments_are_content:
+        if method == "auto" and profile(rules_type).comments_are_content:
             comment_blocks = []  # a thread's posts are its content, not apart from it
         else:
             kept, comment_blocks = _comments.apply(doc, kept, comments, reasons)

@@ -60,8 +60,8 @@ def select(
     the body only: the headline, byline and label-like blocks of
     :func:`~scrapy_bte.core.furniture.edge_mask` and the headline, byline
     and dateline blocks the fields read (:func:`_zone_blocks`) go, unless
-    nothing else would be left. A kept block that repeats an earlier one
-    goes (:func:`drop_repeats`). ``reasons`` (a
+    nothing else would be left. Where the profile says so, a kept block that
+    repeats an earlier one goes (:func:`drop_repeats`). ``reasons`` (a
     :class:`~scrapy_bte.methods.reasons.Reason` per block) is filled with
     the rule that decided each block when given.
     """
@@ -83,7 +83,8 @@ def select(
                 if reasons is not None:
                     reasons[keep & ~body] = Reason.FURNITURE
                 keep = body
-        keep = drop_repeats(doc, keep, reasons)
+        if rules.drop_repeats:
+            keep = drop_repeats(doc, keep, reasons)
     return keep, q
 
 

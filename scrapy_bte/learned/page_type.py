@@ -53,6 +53,7 @@ from ..core.document import Document, meta_content
 from ..core.tree import path_or
 from ..errors import ModelError
 from ..fields import markup as _markup
+from ..fields.read import read_document
 from .estimators import SoftmaxClassifier
 from .model import read_arrays
 
@@ -572,9 +573,25 @@ def default_model() -> PageTypeModel:
 
 
 def classify(doc: Document, url: str | None, model: PageTypeModel | None = None) -> PageType:
-    """The page type of ``doc`` (fetched from ``url``, or None) by ``model`` (default: the shipped one).
+    """The page type of ``doc`` (fetched from ``url``, or None: then the address the page
+    declares, if any) by ``model`` (default: the shipped one).
 
     ``probabilities`` maps every name of :data:`PAGE_TYPES` to its probability;
     ``name`` is the most probable.
     """
+    if not url:
+        # A page read from a file or a WARC without its address still names itself in most
+        # cases (canonical link, og:url), and the path's shape is strong evidence.
+        url = read_document(doc, None, ("canonical_url",)).canonical_url
     return (model or default_model()).classify(page_evidence(doc, url))
+
+
+#: The evidence that comes from the page's address: a page without one has them all at 0.
+URL_EVIDENCE = tuple(i for i, name in enumerate(EVIDENCE_NAMES) if name.startswith(("has_url", "url_", "host_")))
+
+
+def without_url(evidence: np.ndarray) -> np.ndarray:
+    """``evidence`` (rows) as :func:`page_evidence` gives it for the same pages read without an address."""
+    out = np.array(evidence, dtype=np.float32, copy=True)
+    out[..., list(URL_EVIDENCE)] = 0.0
+    return out

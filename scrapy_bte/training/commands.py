@@ -340,11 +340,20 @@ def run_train_page_type(args: argparse.Namespace) -> int:
             seed=args.seed,
         )
 
+    addressed = len(rows.y)
+    rows = _page_types.join(rows, _page_types.without_urls(rows))
     true, predicted = _page_types.fold_predictions(rows, make, k=args.folds, seed=args.seed)
     matrix = _page_types.confusion(true, predicted)
     accuracy = float((true == predicted).mean())
     print(f"page-type accuracy on {len(true)} WCXB pages, {args.folds} folds grouped by domain: {accuracy:.3f}")
     print(_page_types.format_confusion(matrix))
+    # The same WCXB pages read without their address (as from a file): the copies of the scored rows.
+    copies = np.zeros(len(rows.y), dtype=bool)
+    copies[addressed:] = rows.scored[:addressed]
+    true_nu, predicted_nu = _page_types.fold_predictions(rows, make, k=args.folds, seed=args.seed, predict=copies)
+    accuracy_nu = float((true_nu == predicted_nu).mean())
+    print(f"the same pages without their address: {accuracy_nu:.3f}")
+    print(_page_types.format_confusion(_page_types.confusion(true_nu, predicted_nu)))
     model = _page_type.PageTypeModel(_page_types.fit(rows, make))
     parts = ["scrapy-bte", "train-page-type", "--wcxb", args.wcxb]
     if args.articles:
@@ -362,6 +371,7 @@ def run_train_page_type(args: argparse.Namespace) -> int:
         "skipped_article_pages": rows.skipped,
         "metrics": {
             "fold_accuracy": round(accuracy, 4),
+            "fold_accuracy_without_url": round(accuracy_nu, 4),
             "folds": args.folds,
             "confusion": matrix.tolist(),
         },

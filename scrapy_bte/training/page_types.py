@@ -27,7 +27,7 @@ from ..api import parse
 from ..errors import ExtractionError
 from ..fields.read import read_document
 from ..learned.estimators import SoftmaxClassifier
-from ..learned.page_type import PAGE_TYPES, page_evidence
+from ..learned.page_type import PAGE_TYPES, page_evidence, without_url
 from .wcxb import domain_folds, load_wcxb
 
 
@@ -125,11 +125,26 @@ def fit(rows: Rows, make: Factory, mask: np.ndarray | None = None) -> SoftmaxCla
     return make().fit(X, y, class_weights(y))
 
 
-def fold_predictions(rows: Rows, make: Factory, k: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Site-disjoint predictions of the scored rows: (true class, predicted class) per WCXB page.
+def without_urls(rows: Rows) -> Rows:
+    """The same pages read without their address (the URL evidence at 0), not scored.
 
-    WCXB pages are split by :func:`domain_folds`; each fold is predicted by a
-    model trained on the other folds plus the extra rows of other domains.
+    Trained on beside the originals, so that a page read from a file, a
+    WARC record or a string classifies as well as one fetched from its
+    address: trained on addressed pages only, the classifier called most
+    article pages without one a forum thread.
+    """
+    return Rows(without_url(rows.X), rows.y.copy(), list(rows.domains), np.zeros(len(rows.y), dtype=bool))
+
+
+def fold_predictions(
+    rows: Rows, make: Factory, k: int = 5, seed: int = 0, predict: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Site-disjoint predictions: (true class, predicted class) per row of ``predict``
+    (default: the scored rows, the WCXB pages).
+
+    WCXB pages are split by :func:`domain_folds`; each row is predicted by a
+    model trained on the rows of the other folds' domains (extra rows of a
+    held-out domain are left out too).
     """
     scored = np.flatnonzero(rows.scored)
 
@@ -137,17 +152,20 @@ def fold_predictions(rows: Rows, make: Factory, k: int = 5, seed: int = 0) -> tu
         def __init__(self, domain: str, page_type: str) -> None:
             self.domain, self.page_type, self.id = domain, page_type, domain
 
-    folds = np.array(domain_folds([_Page(rows.domains[i], PAGE_TYPES[rows.y[i]]) for i in scored], k=k, seed=seed))
-    predicted = np.zeros(len(scored), dtype=np.int64)
+    folds = domain_folds([_Page(rows.domains[i], PAGE_TYPES[rows.y[i]]) for i in scored], k=k, seed=seed)
+    fold_of = {rows.domains[i]: f for i, f in zip(scored, folds)}
+    wanted = scored if predict is None else np.flatnonzero(predict)
+    row_fold = np.array([fold_of.get(rows.domains[i], -1) for i in wanted], dtype=np.int64)
+    domain_fold = np.array([fold_of.get(d, -1) for d in rows.domains], dtype=np.int64)
+    predicted = np.zeros(len(wanted), dtype=np.int64)
     for f in range(k):
-        held = scored[folds == f]
-        held_domains = {rows.domains[i] for i in held}
-        train = np.ones(len(rows.y), dtype=bool)
-        train[held] = False
-        train &= np.array([d not in held_domains for d in rows.domains])
-        clf = fit(rows, make, train)
-        predicted[folds == f] = clf.predict(rows.X[held])
-    return rows.y[scored], predicted
+        held = wanted[row_fold == f]
+        if not len(held):
+            continue
+        clf = fit(rows, make, domain_fold != f)
+        predicted[row_fold == f] = clf.predict(rows.X[held])
+    keep = row_fold >= 0
+    return rows.y[wanted][keep], predicted[keep]
 
 
 def confusion(true: np.ndarray, predicted: np.ndarray) -> np.ndarray:
