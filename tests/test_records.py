@@ -90,11 +90,14 @@ def test_listing_profile_keeps_every_card_article_profile_does_not_extend(page: 
     doc = parse(page)
     model = default_model()
     span = document_span(doc)
-    keep_listing, q = auto.select(doc, span, model, smooth=True, page_type="listing")
+    reasons = np.zeros(doc.n_blocks, dtype=np.int8)
+    keep_listing, q = auto.select(doc, span, model, smooth=True, page_type="listing", reasons=reasons)
     kept = {doc.texts[b] for b in np.flatnonzero(keep_listing)}
     assert all(s in kept for s in _SUMMARIES)
     assert sum(f"Story number {i} about the town" in kept for i in range(6)) == 6
-    assert not kept & set(_MENU)
+    # What the records rule added lies in the cards, never in the menus beside them.
+    added = {doc.texts[b] for b in np.flatnonzero(reasons == Reason.RECORD)}
+    assert not added & set(_MENU)
     # The article profile never extends over records: what it keeps passed its own threshold.
     reasons = np.zeros(doc.n_blocks, dtype=np.int8)
     keep_article, _ = auto.select(doc, span, model, smooth=True, page_type="article", reasons=reasons)
