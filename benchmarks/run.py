@@ -65,29 +65,9 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import extractors  # noqa: E402
 import numpy as np  # noqa: E402
 import wcxb  # noqa: E402
+from common import DEFAULT_DATA, SetData, list_sets, load_set, pin_to_one_core, warmup_pages  # noqa: E402
 
-import scrapy_bte  # noqa: E402
-from scrapy_bte.training.evaluation import Page, PageScore, aggregate, load_dataset, score_page, spearman  # noqa: E402
-from scrapy_bte.training.wcxb import WcxbPage, load_wcxb  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DATA = ROOT.parent / "shared" / "datasets"
-#: Warm-up pages: in no set, so no set's page is seen before it is timed.
-SAMPLE_ARTICLE = Path(scrapy_bte.__file__).resolve().parent / "samples" / "article.html"
-
-
-@dataclass
-class SetData:
-    """The pages of one set, read before anything is timed.
-
-    ``wcxb`` holds the WCXB records (meta, snippets) when the set is in
-    WCXB's layout; ``urls`` the pages' addresses where the set gives them.
-    """
-
-    name: str
-    pages: list[Page]
-    urls: list[str | None]
-    wcxb: list[WcxbPage] | None = None
+from scrapy_bte.training.evaluation import PageScore, aggregate, score_page, spearman  # noqa: E402
 
 
 @dataclass
@@ -152,13 +132,6 @@ class Row:
         return spearman(conf, f1)
 
 
-def pin_to_one_core() -> int:
-    """Restrict this process to its first allowed CPU; return that CPU."""
-    cpu = min(os.sched_getaffinity(0))
-    os.sched_setaffinity(0, {cpu})
-    return cpu
-
-
 #: The clock of the timed calls: the thread's CPU time by default, elapsed time with --clock wall.
 CLOCK = time.thread_time
 
@@ -181,16 +154,9 @@ class Runner:
         return output, CLOCK() - start, error
 
 
-def warmup_pages() -> list[bytes]:
-    pages = [extractors.PROBE_PAGE]
-    if SAMPLE_ARTICLE.is_file():
-        pages.append(SAMPLE_ARTICLE.read_bytes())
-    return pages
-
-
 def warm_up(runners: list[Runner], times: int) -> None:
     """Imports, models and lazy set-up, on pages that are in no set."""
-    for html in warmup_pages() * max(times, 0):
+    for html in warmup_pages(extractors.PROBE_PAGE) * max(times, 0):
         for runner in runners:
             runner(html, None)
 
@@ -234,31 +200,6 @@ def warm_pass(runners: list[Runner], data: SetData, runs: list[SetRun], repeat: 
     for index, (page, url) in enumerate(zip(data.pages, data.urls)):
         for i in _order(k, index):
             runs[i].warm_seconds[index] = min(runners[i](page.html, url)[1] for _ in range(repeat))
-
-
-def is_wcxb(folder: Path) -> bool:
-    return any(folder.glob("*.meta.json")) and any(folder.glob("*.html.gz"))
-
-
-def list_sets(data: Path, wanted: list[str]) -> list[str]:
-    available = sorted(p.name for p in data.iterdir() if p.is_dir() and any(p.glob("*.txt")))
-    missing = [s for s in wanted if s not in available]
-    if missing:
-        raise SystemExit(f"unknown set(s) {missing}; available: {available}")
-    return wanted or available
-
-
-def load_set(folder: Path, limit: int | None, types: list[str]) -> SetData:
-    """A set in either layout; ``types`` filters WCXB page types (before ``limit``)."""
-    if not is_wcxb(folder):
-        pages = load_dataset(folder, limit)
-        return SetData(folder.name, pages, [None] * len(pages))
-    records = load_wcxb(folder)
-    if types:
-        records = [r for r in records if r.page_type in types]
-    records = records[:limit] if limit is not None else records
-    pages = [Page(r.id, folder.name, r.html, r.gold) for r in records]
-    return SetData(folder.name, pages, [r.url or None for r in records], records)
 
 
 def fmt(value: float | None, digits: int = 3) -> str:
