@@ -82,10 +82,8 @@ from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from common import DEFAULT_DATA, load_set
 
-DEFAULT_DATA = ROOT.parent / "shared" / "datasets"
 CONTENT_TYPE = "text/html"
 TICK = 0.01  # stall probe interval (s)
 
@@ -99,15 +97,13 @@ MAX_EXTRA_STALL_MS = 50.0
 
 def load_bodies(data: Path, count: int, names: list[str] | None = None) -> list[bytes]:
     """``count`` raw pages from the sets in ``data`` (or those of ``names``), taken from each set in turn."""
-    from scrapy_bte.training.evaluation import load_dataset
-
     folders = [folder for folder in sorted(data.iterdir()) if folder.is_dir()]
     if names:
         missing = sorted(set(names) - {f.name for f in folders})
         if missing:
             raise SystemExit(f"unknown set(s) {missing} in {data}")
         folders = [f for f in folders if f.name in names]
-    sets = [load_dataset(folder) for folder in folders]
+    sets = [load_set(folder).pages for folder in folders]
     bodies = [page.html for row in zip_longest(*sets) for page in row if page is not None]
     if not bodies:
         raise SystemExit(f"no pages found in {data}")

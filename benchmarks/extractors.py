@@ -2,7 +2,11 @@
 
 Every extractor is a callable ``extractor(html: bytes) -> str`` that receives
 the page's raw bytes: decoding is part of what is measured, so each one
-decodes the way it normally would. scrapy_bte extractors return the
+decodes the way it normally would. Rows registered with ``takes_url=True``
+are called ``extractor(html, url=url)`` with the page's address where the
+set gives one (WCXB does), as a crawl would: the scrapy_bte rows are; the
+peers are called on the bytes alone, as in the benchmarks that publish their
+numbers. scrapy_bte extractors return the
 ``Extraction`` itself (its ``.text`` is scored and its ``.confidence`` is
 correlated with quality); use :func:`output_text` and
 :func:`output_confidence` to read either kind of output.
@@ -78,6 +82,7 @@ class Entry:
     kind: str  # "scrapy_bte", "peer" or "baseline"
     version: str = ""
     loso: bool = False
+    takes_url: bool = False
 
 
 REGISTRY: dict[str, Entry] = {}
@@ -85,9 +90,11 @@ NOTES: list[str] = []
 _BUILTINS_LOADED = False
 
 
-def register(name: str, extractor: Extractor, kind: str = "peer", version: str = "") -> None:
+def register(
+    name: str, extractor: Extractor, kind: str = "peer", version: str = "", *, takes_url: bool = False
+) -> None:
     """Add a row that uses the same extractor for every set."""
-    REGISTRY[name] = Entry(name, lambda _held_out: extractor, kind, version)
+    REGISTRY[name] = Entry(name, lambda _held_out: extractor, kind, version, takes_url=takes_url)
 
 
 def register_factory(name: str, factory: Factory, kind: str = "scrapy_bte", version: str = "") -> None:
@@ -212,7 +219,7 @@ PEERS: dict[str, tuple[str, Callable[[], Extractor]]] = {
 
 
 def _scrapy_bte_method(extract: Callable[..., Any], method: str) -> Extractor:
-    return lambda html: extract(html, method=method)
+    return lambda html, url=None: extract(html, method=method, url=url)
 
 
 def _register_scrapy_bte() -> None:
@@ -231,7 +238,7 @@ def _register_scrapy_bte() -> None:
         except Exception as exc:  # noqa: BLE001 - any failure means "not available yet"
             NOTES.append(f"scrapy_bte.{method} skipped: fails on a tiny page ({exc!r})")
             continue
-        register(f"scrapy_bte.{method}", extractor, "scrapy_bte", version)
+        register(f"scrapy_bte.{method}", extractor, "scrapy_bte", version, takes_url=True)
 
 
 def _register_peers() -> None:
@@ -261,7 +268,8 @@ def load_all() -> dict[str, Entry]:
 
 
 def select(patterns: Iterable[str] | None = None) -> list[Entry]:
-    """Entries whose name matches any glob (all when ``patterns`` is empty).
+    """Entries whose name matches any glob (all when ``patterns`` is empty),
+    in the order of the patterns (a glob's matches in registry order).
 
     A pattern that matches nothing is reported in ``NOTES``.
     """
@@ -269,7 +277,10 @@ def select(patterns: Iterable[str] | None = None) -> list[Entry]:
     wanted = [p for p in (patterns or []) if p]
     if not wanted:
         return list(entries.values())
+    chosen: dict[str, Entry] = {}
     for pattern in wanted:
-        if not fnmatch.filter(entries, pattern):
+        names = fnmatch.filter(entries, pattern)
+        if not names:
             NOTES.append(f"no extractor matches {pattern!r}")
-    return [e for name, e in entries.items() if any(fnmatch.fnmatch(name, p) for p in wanted)]
+        chosen.update((name, entries[name]) for name in names if name not in chosen)
+    return list(chosen.values())

@@ -40,13 +40,12 @@ import unicodedata
 from datetime import date, timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from scrapy_bte.api import as_markup
+from scrapy_bte.fields import read as read_fields
+from scrapy_bte.fields.record import DEFAULT_FIELDS, FIELD_NAMES
+from scrapy_bte.fields.values import name_words
 
-from scrapy_bte.api import as_markup  # noqa: E402
-from scrapy_bte.fields import read as read_fields  # noqa: E402
-from scrapy_bte.fields.record import DEFAULT_FIELDS, FIELD_NAMES  # noqa: E402
-from scrapy_bte.fields.values import name_words  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 FIELDS = ("title", "author", "date", "image")
 EXPECTED = {"title": "title", "author": "author", "date": "date_published", "image": "lead_image_url"}

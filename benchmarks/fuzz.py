@@ -8,16 +8,16 @@ The input is bytes: its first byte picks the method (bte, density, hybrid)
 and how the body is handed over (no header, a Content-Type with a good,
 bogus or UTF-16 charset, an ``encoding`` argument, or as ``str`` decoded
 with lone surrogates kept); the rest is the body
-(``torture_cases.decode_fuzz_input``). A crash is any exception
+(``scrapy_bte.testing.torture.decode_fuzz_input``). A crash is any exception
 other than :class:`~scrapy_bte.errors.ExtractionError`, a result breaking the
-output contract (``tests/torture_cases.check_result``: valid Unicode, no
+output contract (``scrapy_bte.testing.torture.check_result``: valid Unicode, no
 NUL, consistent fields), a second extraction that differs (checked on every
 8th input), or an input running longer than ``-timeout`` seconds.
 
 Crashes do not stop the run: each distinct one (exception type and
 innermost scrapy_bte frame) is saved once to ``--crashes`` (default
 ``fuzz-crashes/``) as ``crash-<sha1>`` with a ``.txt`` traceback. When fixing
-it, copy the input to ``tests/torture/regressions/NAME.bin``: the torture
+it, copy the input to ``scrapy_bte/testing/torture_pages/regressions/NAME.bin``: the torture
 tests replay it the same way. The run prints the
 executions, the time and the crashes, and exits 1 when there were any.
 
@@ -25,7 +25,7 @@ Engines: ``atheris`` (coverage-guided libFuzzer, ``pip install atheris``;
 libFuzzer flags such as ``-max_total_time``, ``-timeout``, ``-max_len``,
 ``-seed`` pass through) and ``mutate`` (a seeded random mutator over the
 same seeds, with the same flags ``-max_total_time``, ``-timeout`` and
-``-seed``). Both start from ``torture_cases.seed_inputs()`` plus ``--corpus``
+``-seed``). Both start from ``scrapy_bte.testing.torture.seed_inputs()`` plus ``--corpus``
 (``--no-seeds``: from ``--corpus`` only).
 """
 
@@ -45,9 +45,6 @@ import time
 import traceback
 from pathlib import Path
 from typing import Any
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 # Tokens that help a mutator reach the tokeniser's corners.
 DICTIONARY = (
@@ -128,10 +125,9 @@ def _record(data: bytes, exc: BaseException) -> None:
 
 def test_one_input(data: bytes) -> None:
     """The fuzz target: extract once (twice on every 8th input) and check the contract."""
-    import torture_cases
-
     from scrapy_bte import extract
     from scrapy_bte.errors import ExtractionError
+    from scrapy_bte.testing import torture as torture_cases
 
     _STATE["execs"] += 1
     method, html, options = torture_cases.decode_fuzz_input(data)
@@ -149,7 +145,7 @@ def test_one_input(data: bytes) -> None:
 
 
 def _write_seeds(directory: Path) -> None:
-    import torture_cases
+    from scrapy_bte.testing import torture as torture_cases
 
     for k, (name, raw) in enumerate(torture_cases.seed_inputs()):
         (directory / f"seed-{name}").write_bytes(bytes([k % 256]) + raw)
@@ -163,9 +159,8 @@ def run_atheris(libfuzzer_args: list[str], corpus: list[Path], seeded: bool, wor
     import atheris
 
     with atheris.instrument_imports(include=["scrapy_bte", "w3lib"]):
-        import torture_cases  # noqa: F401
-
-        import scrapy_bte.api  # noqa: F401
+        import scrapy_bte.api
+        import scrapy_bte.testing.torture  # noqa: F401
 
     seeds, work = workdir / "seeds", workdir / "corpus"  # new inputs land in work, seeds stay clean
     seeds.mkdir()
@@ -215,7 +210,7 @@ def _mutate(rng: random.Random, data: bytes, pool: list[bytes]) -> bytes:
 
 def run_mutate(max_total_time: float, timeout: float, seed: int, corpus: list[Path], seeded: bool) -> int:
     """In-process seeded mutation fuzzing; returns the number of executions."""
-    import torture_cases
+    from scrapy_bte.testing import torture as torture_cases
 
     pool = [bytes([k % 256]) + raw for k, (_, raw) in enumerate(torture_cases.seed_inputs())] if seeded else []
     pool += [p.read_bytes() for d in corpus for p in sorted(d.glob("*")) if p.is_file()]

@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import gc
+import gzip
 import itertools
 import os
 import sys
@@ -43,9 +44,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-DEFAULT_DATA = ROOT.parent / "shared" / "datasets"
+from common import DEFAULT_DATA
+
 MIB = 2**20
 
 
@@ -120,22 +120,23 @@ def torture_pages() -> list[tuple[str, bytes]]:
         ("one-word paragraphs, 10 MB", one_word_paragraphs(10 * 10**6)),
         ("table cells, 9.7 MB", table_cells(9_700_000)),
     ]
-    sys.path.insert(0, str(ROOT / "tests"))
-    try:
-        import torture_cases
-    except ImportError:
-        return pages
-    for case in torture_cases.large_cases():
+    from scrapy_bte.testing import torture
+
+    for case in torture.large_cases():
         html = case.data()
         pages.append((case.name.replace("_", " "), html.encode("utf-8") if isinstance(html, str) else html))
     return pages
 
 
 def largest_pages(data: Path, count: int) -> list[tuple[str, bytes]]:
+    """The ``count`` largest pages of each set (WCXB's gzip-compressed pages by their compressed size)."""
     out = []
     for folder in sorted(d for d in data.iterdir() if d.is_dir()):
-        files = sorted(folder.glob("*.html"), key=lambda p: p.stat().st_size, reverse=True)[:count]
-        out += [(f"{folder.name}/{p.stem[:40]}", p.read_bytes()) for p in files]
+        files = [*folder.glob("*.html"), *folder.glob("*.html.gz")]
+        for path in sorted(files, key=lambda p: p.stat().st_size, reverse=True)[:count]:
+            raw = path.read_bytes()
+            html = gzip.decompress(raw) if path.suffix == ".gz" else raw
+            out.append((f"{folder.name}/{path.name.split('.')[0][:40]}", html))
     return out
 
 

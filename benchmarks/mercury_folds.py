@@ -26,8 +26,6 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from scrapy_bte import extract
 from scrapy_bte.training.data import LabelSource, load_set
 from scrapy_bte.training.evaluation import score_page

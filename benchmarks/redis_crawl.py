@@ -47,12 +47,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-sys.path.insert(0, str(ROOT / "tests"))
+from crawl import DEFAULT_DATA, PageServer, load_bodies
 
-from crawl import DEFAULT_DATA, PageServer, load_bodies  # noqa: E402 - after the path set-up
-from redis_server import RedisServer  # noqa: E402
+from scrapy_bte.testing.redis_server import RedisServer
 
 CONCURRENT_REQUESTS = 64
 _TICK = os.sysconf("SC_CLK_TCK")

@@ -14,11 +14,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from scrapy_bte import extract
+from scrapy_bte.core import scripts
 
-from scrapy_bte import extract  # noqa: E402
-from scrapy_bte.core import scripts  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def pages() -> list[tuple[str, bytes, str]]:

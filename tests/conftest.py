@@ -143,7 +143,7 @@ def build_routes() -> dict[str, Route]:
 
 def torture_routes() -> dict[str, Route]:
     """The torture corpus's small cases, each labelled text/html as a careless server would."""
-    from torture_cases import small_cases
+    from scrapy_bte.testing.torture import small_cases
 
     routes = {}
     for case in small_cases():

@@ -9,7 +9,6 @@ from itertools import accumulate
 from pathlib import Path
 
 import pytest
-import torture_cases as tc
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +18,7 @@ from scrapy_bte.core.document import _candidates, _key_pattern
 from scrapy_bte.errors import ExtractionError
 from scrapy_bte.fields import markup
 from scrapy_bte.fields.markup import META_KEYS, WORDS, Marks, find_all, find_all_reference
+from scrapy_bte.testing import torture as tc
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -22,7 +22,6 @@ import re
 from dataclasses import dataclass, field
 
 import numpy as np
-import torture_cases as tc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -30,6 +29,7 @@ from scrapy_bte.api import parse
 from scrapy_bte.core.document import SEPARATOR_CHARS, STYLE_TAGS
 from scrapy_bte.core.scripts import weighted_words
 from scrapy_bte.methods import bte, density
+from scrapy_bte.testing import torture as tc
 
 QUICK = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

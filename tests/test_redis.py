@@ -27,7 +27,8 @@ from typing import Any
 
 import pytest
 from linked_site import LinkedSite, marker
-from redis_server import RedisServer, redis_server_path
+
+from scrapy_bte.testing.redis_server import RedisServer, redis_server_path
 
 REPO = Path(__file__).resolve().parent.parent
 CRAWLER = REPO / "tests" / "fixtures" / "redis_crawl.py"

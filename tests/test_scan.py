@@ -16,7 +16,6 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-import torture_cases as tc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +26,7 @@ from scrapy_bte.core.decode import to_unicode
 from scrapy_bte.core.document import Document, build
 from scrapy_bte.errors import ExtractionError
 from scrapy_bte.methods import bte
+from scrapy_bte.testing import torture as tc
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,7 +1,7 @@
 """``extract()`` on the torture corpus: nothing but ExtractionError escapes.
 
 Every case either returns an Extraction that honours the output contract
-(:func:`torture_cases.check_result`: valid Unicode, no NUL, consistent
+(:func:`scrapy_bte.testing.torture.check_result`: valid Unicode, no NUL, consistent
 fields) or raises the documented :class:`ExtractionError`; where the page
 holds an article, its sentences are in the result; extracting twice gives
 the same result. Large cases (100k nested elements, a 20 MB single-line
@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import torture_cases as tc
 from lxml import html as lxml_html
 
 from scrapy_bte import extract
 from scrapy_bte.errors import ConfigError, ExtractionError
+from scrapy_bte.testing import torture as tc
 
 SMALL = tc.small_cases()
 LARGE = tc.large_cases()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from conftest import CrawlResult, assert_clean_log
-from torture_cases import small_cases
+
+from scrapy_bte.testing.torture import small_cases
 
 CASES = {case.name: case for case in small_cases()}
 

@@ -2,7 +2,8 @@
 
 Shared by ``tests/test_torture.py``, ``tests/test_properties.py`` and
 ``benchmarks/fuzz.py`` (its seed corpus, input format and output contract).
-Small hand-written pages live in ``tests/torture/``; ``torture/regressions/``
+Small hand-written pages live in ``torture_pages/`` next to this module;
+``torture_pages/regressions/``
 holds inputs the fuzzer once crashed on, in its format (first byte: method
 and delivery, see :func:`decode_fuzz_input`). Everything large is generated
 here, deterministically, by functions that take a size so the same generator
@@ -31,13 +32,13 @@ from scrapy_bte import extract
 from scrapy_bte.errors import ExtractionError
 from scrapy_bte.result import Extraction
 
-TORTURE_DIR = Path(__file__).resolve().parent / "torture"
+TORTURE_DIR = Path(__file__).resolve().parent / "torture_pages"
 REGRESSION_DIR = TORTURE_DIR / "regressions"
 METHODS = ("bte", "density", "hybrid", "auto")
 _FUZZ_METHODS = METHODS[:3]
 MB = 1_000_000
 
-#: Sentences of the article most cases hide somewhere (also in the files under torture/).
+#: Sentences of the article most cases hide somewhere (also in the files under torture_pages/).
 SENTENCES = (
     "The lighthouse keepers logged every passing ship in a leather book through the long storm nights.",
     "Historians later used those records to reconstruct the timber trade along the northern coast.",
@@ -519,7 +520,7 @@ DELIVERIES: tuple[dict[str, str] | str, ...] = (
 
 
 def decode_fuzz_input(data: bytes) -> tuple[str, Any, dict[str, str]]:
-    """(method, html, options) of a fuzz input (``benchmarks/fuzz.py``, ``torture/regressions/*.bin``).
+    """(method, html, options) of a fuzz input (``benchmarks/fuzz.py``, ``torture_pages/regressions/*.bin``).
 
     The first byte picks the method and the delivery; the rest is the body.
     The mapping of the first three methods is fixed (saved crash inputs keep
