@@ -19,12 +19,13 @@ caller counts and reports it and goes on with the next one.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import BinaryIO
 
 from .core.decode import GENERIC_TYPES, HTML_TYPES, is_html, media_type
@@ -67,17 +68,84 @@ def is_warc(path: str) -> bool:
 
 
 def expand(paths: Iterable[str]) -> Iterator[str]:
-    """Paths in order; a folder becomes its ``*.html``/``*.htm`` files, recursively and sorted."""
+    """Paths in order; a folder becomes its ``*.html``/``*.htm`` entries, recursively and sorted.
+
+    Nothing under a folder is dropped in silence: a subfolder that cannot be
+    listed, a dangling link and a FIFO or device named ``.html`` are named
+    too, and :func:`read` turns each into a :class:`BadInput`.
+    """
     for path in paths:
         if path != "-" and os.path.isdir(path):
-            found = [
-                str(child)
-                for child in Path(path).rglob("*")
-                if child.name.lower().endswith(HTML_SUFFIXES) and child.is_file()
-            ]
-            yield from sorted(found)
+            yield from sorted(_walk(path))
         else:
             yield path
+
+
+def _walk(folder: str) -> Iterator[str]:
+    unreadable: list[str] = []
+    for root, _dirs, files in os.walk(folder, onerror=lambda exc: unreadable.append(exc.filename or folder)):
+        for name in files:  # dangling links and FIFOs are here too
+            if name.lower().endswith(HTML_SUFFIXES):
+                yield os.path.join(root, name)
+    yield from unreadable
+
+
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder"),
+)
+
+
+def _not_regular(mode: int) -> str | None:
+    """Why a file of this mode is not read (None for a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    return "not a regular file: " + next((kind for test, kind in _KINDS if test(mode)), "of an unknown kind")
+
+
+def refusal(path: str, max_bytes: int | None = None) -> str | None:
+    """Why ``path`` is not read, decided before it is opened (None: read it)."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ENOENT and os.path.islink(path):
+            return "dangling symbolic link"
+        return exc.strerror or str(exc)
+    if stat.S_ISDIR(info.st_mode):
+        try:
+            os.listdir(path)
+        except OSError as exc:
+            return f"cannot list folder: {exc.strerror or exc}"
+    reason = _not_regular(info.st_mode)
+    if reason is None and max_bytes is not None and info.st_size > max_bytes:
+        reason = f"{info.st_size} bytes, over the limit of {max_bytes} (--max-bytes)"
+    return reason
+
+
+def read_file(path: str, max_bytes: int | None = None) -> Page | BadInput:
+    """One file's bytes, refused by kind and size before reading (and again after opening)."""
+    reason = refusal(path, max_bytes)
+    if reason is not None:
+        return BadInput(path, reason)
+    try:
+        # O_NONBLOCK: a FIFO swapped in after the check must not hang the run.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        return BadInput(path, exc.strerror or str(exc))
+    with os.fdopen(fd, "rb") as handle:
+        reason = _not_regular(os.fstat(fd).st_mode)
+        if reason is not None:
+            return BadInput(path, reason)
+        try:
+            body = handle.read() if max_bytes is None else handle.read(max_bytes + 1)
+        except OSError as exc:
+            return BadInput(path, exc.strerror or str(exc))
+    if max_bytes is not None and len(body) > max_bytes:
+        return BadInput(path, f"over the limit of {max_bytes} bytes (--max-bytes)")
+    return Page(path, body)
 
 
 def read(paths: Iterable[str], *, stdin: BinaryIO | None = None, max_bytes: int | None = None) -> Iterator[Item]:
@@ -85,14 +153,15 @@ def read(paths: Iterable[str], *, stdin: BinaryIO | None = None, max_bytes: int 
     for path in expand(paths):
         if path == "-":
             stream = stdin if stdin is not None else sys.stdin.buffer
-            yield Page("-", stream.read())
-        elif is_warc(path):
+            body = stream.read() if max_bytes is None else stream.read(max_bytes + 1)
+            if max_bytes is not None and len(body) > max_bytes:
+                yield BadInput("-", f"over the limit of {max_bytes} bytes (--max-bytes)")
+            else:
+                yield Page("-", body)
+        elif is_warc(path) and refusal(path) is None:
             yield from read_warc(path, max_bytes=max_bytes)
         else:
-            try:
-                yield Page(path, Path(path).read_bytes())
-            except OSError as exc:
-                yield BadInput(path, exc.strerror or str(exc))
+            yield read_file(path, max_bytes)
 
 
 def _content_decode(body: bytes, encoding: str, max_bytes: int | None) -> bytes:
