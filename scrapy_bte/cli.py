@@ -175,8 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
         "extract",
         help="print the main text of HTML files, folders, WARC files or stdin",
         description="Extract the main text of each PATH: an HTML file, a folder (its *.html and *.htm files, "
-        "recursively), a WARC file (.warc, .warc.gz: its HTML response and resource records; needs "
-        "pip install 'scrapy-bte[warc]'), or - for standard input. A summary line goes to stderr at the end, "
+        "recursively), a WARC file (.warc, .warc.gz: its HTML response and resource records; a bad record is "
+        "reported and reading goes on at the next one), or - for standard input. A summary line goes to stderr at the end, "
         "and a progress bar while it runs when stderr is a terminal. " + EXIT_CODES_HELP,
     )
     ex.add_argument("files", nargs="+", metavar="PATH", help="HTML file, folder, WARC file, or - for standard input")
