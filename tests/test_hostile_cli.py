@@ -250,3 +250,19 @@ def test_fuzzed_folders_always_finish_and_report_every_failure(capsys, tmp_path_
     failed = [r for r in records if "text" not in r]
     assert (code == EXIT_FAILED) == bool(failed)
     assert len(err.splitlines()) == len(failed) + 1  # one line per failure, then the summary
+
+
+def test_explain_survives_deep_jsonld_and_never_overwrites_its_input(capsys, tmp_path):
+    """`scrapy-bte explain` crashed on a page of 1,000 nested JSON-LD arrays."""
+    page = tmp_path / "deep.html"
+    script = '<script type="application/ld+json">' + "[" * 1000 + "]" * 1000 + "</script>"
+    page.write_text(SAMPLE.read_text(encoding="utf-8").replace("</head>", script + "</head>"), encoding="utf-8")
+    before = page.read_bytes()
+    report = tmp_path / "report.html"
+    code, out, _ = run(capsys, "explain", str(page), "-o", str(report))
+    assert code == EXIT_OK and "blocks kept" in out and report.stat().st_size > 1000
+    code, _, err = run(capsys, "explain", str(page), "-o", str(page))
+    assert code == EXIT_USAGE and "also an input" in err and page.read_bytes() == before
+    code, _, err = run(capsys, "explain", "/dev/zero", "-o", str(report))
+    assert code == EXIT_USAGE and "not a regular file" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deep.html", "report.html"]
