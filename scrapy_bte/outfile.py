@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import tempfile
 import threading
 from collections.abc import Iterable
@@ -23,7 +24,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
-from .sources import HTML_SUFFIXES, WARC_SUFFIXES
+from .sources import HTML_SUFFIXES
 
 _TMP_SUFFIX = ".scrapy-bte.tmp"
 
@@ -34,18 +35,20 @@ def clobbers(output: str, inputs: Iterable[str], roots: Iterable[str]) -> str | 
     ``inputs`` are the files the run reads, ``roots`` the paths named on the
     command line (folders among them).
     """
-    target = Path(output)
-    resolved = target.resolve()
-    for path in inputs:
-        if path == "-":
-            continue
-        try:
-            same = target.exists() and os.path.samefile(output, path)
-        except OSError:
-            same = False
-        if same or resolved == Path(path).resolve():
-            return f"{output} is also an input"
-    if resolved.name.lower().endswith(HTML_SUFFIXES + WARC_SUFFIXES):
+    resolved = Path(output).resolve()
+    try:
+        out = os.stat(output)
+    except OSError:
+        out = None  # a new file cannot be one of the inputs read
+    if out is not None:
+        for path in inputs:
+            try:
+                info = os.stat(path) if path != "-" else None
+            except OSError:
+                continue
+            if info is not None and (info.st_dev, info.st_ino) == (out.st_dev, out.st_ino):
+                return f"{output} is also an input"
+    if resolved.name.lower().endswith(HTML_SUFFIXES):
         for root in roots:
             if root != "-" and os.path.isdir(root) and resolved.is_relative_to(Path(root).resolve()):
                 return f"{output} is inside the input folder {root}, where it would be read as a page"
@@ -87,14 +90,24 @@ class AtomicOutput:
     """
 
     def __init__(self, output: str) -> None:
-        self.target = Path(output)
+        # Through a link to the file it names (the link stays); straight to a
+        # device or pipe (``-o /dev/stdout``), which cannot be replaced.
+        try:
+            info: os.stat_result | None = os.stat(output)
+        except OSError:
+            info = None
+        self.target = Path(output).resolve() if info is not None else Path(output)
+        self.tmp: Path | None = None
+        self._previous = None
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            self.file: TextIO = open(output, "w", encoding="utf-8")  # noqa: SIM115 - closed by commit/discard
+            return
         remove_stale(self.target)
         fd, name = tempfile.mkstemp(
             prefix=f".{self.target.name}.", suffix=f".{os.getpid()}{_TMP_SUFFIX}", dir=self.target.parent
         )
         self.tmp = Path(name)
-        self.file: TextIO = os.fdopen(fd, "w", encoding="utf-8")
-        self._previous = None
+        self.file = os.fdopen(fd, "w", encoding="utf-8")
         if threading.current_thread() is threading.main_thread():
             self._previous = signal.signal(signal.SIGTERM, _stop)
 
@@ -105,6 +118,9 @@ class AtomicOutput:
 
     def commit(self) -> None:
         """Flush to disk and rename over the target."""
+        if self.tmp is None:
+            self.file.close()
+            return
         try:
             self.file.flush()
             os.fsync(self.file.fileno())
@@ -120,8 +136,9 @@ class AtomicOutput:
         """Remove the temporary file; the target stays as it was."""
         with contextlib.suppress(OSError):
             self.file.close()
-        with contextlib.suppress(OSError):
-            self.tmp.unlink()
+        if self.tmp is not None:
+            with contextlib.suppress(OSError):
+                self.tmp.unlink()
         self._restore()
 
     def __enter__(self) -> TextIO:

@@ -83,6 +83,20 @@ def test_output_inside_an_input_folder_that_would_be_read_is_refused(capsys, tmp
     assert sorted(p.name for p in folder.iterdir()) == ["a.html", "c.html", "out.txt"]  # no temporary left
 
 
+def test_output_through_a_link_or_to_a_pipe(tmp_path):
+    """A link is written through (it stays a link); a device or pipe is written directly."""
+    real, link = tmp_path / "real.txt", tmp_path / "link.txt"
+    real.write_text("old\n")
+    link.symlink_to(real)
+    proc = cli("extract", "-q", str(SAMPLE), "-o", str(link))
+    assert proc.communicate(timeout=120)[0] == "" and proc.returncode == EXIT_OK
+    assert link.is_symlink() and "harbour" in real.read_text()
+    proc = cli("extract", "-q", str(SAMPLE), "-o", "/dev/stdout")
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == EXIT_OK and "harbour" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "real.txt"]
+
+
 def test_a_terminated_run_leaves_the_previous_output_and_no_temporary(tmp_path):
     folder = folder_of_pages(tmp_path / "in")
     fifo = tmp_path / "stdin.fifo"
