@@ -49,6 +49,9 @@ def _options(args: argparse.Namespace) -> dict[str, Any] | str:
     if args.comments is not None:
         options["comments"] = args.comments == "keep"
     options.setdefault("max_bytes", args.max_bytes)
+    limit = options["max_bytes"]
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
+        return f"max_bytes must be a positive number of bytes, got {limit!r}"
     options["fields"] = FIELD_NAMES  # every article field: the JSON output carries them all
     return options
 
@@ -126,7 +129,7 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         nonlocal inputs_read
         for path in inputs:
             inputs_read += 1
-            yield from read([path], max_bytes=int(options["max_bytes"]))
+            yield from read([path], max_bytes=options["max_bytes"])
 
     try:
         for outcome in extract_all(
