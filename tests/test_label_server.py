@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from scrapy_bte.api import parse
+from scrapy_bte.errors import ConfigError
 from scrapy_bte.explain.commands import model_guess
 from scrapy_bte.explain.label_server import TOKEN_HEADER, LabelServer, resolve_inside
 from scrapy_bte.training import label_files
@@ -292,3 +293,11 @@ def test_a_failed_save_leaves_no_temporary(folder):
     with pytest.raises(OSError):
         label_files.write(page, {keys[0]: True})
     assert not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_label_file_nested_too_deep_counts_as_unlabelled(server, folder):
+    label_files.labels_path(folder / "a.html").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ConfigError, match="nested deeper"):
+        label_files.read(folder / "a.html")
+    status, body, _ = request(server, "GET", "/")
+    assert status == 200 and "0 of 3 pages labelled" in body

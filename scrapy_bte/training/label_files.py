@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core import boundedjson
 from ..errors import ConfigError
 from ..learned.features import FEATURE_VERSION
 
@@ -112,8 +113,8 @@ def read(page: Path) -> LabelFile | None:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read label file {path}: {exc}") from exc
     try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
+        data = boundedjson.loads(raw)
+    except ValueError as exc:  # not JSON, or nested too deep
         raise ConfigError(f"label file {path} is not JSON: {exc}") from exc
     labels = data.get("labels") if isinstance(data, dict) else None
     version = data.get("feature_version") if isinstance(data, dict) else None
