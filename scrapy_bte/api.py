@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .core.decode import non_html_format, to_unicode
+from .core.decode import looks_binary_text, non_html_format, to_unicode
 from .core.document import Document, build, clean_text
 from .core.fingerprint import fingerprint
 from .errors import ConfigError, ExtractionError
@@ -47,6 +47,8 @@ def as_markup(html: HtmlInput, encoding: str | None, content_type: str | None, m
     if isinstance(html, str):
         if max_bytes is not None and len(html) > max_bytes:
             raise ExtractionError(f"document of {len(html)} characters exceeds max_bytes={max_bytes}")
+        if looks_binary_text(html):
+            raise ExtractionError("binary body: not an HTML document")
         kind = non_html_format(html)
         if kind is not None:
             raise ExtractionError(f"{kind} body: not an HTML document")

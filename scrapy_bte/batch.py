@@ -56,6 +56,8 @@ def _inline(items: Iterable[Item], method: str, options: dict[str, Any], encodin
             )
         except ExtractionError as exc:
             yield Outcome(item, error=_error_text(exc))
+        except Exception as exc:  # noqa: BLE001 - MemoryError, RecursionError, a bug: this page's error, not the run's end
+            yield Outcome(item, error=f"unexpected error: {_error_text(exc)}")
         else:
             yield Outcome(item, extraction=result)
 

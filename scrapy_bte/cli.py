@@ -20,7 +20,9 @@ from .api import DEFAULT_MAX_BYTES, DEFAULT_METHOD, METHODS, extract
 from .batch import Outcome, Progress, Summary, extract_all
 from .errors import BTEError
 from .fields.record import FIELD_NAMES
+from .outfile import AtomicOutput, clobbers
 from .sources import BadInput, Item, Skipped, expand, is_warc, read
+from .terminal import printable
 from .training import commands as training
 
 EXIT_OK = 0
@@ -46,20 +48,28 @@ def _options(args: argparse.Namespace) -> dict[str, Any] | str:
         options["model_path"] = args.model
     if args.comments is not None:
         options["comments"] = args.comments == "keep"
-    options.setdefault("max_bytes", DEFAULT_MAX_BYTES)
+    options.setdefault("max_bytes", args.max_bytes)
+    limit = options["max_bytes"]
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
+        return f"max_bytes must be a positive number of bytes, got {limit!r}"
     options["fields"] = FIELD_NAMES  # every article field: the JSON output carries them all
     return options
 
 
 def _write(out: TextIO, outcome: Outcome, args: argparse.Namespace, headers: bool) -> None:
     item, result = outcome.item, outcome.extraction
+    if args.format in ("jsonl", "json") and result is None:
+        error = outcome.error if outcome.error is not None else getattr(item, "reason", None)
+        if error is not None and not isinstance(item, Skipped):  # every failed input has its record
+            out.write(json.dumps({"source": item.source, "error": error}, ensure_ascii=False) + "\n")
+        return
     if result is None:
         return
     if args.format in ("jsonl", "json"):
         out.write(json.dumps({"source": item.source, **result.to_dict()}, ensure_ascii=False) + "\n")
         return
     if headers:
-        out.write(f"==> {item.source} <==\n")
+        out.write(f"==> {printable(item.source)} <==\n")
     if args.title and result.title:
         out.write(result.title + "\n\n")
     out.write(result.text + ("\n" if result.text else ""))
@@ -69,12 +79,13 @@ def _write(out: TextIO, outcome: Outcome, args: argparse.Namespace, headers: boo
 
 def _report(outcome: Outcome, verbose: bool) -> None:
     item = outcome.item
+    source = printable(item.source)
     if isinstance(item, BadInput):
-        print(f"scrapy-bte: cannot read {item.source}: {item.reason}", file=sys.stderr)
+        print(f"scrapy-bte: cannot read {source}: {printable(item.reason)}", file=sys.stderr)
     elif outcome.error is not None:
-        print(f"scrapy-bte: {item.source}: {outcome.error}", file=sys.stderr)
+        print(f"scrapy-bte: {source}: {printable(outcome.error)}", file=sys.stderr)
     elif isinstance(item, Skipped) and verbose:
-        print(f"scrapy-bte: skipped {item.source}: {item.reason}", file=sys.stderr)
+        print(f"scrapy-bte: skipped {source}: {printable(item.reason)}", file=sys.stderr)
 
 
 def _cmd_extract(args: argparse.Namespace) -> int:
@@ -85,6 +96,9 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     if args.jobs < 0:
         print("scrapy-bte: --jobs must be >= 0", file=sys.stderr)
         return EXIT_USAGE
+    if args.max_bytes < 1:
+        print("scrapy-bte: --max-bytes must be >= 1", file=sys.stderr)
+        return EXIT_USAGE
     try:  # a bad method, option or model fails once here, not once per page
         extract(_PROBE_HTML, method=args.method, encoding=None, **options)
         if args.encoding:
@@ -93,15 +107,21 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         print(f"scrapy-bte: {exc}", file=sys.stderr)
         return EXIT_USAGE
     headers = len(args.files) > 1 or any(f != "-" and (os.path.isdir(f) or is_warc(f)) for f in args.files)
-    out: TextIO = sys.stdout
-    if args.output:
-        try:
-            out = open(args.output, "w", encoding="utf-8")  # noqa: SIM115 - closed in finally
-        except OSError as exc:
-            print(f"scrapy-bte: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
-            return EXIT_USAGE
-    summary = Summary()
     inputs = list(expand(args.files))
+    out: TextIO = sys.stdout
+    output: AtomicOutput | None = None
+    if args.output:  # checked against the inputs before anything is opened
+        refused = clobbers(args.output, inputs, args.files)
+        if refused is not None:
+            print(f"scrapy-bte: refusing --output: {printable(refused)}", file=sys.stderr)
+            return EXIT_USAGE
+        try:
+            output = AtomicOutput(args.output)
+        except OSError as exc:
+            print(f"scrapy-bte: cannot write {printable(args.output)}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_USAGE
+        out = output.file
+    summary = Summary()
     progress = Progress(len(inputs))
     inputs_read = 0
 
@@ -109,7 +129,7 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         nonlocal inputs_read
         for path in inputs:
             inputs_read += 1
-            yield from read([path], max_bytes=int(options["max_bytes"]))
+            yield from read([path], max_bytes=options["max_bytes"])
 
     try:
         for outcome in extract_all(
@@ -122,12 +142,16 @@ def _cmd_extract(args: argparse.Namespace) -> int:
             _write(out, outcome, args, headers)
             progress.update(summary, inputs_read)
         progress.update(summary, inputs_read, final=True)
+    except BaseException:
+        if output is not None:
+            output.discard()  # the previous output stays as it was
+        raise
     finally:
         progress.clear()
-        if out is not sys.stdout:
-            out.close()
-        else:
+        if output is None:
             out.flush()
+    if output is not None:
+        output.commit()
     if not args.quiet:
         print(f"scrapy-bte: {summary.line()}", file=sys.stderr)
     if summary.errors or summary.bad_inputs:
@@ -154,8 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
         "extract",
         help="print the main text of HTML files, folders, WARC files or stdin",
         description="Extract the main text of each PATH: an HTML file, a folder (its *.html and *.htm files, "
-        "recursively), a WARC file (.warc, .warc.gz: its HTML response and resource records; needs "
-        "pip install 'scrapy-bte[warc]'), or - for standard input. A summary line goes to stderr at the end, "
+        "recursively), a WARC file (.warc, .warc.gz: its HTML response and resource records; a bad record is "
+        "reported and reading goes on at the next one), or - for standard input. A summary line goes to stderr at the end, "
         "and a progress bar while it runs when stderr is a terminal. " + EXIT_CODES_HELP,
     )
     ex.add_argument("files", nargs="+", metavar="PATH", help="HTML file, folder, WARC file, or - for standard input")
@@ -168,7 +192,20 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("text", "jsonl", "json"),
         help="plain text, or one JSON object per line and page with source, text and fields (json = jsonl)",
     )
-    ex.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE instead of standard output")
+    ex.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write the output to FILE instead of standard output (replaced when the run ends; never an input)",
+    )
+    ex.add_argument(
+        "--max-bytes",
+        type=int,
+        default=DEFAULT_MAX_BYTES,
+        metavar="N",
+        help=f"refuse inputs (files, stdin, WARC records) over N bytes, by size before reading "
+        f"(default {DEFAULT_MAX_BYTES}: {DEFAULT_MAX_BYTES // 2**20} MiB)",
+    )
     ex.add_argument(
         "-j",
         "--jobs",

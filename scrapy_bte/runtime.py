@@ -140,7 +140,8 @@ class BTERuntime:
         pages = sum(get(key) for key in ("bte/extracted", "bte/empty", "bte/errors"))
         seconds = get("bte/milliseconds") / 1000.0
         logger.info(
-            "scrapy-bte: %d page(s) extracted (%d with text, %d empty, %d errors, %d timeouts),"
+            "scrapy-bte: %d page(s) extracted (%d with text, %d empty, %d errors, %d timeouts,"
+            " %d worker crash(es)),"
             " %d word(s), %d item(s) filled; skipped %d non-HTML, %d too large;"
             " %d extraction(s) saved (no item needed them); items dropped: %d too short, %d near-duplicate;"
             " %.2f s extracting (%.3f s/page, %d worker(s))",
@@ -149,6 +150,7 @@ class BTERuntime:
             get("bte/empty"),
             get("bte/errors"),
             get("bte/timeouts"),
+            get("bte/errors/worker_crashed"),
             get("bte/words"),
             get("bte/items"),
             get("bte/skipped/non_html"),
@@ -256,6 +258,8 @@ class BTERuntime:
             self.stats.inc("bte/timeouts")
         elif isinstance(exc, _pool.WorkerOutOfMemory):
             self.stats.inc("bte/memory_errors")
+        elif isinstance(exc, _pool.WorkerCrashed):  # its error says how the worker died (exit code or signal)
+            self.stats.inc("bte/errors/worker_crashed")
         if not isinstance(exc, BTEError):
             # Not a deliberate error: still one line, no traceback in the log.
             self.stats.inc("bte/errors/unexpected")

@@ -4,14 +4,11 @@ Web corpora are stored as WARC files (ISO 28500): one record per fetched
 resource, HTTP headers included. Only ``response`` and ``resource`` records
 that hold HTML are pages; ``revisit`` records hold no body (they point at an
 earlier identical one), and requests, metadata and non-HTML responses are
-not pages either. Reading WARC needs FastWARC (``pip install
-'scrapy-bte[warc]'``); it is imported only when a WARC file is named.
-
-Bodies are decoded from their transfer encoding by FastWARC and from their
-content encoding (gzip, deflate) here: FastWARC 2.0's ``auto_decode='all'``
-stops the whole file after a record that is both chunked and gzip-encoded,
-and decoding here also caps the decoded size (a gzip bomb is one bad
-record, not an exhausted machine).
+not pages either. WARC records are read by :mod:`scrapy_bte.warc`, which
+checks each record and resumes after a bad one (no dependency needed);
+bodies are decoded from their content encoding (gzip, deflate) here, with
+the decoded size capped (a gzip bomb is one bad record, not an exhausted
+machine).
 
 A path that cannot be read becomes a :class:`BadInput` in the stream, so the
 caller counts and reports it and goes on with the next one.
@@ -19,14 +16,16 @@ caller counts and reports it and goes on with the next one.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import BinaryIO
 
+from . import warc
 from .core.decode import GENERIC_TYPES, HTML_TYPES, is_html, media_type
 
 HTML_SUFFIXES = (".html", ".htm")
@@ -67,17 +66,84 @@ def is_warc(path: str) -> bool:
 
 
 def expand(paths: Iterable[str]) -> Iterator[str]:
-    """Paths in order; a folder becomes its ``*.html``/``*.htm`` files, recursively and sorted."""
+    """Paths in order; a folder becomes its ``*.html``/``*.htm`` entries, recursively and sorted.
+
+    Nothing under a folder is dropped in silence: a subfolder that cannot be
+    listed, a dangling link and a FIFO or device named ``.html`` are named
+    too, and :func:`read` turns each into a :class:`BadInput`.
+    """
     for path in paths:
         if path != "-" and os.path.isdir(path):
-            found = [
-                str(child)
-                for child in Path(path).rglob("*")
-                if child.name.lower().endswith(HTML_SUFFIXES) and child.is_file()
-            ]
-            yield from sorted(found)
+            yield from sorted(_walk(path))
         else:
             yield path
+
+
+def _walk(folder: str) -> Iterator[str]:
+    unreadable: list[str] = []
+    for root, _dirs, files in os.walk(folder, onerror=lambda exc: unreadable.append(exc.filename or folder)):
+        for name in files:  # dangling links and FIFOs are here too
+            if name.lower().endswith(HTML_SUFFIXES):
+                yield os.path.join(root, name)
+    yield from unreadable
+
+
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder"),
+)
+
+
+def _not_regular(mode: int) -> str | None:
+    """Why a file of this mode is not read (None for a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    return "not a regular file: " + next((kind for test, kind in _KINDS if test(mode)), "of an unknown kind")
+
+
+def refusal(path: str, max_bytes: int | None = None) -> str | None:
+    """Why ``path`` is not read, decided before it is opened (None: read it)."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ENOENT and os.path.islink(path):
+            return "dangling symbolic link"
+        return exc.strerror or str(exc)
+    if stat.S_ISDIR(info.st_mode):
+        try:
+            os.listdir(path)
+        except OSError as exc:
+            return f"cannot list folder: {exc.strerror or exc}"
+    reason = _not_regular(info.st_mode)
+    if reason is None and max_bytes is not None and info.st_size > max_bytes:
+        reason = f"{info.st_size} bytes, over the limit of {max_bytes} (--max-bytes)"
+    return reason
+
+
+def read_file(path: str, max_bytes: int | None = None) -> Page | BadInput:
+    """One file's bytes, refused by kind and size before reading (and again after opening)."""
+    reason = refusal(path, max_bytes)
+    if reason is not None:
+        return BadInput(path, reason)
+    try:
+        # O_NONBLOCK: a FIFO swapped in after the check must not hang the run.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        return BadInput(path, exc.strerror or str(exc))
+    with os.fdopen(fd, "rb") as handle:
+        reason = _not_regular(os.fstat(fd).st_mode)
+        if reason is not None:
+            return BadInput(path, reason)
+        try:
+            body = handle.read() if max_bytes is None else handle.read(max_bytes + 1)
+        except OSError as exc:
+            return BadInput(path, exc.strerror or str(exc))
+    if max_bytes is not None and len(body) > max_bytes:
+        return BadInput(path, f"over the limit of {max_bytes} bytes (--max-bytes)")
+    return Page(path, body)
 
 
 def read(paths: Iterable[str], *, stdin: BinaryIO | None = None, max_bytes: int | None = None) -> Iterator[Item]:
@@ -85,14 +151,15 @@ def read(paths: Iterable[str], *, stdin: BinaryIO | None = None, max_bytes: int 
     for path in expand(paths):
         if path == "-":
             stream = stdin if stdin is not None else sys.stdin.buffer
-            yield Page("-", stream.read())
-        elif is_warc(path):
+            body = stream.read() if max_bytes is None else stream.read(max_bytes + 1)
+            if max_bytes is not None and len(body) > max_bytes:
+                yield BadInput("-", f"over the limit of {max_bytes} bytes (--max-bytes)")
+            else:
+                yield Page("-", body)
+        elif is_warc(path) and refusal(path) is None:
             yield from read_warc(path, max_bytes=max_bytes)
         else:
-            try:
-                yield Page(path, Path(path).read_bytes())
-            except OSError as exc:
-                yield BadInput(path, exc.strerror or str(exc))
+            yield read_file(path, max_bytes)
 
 
 def _content_decode(body: bytes, encoding: str, max_bytes: int | None) -> bytes:
@@ -118,59 +185,65 @@ def _content_decode(body: bytes, encoding: str, max_bytes: int | None) -> bytes:
 
 
 def read_warc(path: str, *, max_bytes: int | None = None) -> Iterator[Item]:
-    """The HTML pages of a WARC file (``.warc`` or ``.warc.gz``)."""
-    try:
-        from fastwarc.warc import ArchiveIterator, WarcRecordType
-    except ImportError:
-        yield BadInput(path, "reading WARC files needs FastWARC: pip install 'scrapy-bte[warc]'")
-        return
-    wanted = WarcRecordType.response | WarcRecordType.resource | WarcRecordType.revisit
+    """The HTML pages of a WARC file (``.warc`` or ``.warc.gz``); each bad record is one :class:`BadInput`."""
     try:
         stream = open(path, "rb")  # noqa: SIM115 - closed below, after the generator is done
     except OSError as exc:
         yield BadInput(path, exc.strerror or str(exc))
         return
-    records = 0
+    limit = max_bytes if max_bytes is not None else DEFAULT_RECORD_LIMIT
+    found = 0
     with stream:
         try:
-            for record in ArchiveIterator(stream, record_types=wanted, parse_http=True, auto_decode="transfer"):
-                records += 1
-                yield _page_of(record, path, max_bytes)
-        except (OSError, ValueError) as exc:  # FastWARC: a file it cannot read, decompress or parse
-            yield BadInput(path, f"unreadable WARC after {records} record(s): {exc or type(exc).__name__}")
-            return
-    if not records:
+            for record in warc.records(stream, compressed=path.lower().endswith(".gz"), max_record_bytes=limit):
+                found += 1
+                if isinstance(record, warc.Unreadable):
+                    where = f"in {path} " if record.target else ""
+                    reason = f"unreadable WARC record {where}at byte {record.offset}: {record.reason}"
+                    yield BadInput(record.target or path, reason)
+                else:
+                    item = _page_of(record, path, max_bytes)
+                    if item is not None:
+                        yield item
+        except OSError as exc:  # the file itself failed (I/O error): what was read is kept
+            yield BadInput(path, f"cannot read further: {exc.strerror or exc}")
+    if not found:
         yield BadInput(path, "no WARC records found (not a WARC file?)")
 
 
-def _page_of(record: object, path: str, max_bytes: int | None) -> Item:
-    """The page a response or resource record holds, or why it holds none."""
-    from fastwarc.warc import WarcRecordType
+#: Largest WARC record block read when no ``max_bytes`` is given.
+DEFAULT_RECORD_LIMIT = 256 * 1024 * 1024
+_PAGE_RECORDS = ("response", "resource", "revisit")
 
-    headers = record.headers  # type: ignore[attr-defined]
-    uri = headers.get("WARC-Target-URI") or f"{path}#{headers.get('WARC-Record-ID', '?')}"
-    kind = record.record_type  # type: ignore[attr-defined]
-    if kind == WarcRecordType.revisit:
+
+def _page_of(record: warc.Record, path: str, max_bytes: int | None) -> Item | None:
+    """The page a response or resource record holds, why it holds none, or None for other record types."""
+    headers = record.headers
+    kind = headers.get("warc-type", "").lower()
+    if kind not in _PAGE_RECORDS:
+        return None  # warcinfo, request, metadata...: not pages, not counted
+    uri = headers.get("warc-target-uri") or f"{path}#{headers.get('warc-record-id', '?')}"
+    if kind == "revisit":
         return Skipped(uri, "revisit")
-    http = record.http_headers if record.is_http else None  # type: ignore[attr-defined]
-    if http is not None:
-        if not 200 <= (http.status_code or 0) < 300:
-            return Skipped(uri, f"HTTP status {http.status_code}")
-        content_type = http.get("Content-Type")
-    else:
-        content_type = headers.get("Content-Type")
+    body = record.block
+    content_type = headers.get("content-type")
+    http = None
+    if media_type(content_type) == "application/http":
+        http = warc.http_response(body)
+        if isinstance(http, str):
+            return BadInput(uri, f"{http} (record in {path} at byte {record.offset})")
+        if not 200 <= http.status < 300:
+            return Skipped(uri, f"HTTP status {http.status}")
+        content_type, body = http.headers.get("content-type"), http.body
     if media_type(content_type) not in HTML_TYPES | GENERIC_TYPES:
         return Skipped(uri, "non_html")  # images, video...: not read at all
-    expected = record.content_length  # type: ignore[attr-defined]
-    body = record.reader.read()  # type: ignore[attr-defined]
-    if len(body) < expected and not (http is not None and http.get("Transfer-Encoding")):
-        # FastWARC hands out what a cut-off file still holds without a word.
-        return BadInput(uri, f"truncated record in {path}: {len(body)} of {expected} bytes")
-    if http is not None and http.get("Content-Encoding"):
+    if http is not None and http.headers.get("content-encoding"):
         try:
-            body = _content_decode(body, http.get("Content-Encoding"), max_bytes)
+            body = _content_decode(body, http.headers["content-encoding"], max_bytes)
         except ValueError as exc:
             return BadInput(uri, str(exc))
+    if max_bytes is not None and len(body) > max_bytes:
+        return BadInput(uri, f"over the limit of {max_bytes} bytes (--max-bytes)")
     if not is_html(content_type, body):
         return Skipped(uri, "non_html")
-    return Page(uri, body, url=headers.get("WARC-Target-URI"), content_type=content_type)
+    return Page(uri, body, url=headers.get("warc-target-uri"), content_type=content_type)

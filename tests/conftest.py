@@ -135,6 +135,7 @@ def build_routes() -> dict[str, Route]:
         "/missing.html": Route(b"<html><body><p>Not found</p></body></html>", status=404),
         "/sleep.html": Route(HOSTILE_MARK.format("sleep:30").encode() + article1),
         "/crash.html": Route(HOSTILE_MARK.format("exit:3").encode() + article1),
+        "/killed.html": Route(HOSTILE_MARK.format("kill:9").encode() + article1),
         "/raise.html": Route(HOSTILE_MARK.format("raise").encode() + article1),
         "/hog.html": Route(HOSTILE_MARK.format("alloc:2048").encode() + article1),
         **torture_routes(),

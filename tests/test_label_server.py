@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
 import shutil
+import socket
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from scrapy_bte.api import parse
+from scrapy_bte.errors import ConfigError
 from scrapy_bte.explain.commands import model_guess
 from scrapy_bte.explain.label_server import TOKEN_HEADER, LabelServer, resolve_inside
 from scrapy_bte.training import label_files
@@ -211,3 +216,88 @@ def test_cli_refuses_a_missing_folder(tmp_path, capsys):
 
     assert main(["label", str(tmp_path / "nope"), "--port", "0"]) == EXIT_USAGE
     assert "not a directory" in capsys.readouterr().err
+
+
+# -- hostile clients ---------------------------------------------------------------
+
+
+def test_a_deeply_nested_body_is_a_bad_request(server, folder):
+    """A POST body nested 200,000 deep raised an unhandled RecursionError."""
+    body = b'{"labels": ' + b"[" * 200_000 + b"]" * 200_000 + b"}"
+    hdrs = {"Content-Type": "application/json", TOKEN_HEADER: server.app.token}
+    status, reply, _ = request(server, "POST", "/labels/a.html", body, hdrs)
+    assert status == 400 and "labels" in reply
+    assert save(server, "/labels/a.html", {keys_of(folder / "a.html")[0]: True})[0] == 200  # still serving
+
+
+def _connect(port: int) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), timeout=10)
+
+
+def test_idle_connections_are_closed_after_the_read_timeout(folder):
+    srv = LabelServer(folder, model_guess("auto"), 0, quiet=True, read_timeout=0.5)
+    srv.start()
+    try:
+        idle = _connect(srv.app.port)
+        started = time.monotonic()
+        assert idle.recv(100) == b""  # closed by the server, not by this client
+        assert time.monotonic() - started < 5
+        idle.close()
+    finally:
+        srv.stop()
+
+
+def test_connections_past_the_cap_are_closed_and_the_server_recovers(folder):
+    """300 idle connections held 302 threads for over 21 s."""
+    srv = LabelServer(folder, model_guess("auto"), 0, quiet=True, read_timeout=2.0, max_connections=4)
+    srv.start()
+    try:
+        held = [_connect(srv.app.port) for _ in range(4)]
+        time.sleep(0.3)
+        extra = [_connect(srv.app.port) for _ in range(20)]
+        for sock in extra:  # refused at once, well before the read timeout
+            assert sock.recv(100) == b""
+            sock.close()
+        threads = threading.active_count()
+        for sock in held:
+            sock.close()
+        deadline = time.monotonic() + 10
+        while request(srv, "GET", "/")[0] != 200:  # the slots come back as the held ones close
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert threads < 20
+    finally:
+        srv.stop()
+
+
+def test_stale_temporary_label_files_are_removed_at_start(folder):
+    """A save killed mid-write left a .tmp file that was never removed."""
+    stale = folder / "sub" / ".b.labels.json.0123456789ab.tmp"
+    stale.write_text('{"half": ')
+    old = time.time() - 3600
+    os.utime(stale, (old, old))
+    fresh = folder / ".a.labels.json.ba9876543210.tmp"  # a save running right now elsewhere
+    fresh.write_text("{")
+    outside = folder.parent / ".secret.labels.json.000000000000.tmp"  # reachable only through linkdir
+    outside.write_text("{")
+    os.utime(outside, (old, old))
+    srv = LabelServer(folder, model_guess("auto"), 0, quiet=True)
+    srv.server_close()
+    assert not stale.exists() and fresh.exists() and outside.exists()
+
+
+def test_a_failed_save_leaves_no_temporary(folder):
+    page = folder / "a.html"
+    keys = keys_of(page)
+    label_files.labels_path(page).mkdir()  # a folder where the label file goes: the rename fails
+    with pytest.raises(OSError):
+        label_files.write(page, {keys[0]: True})
+    assert not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_label_file_nested_too_deep_counts_as_unlabelled(server, folder):
+    label_files.labels_path(folder / "a.html").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ConfigError, match="nested deeper"):
+        label_files.read(folder / "a.html")
+    status, body, _ = request(server, "GET", "/")
+    assert status == 200 and "0 of 3 pages labelled" in body

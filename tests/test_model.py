@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pickle
 import shutil
+import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED, extract
 from scrapy_bte.api import parse
@@ -129,6 +133,72 @@ def test_refuses_object_arrays(saved: Path) -> None:
     _rewrite_arrays(saved, lambda a: a.__setitem__("s1.mean", np.array([object()] * N_FEATURES, dtype=object)))
     with pytest.raises(ModelError, match="pickled or object"):
         load(saved)
+
+
+def _npz_with(path: Path, name: str, header: dict[str, object], data: bytes) -> None:
+    """An .npz whose one member has the given .npy header (which may lie) and data."""
+    buffer = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buffer, header)
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(name + ".npy", buffer.getvalue() + data)  # the header writer writes the magic too
+
+
+def test_refuses_a_header_claiming_a_trillion_elements_before_allocating(saved: Path) -> None:
+    """A 6 KB .npz whose header claimed 10^12 elements raised MemoryError."""
+    _npz_with(saved, "s1.mean", {"descr": "<f4", "fortran_order": False, "shape": (10**12,)}, bytes(6000))
+    with pytest.raises(ModelError, match="over"):
+        load(saved)
+    _npz_with(saved, "s1.mean", {"descr": "<f4", "fortran_order": False, "shape": (4,)}, bytes(2))  # short data
+    with pytest.raises(ModelError):
+        load(saved)
+
+
+def test_refuses_a_zip_bomb_by_its_declared_size(saved: Path) -> None:
+    """A 1 MB zip bomb reached 2.1 GB of memory before it was refused."""
+    header = {"descr": "<f4", "fortran_order": False, "shape": (100 * 2**20 // 4,)}
+    _npz_with(saved, "s1.mean", header, bytes(100 * 2**20))
+    assert saved.stat().st_size < 2**20
+    with pytest.raises(ModelError, match="over"):
+        load(saved)
+
+
+def test_refuses_metadata_nested_too_deep_or_of_wrong_types(saved: Path) -> None:
+    meta = saved.with_suffix(".json")
+    good = meta.read_text()
+    meta.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ModelError, match="nested deeper"):
+        load(saved)
+    for changes in ({"features": 5}, {"stages": [[1]]}, {"stages": [{"hidden": [10**12]}]}, {"ngram": [1]}):
+        meta.write_text(good)
+        _rewrite_meta(saved, **changes)
+        with pytest.raises(ModelError):
+            load(saved)
+
+
+json_leaf = st.none() | st.booleans() | st.integers(-(10**15), 10**15) | st.floats() | st.text(max_size=5)
+json_any = st.recursive(
+    json_leaf, lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=4), c, max_size=3), max_leaves=10
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    key=st.sampled_from(
+        ["format_version", "feature_version", "features", "context_features", "stages", "threshold", "ngram"]
+    ),
+    value=json_any,
+)
+def test_fuzzed_metadata_loads_or_is_a_model_error(saved: Path, key: str, value: object) -> None:
+    meta = saved.with_suffix(".json")
+    original = meta.read_text()
+    try:
+        _rewrite_meta(saved, **{key: value})
+        try:
+            assert isinstance(load(saved), BlockModel)
+        except ModelError:
+            pass
+    finally:
+        meta.write_text(original)
 
 
 def test_refuses_a_pickle(saved: Path) -> None:

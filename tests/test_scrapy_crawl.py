@@ -193,7 +193,7 @@ def test_worker_timeout_crash_and_error_are_exported(crawl: Callable[..., CrawlR
     """Hostile pages (via the pool's ``target`` hook) fail alone, the crawl goes
     on, and the reactor keeps running while a worker is stuck on a page."""
     result = crawl(
-        ["/sleep.html", "/crash.html", "/raise.html", "/article1.html", "/article2.html"],
+        ["/sleep.html", "/crash.html", "/killed.html", "/raise.html", "/article1.html", "/article2.html"],
         settings={"BTE_WORKERS": 1, "BTE_TIMEOUT": 1.5},
         target="bte_test_targets:hostile",
     )
@@ -201,16 +201,20 @@ def test_worker_timeout_crash_and_error_are_exported(crawl: Callable[..., CrawlR
     assert timed_out["text"] == ""
     assert timed_out["bte"]["error"].startswith("WorkerTimeout")
     assert result.one("/crash.html")["bte"]["error"].startswith("WorkerCrashed")
+    killed = result.one("/killed.html")["bte"]["error"]
+    assert killed.startswith("WorkerCrashed") and "killed by signal SIGKILL" in killed
     assert "hostile page" in result.one("/raise.html")["bte"]["error"]
     assert_article(result.one("/article1.html")["text"], ARTICLE1_SENTENCES)
     assert_article(result.one("/article2.html")["text"], ARTICLE2_SENTENCES)
     assert result.stat("bte/timeouts") == 1
-    assert result.stat("bte/errors") == 3
+    assert result.stat("bte/errors/worker_crashed") == 2
+    assert result.stat("bte/errors") == 4
     assert result.stat("bte/extracted") == 2
     assert result.orphans == []
     assert 0.0 <= result.max_reactor_lag < 0.25  # a worker stuck for 1.5 s never held the reactor
     warnings = [line for line in result.log_lines("WARNING") if "extraction failed" in line]
-    assert len(warnings) == 3, warnings
+    assert len(warnings) == 4, warnings
+    assert any("4 errors, 1 timeouts, 2 worker crash(es)" in line for line in result.log_lines("INFO"))
     assert_clean_log(result)
 
 

@@ -28,7 +28,8 @@ from w3lib.encoding import to_unicode as _decode
 
 from ..errors import ExtractionError
 
-# Magic numbers of formats that servers mislabel as text/html.
+# Magic numbers of formats that servers mislabel as text/html (documents,
+# images, audio and video, archives, fonts, executables, databases).
 _BINARY_MAGIC = (
     b"%PDF-",
     b"\x89PNG",
@@ -44,7 +45,32 @@ _BINARY_MAGIC = (
     b"\x00\x00\x01\x00",
     b"wOFF",
     b"wOF2",
+    b"OTTO",
+    b"\x7fELF",  # Linux and BSD executables
+    b"\xfe\xed\xfa\xce",  # Mach-O, both byte orders and word sizes
+    b"\xfe\xed\xfa\xcf",
+    b"\xce\xfa\xed\xfe",
+    b"\xcf\xfa\xed\xfe",
+    b"\xca\xfe\xba\xbe",  # Mach-O universal binaries, Java classes
+    b"MZ\x90\x00",  # Windows PE
+    b"MZP\x00",
+    b"\x00asm",  # WebAssembly
+    b"II*\x00",  # TIFF
+    b"MM\x00*",
+    b"8BPS",
+    b"ID3",  # MP3
+    b"fLaC",
+    b"\x1aE\xdf\xa3",  # Matroska, WebM
+    b"FLV\x01",
+    b"\x00\x00\x01\xba",  # MPEG
+    b"\x00\x00\x01\xb3",
+    b"7z\xbc\xaf\x27\x1c",
+    b"Rar!\x1a\x07",
+    b"\x28\xb5\x2f\xfd",  # zstd
+    b"SQLite format 3\x00",
 )
+# ISO base media files (MP4, MOV, HEIF, AVIF) say "ftyp" after a 4-byte box size.
+_FTYP_AT = 4
 
 
 def _sniff(data: bytes) -> tuple[str, str | None]:
@@ -119,7 +145,7 @@ def looks_binary(data: bytes) -> bool:
     without a byte-order mark is recognised by them.
     """
     head = data[:1024].lstrip()
-    if head.startswith(_BINARY_MAGIC):
+    if head.startswith(_BINARY_MAGIC) or data[_FTYP_AT : _FTYP_AT + 4] == b"ftyp":
         return True
     sample = data[:4096]
     if not sample:
@@ -132,7 +158,29 @@ def looks_binary(data: bytes) -> bool:
     if nuls * 2 >= len(sample) * 0.8 and (b"<\x00" in sample or b"\x00<" in sample):
         return False
     controls = len(sample.translate(None, _NOT_CONTROL)) - nuls
-    return controls > (len(sample) - nuls) * 0.1
+    if controls > (len(sample) - nuls) * 0.05:
+        return True
+    # Without a single tag the body holds no markup: then a few control
+    # bytes (random or compressed data has one in twelve) are enough.
+    return controls > (len(sample) - nuls) * 0.02 and not _TAG_START.search(sample)
+
+
+_TAG_START = re.compile(rb"<[A-Za-z!/?]")
+# The same control characters, for text that arrives already decoded.
+_CONTROL_CHARS = re.compile("[\x01-\x06\x0e-\x1f]")
+
+
+def looks_binary_text(text: str) -> bool:
+    """True for a decoded str whose head is mostly control characters or carries a binary signature."""
+    sample = text[:4096]
+    if not sample:
+        return False
+    if sample.lstrip().startswith(tuple(m.decode("latin-1") for m in _BINARY_MAGIC)):
+        return True
+    controls = len(_CONTROL_CHARS.findall(sample))
+    return controls > len(sample) * 0.05 or (
+        controls > len(sample) * 0.02 and not _TAG_START.search(sample.encode("utf-8", "replace"))
+    )
 
 
 # Bodies servers label text/html that are data or code, not documents: their

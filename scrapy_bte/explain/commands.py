@@ -7,8 +7,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..api import DEFAULT_METHOD, METHODS, extract_document, parse
+from ..api import DEFAULT_MAX_BYTES, DEFAULT_METHOD, METHODS, extract_document, parse
 from ..errors import ConfigError, ExtractionError
+from ..outfile import AtomicOutput, clobbers
+from ..sources import BadInput, read_file
+from ..terminal import printable
 from .collect import explain
 from .label_server import Guess, LabelServer
 from .render import render
@@ -34,11 +37,15 @@ def _add_method_options(p: argparse.ArgumentParser) -> None:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    try:
-        data = Path(args.file).read_bytes()
-    except OSError as exc:
-        print(f"scrapy-bte: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+    refused = clobbers(args.output, [args.file], [args.file])
+    if refused is not None:
+        print(f"scrapy-bte: refusing --output: {printable(refused)}", file=sys.stderr)
         return EXIT_USAGE
+    page = read_file(args.file, DEFAULT_MAX_BYTES)  # by kind and size before reading, as for extract
+    if isinstance(page, BadInput):
+        print(f"scrapy-bte: cannot read {printable(args.file)}: {page.reason}", file=sys.stderr)
+        return EXIT_USAGE
+    data = page.body
     try:
         report = explain(
             data,
@@ -55,7 +62,8 @@ def run_explain(args: argparse.Namespace) -> int:
         print(f"scrapy-bte: {args.file}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     try:
-        Path(args.output).write_text(render(report), encoding="utf-8")
+        with AtomicOutput(args.output) as out:  # a failed write leaves any earlier report whole
+            out.write(render(report))
     except OSError as exc:
         print(f"scrapy-bte: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -29,8 +29,10 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
+from ..core import boundedjson
 from ..errors import BTEError
 from ..training import label_files
 from .label_pages import LabelBlock, PageEntry, index_page, label_page
@@ -39,6 +41,10 @@ HOST = "127.0.0.1"
 TOKEN_HEADER = "X-Label-Token"
 #: Largest label upload accepted (a page of 100,000 blocks fits easily).
 MAX_BODY = 8 * 1024 * 1024
+#: Seconds a connection may sit idle or trickle a request before it is closed.
+READ_TIMEOUT = 10.0
+#: Connections served at once; more are closed unanswered (one user's browser opens a handful).
+MAX_CONNECTIONS = 32
 PAGE_PREFIX = "/page/"
 SAVE_PREFIX = "/labels/"
 
@@ -102,6 +108,10 @@ class LabelHandler(BaseHTTPRequestHandler):
     @property
     def app(self) -> LabelApp:
         return self.server.app  # type: ignore[attr-defined]
+
+    def setup(self) -> None:
+        self.timeout = self.server.read_timeout  # type: ignore[attr-defined]
+        super().setup()
 
     def log_message(self, format: str, *args: object) -> None:
         if not getattr(self.server, "quiet", False):
@@ -191,7 +201,7 @@ class LabelHandler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"body must be 1 to {MAX_BODY} bytes")
             return
         try:
-            payload = json.loads(self.rfile.read(length))
+            payload = boundedjson.loads(self.rfile.read(length))  # nested too deep: a ValueError, so 400
             labels = payload["labels"]
             if not isinstance(labels, dict) or not all(isinstance(v, bool) for v in labels.values()):
                 raise TypeError
@@ -280,13 +290,42 @@ class LabelServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, root: str | Path, guess: Guess, port: int = 0, *, quiet: bool = False) -> None:
+    def __init__(
+        self,
+        root: str | Path,
+        guess: Guess,
+        port: int = 0,
+        *,
+        quiet: bool = False,
+        read_timeout: float = READ_TIMEOUT,
+        max_connections: int = MAX_CONNECTIONS,
+    ) -> None:
         root = Path(root).resolve()
         if not root.is_dir():
             raise NotADirectoryError(f"not a directory: {root}")
+        label_files.remove_stale_temporaries(root)  # left by saves that were killed
         super().__init__((HOST, port), LabelHandler)
         self.quiet = quiet
+        self.read_timeout = read_timeout
+        self._slots = threading.BoundedSemaphore(max_connections)
         self.app = LabelApp(root, guess, secrets.token_urlsafe(32), self.server_address[1])
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """A thread per connection, up to ``max_connections``; past that the connection is closed."""
+        if not self._slots.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
 
     @property
     def url(self) -> str:

@@ -15,6 +15,8 @@ import json
 import re
 from typing import Any
 
+from ..core.boundedjson import TooDeep, check
+
 #: schema.org types that are an article (``CreativeWork`` subtypes for
 #: written pieces); a node of one of these is the page's article.
 ARTICLE_TYPES = frozenset(
@@ -60,9 +62,13 @@ def _loads(text: str) -> Any:
 
 
 def parse(raw: str) -> list[Any]:
-    """The JSON values of one script body; [] when nothing can be read."""
+    """The JSON values of one script body; [] when nothing can be read or it nests too deep."""
     text = raw.strip()
     if not text:
+        return []
+    try:  # the decoder recurses per level: a page must not choose how deep
+        check(text)
+    except TooDeep:
         return []
     try:
         return [_loads(text)]
@@ -75,7 +81,10 @@ def parse(raw: str) -> list[Any]:
         text = _html.unescape(text)
     repaired = _TRAILING_COMMA.sub(r"\1", text)
     try:
+        check(repaired)  # unescaping may have made brackets of entities
         return [_loads(repaired)]
+    except TooDeep:
+        return []
     except ValueError:
         pass
     values = _several(repaired)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 import zipfile
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import boundedjson
 from ..errors import ModelError
 from .estimators import MLPClassifier
 from .features import CONTEXT_NAMES, FEATURE_NAMES, FEATURE_VERSION, context_features
@@ -99,23 +101,39 @@ class BlockModel:
         self.metadata = meta
 
 
+#: Caps on what a model file may make the loader allocate, checked against
+#: the declared sizes before anything is read: the shipped model holds 8 KB
+#: of arrays, one with the n-gram stage about 1 MB.
+MAX_ARRAY_BYTES = 64 * 2**20
+MAX_TOTAL_BYTES = 128 * 2**20
+MAX_ARRAYS = 64
+MAX_METADATA_BYTES = 4 * 2**20
+
+
 def load(path: str | Path) -> BlockModel:
     """Load and validate a block model.
 
     Refuses with :class:`ModelError`: a missing file or metadata, another
     format or feature version or feature list, pickled or non-float arrays,
-    shapes that do not chain, non-finite values, unknown arrays.
+    shapes that do not chain, non-finite values, unknown arrays, arrays or
+    metadata over the size caps, metadata nested too deep. Nothing a model
+    file holds escapes as another exception.
     """
-    path = Path(path)
+    try:
+        return _load(Path(path))
+    except ModelError:
+        raise
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError, MemoryError) as exc:
+        raise ModelError(f"{path}: malformed model ({type(exc).__name__}: {exc})") from exc
+
+
+def _load(path: Path) -> BlockModel:
     if not path.is_file():
         raise ModelError(f"model file not found: {path}")
     meta_file = metadata_path(path)
     if not meta_file.is_file():
         raise ModelError(f"model metadata not found: {meta_file} (expected next to {path.name})")
-    try:
-        meta = json.loads(meta_file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelError(f"unreadable model metadata {meta_file}: {exc}") from exc
+    meta = read_metadata(meta_file)
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ModelError(f"{meta_file} is not scrapy-bte block-model metadata")
     if meta.get("format_version") != FORMAT_VERSION:
@@ -227,15 +245,33 @@ def default_model() -> BlockModel:
 _default: BlockModel | None = None
 
 
-def read_arrays(path: Path) -> dict[str, np.ndarray]:
-    """All arrays of an .npz as float32, refusing pickles, non-float and non-finite data."""
+def read_metadata(meta_file: Path) -> Any:
+    """A model's JSON metadata, size- and depth-capped; every failure is a :class:`ModelError`."""
     try:
-        with np.load(path, allow_pickle=False) as data:
-            names = list(data.files)
-            raw = {name: data[name] for name in names}
-    except ValueError as exc:  # object arrays need pickle, which is refused
-        raise ModelError(f"{path}: refusing pickled or object arrays ({exc})") from exc
-    except (OSError, zipfile.BadZipFile, EOFError) as exc:
+        if meta_file.stat().st_size > MAX_METADATA_BYTES:
+            raise ModelError(f"{meta_file}: metadata over {MAX_METADATA_BYTES} bytes")
+        return boundedjson.loads(meta_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # unreadable, not UTF-8, not JSON, nested too deep
+        raise ModelError(f"unreadable model metadata {meta_file}: {exc}") from exc
+
+
+def read_arrays(path: Path) -> dict[str, np.ndarray]:
+    """All arrays of an .npz as float32, refusing pickles, non-float and non-finite data.
+
+    Every member's declared size and every array's header (shape, dtype)
+    are checked against the caps before its data is read; the zip reader
+    stops at a member's declared size, so a zip bomb is refused unread.
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = _checked_members(archive, path)
+            raw = {}
+            for info in members:
+                with archive.open(info) as stream:
+                    raw[info.filename[:-4]] = np.lib.format.read_array(stream, allow_pickle=False)
+    except ValueError as exc:  # object arrays need pickle, which is refused; bad headers
+        raise ModelError(f"{path}: refusing pickled, object or malformed arrays ({exc})") from exc
+    except (OSError, zipfile.BadZipFile, EOFError, NotImplementedError) as exc:
         raise ModelError(f"{path}: not a readable .npz file ({exc})") from exc
     out: dict[str, np.ndarray] = {}
     for name, arr in raw.items():
@@ -245,3 +281,34 @@ def read_arrays(path: Path) -> dict[str, np.ndarray]:
             raise ModelError(f"{path}: array {name!r} contains NaN or infinite values")
         out[name] = arr.astype(np.float32)
     return out
+
+
+def _checked_members(archive: zipfile.ZipFile, path: Path) -> list[zipfile.ZipInfo]:
+    """The archive's ``.npy`` members, each header read and checked against the caps."""
+    members = archive.infolist()
+    if len(members) > MAX_ARRAYS:
+        raise ModelError(f"{path}: {len(members)} arrays, more than {MAX_ARRAYS}")
+    total = 0
+    for info in members:
+        if not info.filename.endswith(".npy"):
+            raise ModelError(f"{path}: {info.filename!r} is not an array")
+        if info.file_size > MAX_ARRAY_BYTES + 4096:  # data plus the .npy header
+            raise ModelError(f"{path}: array {info.filename!r} of {info.file_size} bytes, over {MAX_ARRAY_BYTES}")
+        total += info.file_size
+        if total > MAX_TOTAL_BYTES:
+            raise ModelError(f"{path}: arrays of more than {MAX_TOTAL_BYTES} bytes in all")
+        with archive.open(info) as stream:
+            version = np.lib.format.read_magic(stream)
+            if version == (1, 0):
+                shape, _, dtype = np.lib.format.read_array_header_1_0(stream)
+            elif version == (2, 0):
+                shape, _, dtype = np.lib.format.read_array_header_2_0(stream)
+            else:
+                raise ModelError(f"{path}: array {info.filename!r} has .npy format {version}")
+        if dtype.hasobject:
+            raise ModelError(f"{path}: refusing pickled or object array {info.filename!r}")
+        if dtype.kind != "f":
+            raise ModelError(f"{path}: array {info.filename!r} has dtype {dtype}, expected floats")
+        if dtype.itemsize * math.prod(shape) > MAX_ARRAY_BYTES:
+            raise ModelError(f"{path}: array {info.filename!r} of shape {shape} is over {MAX_ARRAY_BYTES} bytes")
+    return members

@@ -55,7 +55,7 @@ from ..errors import ModelError
 from ..fields import markup as _markup
 from ..fields.read import read_document
 from .estimators import SoftmaxClassifier
-from .model import read_arrays
+from .model import read_arrays, read_metadata
 
 #: The page types, in the order of the classifier's outputs.
 PAGE_TYPES: tuple[str, ...] = ("article", "forum", "product", "collection", "listing", "documentation", "service")
@@ -524,10 +524,7 @@ def load(path: str | Path) -> PageTypeModel:
         raise ModelError(f"page-type model not found: {path}")
     if not meta_file.is_file():
         raise ModelError(f"page-type model metadata not found: {meta_file}")
-    try:
-        meta = json.loads(meta_file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelError(f"unreadable page-type metadata {meta_file}: {exc}") from exc
+    meta = read_metadata(meta_file)
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ModelError(f"{meta_file} is not scrapy-bte page-type metadata")
     if meta.get("format_version") != FORMAT_VERSION or meta.get("evidence_version") != EVIDENCE_VERSION:

@@ -20,11 +20,13 @@ import hashlib
 import json
 import os
 import secrets
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from ..core import boundedjson
 from ..errors import ConfigError
 from ..learned.features import FEATURE_VERSION
 
@@ -39,6 +41,29 @@ def block_key(text: str, feature_version: int = FEATURE_VERSION) -> str:
     """The key of a block's label: its text and the feature version, hashed."""
     digest = hashlib.sha256(f"{feature_version}\x1f{text}".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()[:KEY_LENGTH]
+
+
+_TMP_SUFFIX = ".tmp"
+#: A temporary label file older than this is left by a save that was killed.
+STALE_SECONDS = 60.0
+
+
+def remove_stale_temporaries(root: Path, older_than: float = STALE_SECONDS) -> int:
+    """Remove the temporary files of killed saves under ``root``; returns how many.
+
+    Only ``.<id>.labels.json.<hex>.tmp`` files older than ``older_than``
+    seconds go: a save running at this moment elsewhere keeps its own.
+    """
+    removed = 0
+    now = time.time()
+    for tmp in root.rglob(f".*{SUFFIX}.*{_TMP_SUFFIX}"):
+        try:
+            if not tmp.is_symlink() and tmp.is_file() and now - tmp.stat().st_mtime > older_than:
+                tmp.unlink()
+                removed += 1
+        except OSError:
+            continue
+    return removed
 
 
 def labels_path(page: Path) -> Path:
@@ -88,8 +113,8 @@ def read(page: Path) -> LabelFile | None:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read label file {path}: {exc}") from exc
     try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
+        data = boundedjson.loads(raw)
+    except ValueError as exc:  # not JSON, or nested too deep
         raise ConfigError(f"label file {path} is not JSON: {exc}") from exc
     labels = data.get("labels") if isinstance(data, dict) else None
     version = data.get("feature_version") if isinstance(data, dict) else None
@@ -119,7 +144,7 @@ def write(page: Path, labels: dict[str, bool]) -> Path:
         "page": page.name,
         "labels": {k: bool(v) for k, v in sorted(labels.items())},
     }
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}{_TMP_SUFFIX}")
     try:
         with open(tmp, "x", encoding="utf-8") as fh:
             json.dump(payload, fh, indent=1)

@@ -1,0 +1,157 @@
+"""Pages built to break each reader: ``extract()`` returns an Extraction or raises a documented error.
+
+Every page-controlled structure (JSON-LD, microdata, nested markup) is
+read without recursion the page can drive; binary bodies are refused as
+``ExtractionError("binary body ...")``, as bytes and as already decoded
+text. The hypothesis strategies generate JSON-LD of any depth and shape
+(the budget is fixed and small, so the suite stays fast).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scrapy_bte import extract
+from scrapy_bte.core.boundedjson import MAX_DEPTH, TooDeep, depth, loads
+from scrapy_bte.errors import ConfigError, ExtractionError
+from scrapy_bte.fields import jsonld
+from scrapy_bte.fields.record import FIELD_NAMES
+from scrapy_bte.result import Extraction
+
+DEEP = 100_000
+FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+ARTICLE = "<p>" + " ".join(["The river rose slowly over the old stone bridge."] * 8) + "</p>"
+
+
+def _ld(body: str) -> str:
+    return f'<html><head><script type="application/ld+json">{body}</script></head><body>{ARTICLE}</body></html>'
+
+
+HOSTILE = {
+    "jsonld_arrays_1000": _ld("[" * 1000 + "]" * 1000),
+    "jsonld_objects_1e5": _ld('{"a":' * DEEP + "1" + "}" * DEEP),
+    "jsonld_unclosed_1e5": _ld("[" * DEEP),
+    "jsonld_entities_deep": _ld("&#91;" * 5000 + "&#93;" * 5000),
+    "jsonld_graph_cycle": _ld(
+        '{"@graph":[{"@id":"a","@type":"NewsArticle","headline":"H","author":{"@id":"b"},"publisher":{"@id":"a"},'
+        '"mainEntityOfPage":{"@id":"a"},"image":{"@id":"b"}},{"@id":"b","@type":"Person","name":{"@id":"a"}}]}'
+    ),
+    "jsonld_many_scripts": '<script type="application/ld+json">{"@type":"Article","headline":"h"}</script>' * 20_000
+    + ARTICLE,
+    "divs_1e5": "<div>" * DEEP + ARTICLE + "</div>" * DEEP,
+    "divs_unclosed_1e5": "<div>" * DEEP + ARTICLE,
+    "inline_unclosed_1e5": "<p>" + "<span><b>" * DEEP + "text",
+    "tables_unclosed": "<table><tr><td>" * 20_000 + ARTICLE,
+    "lists_unclosed_1e5": "<ul><li>" * DEEP + ARTICLE,
+    "microdata_1e5": '<div itemscope itemtype="http://schema.org/Article">'
+    + '<div itemprop="author" itemscope>' * DEEP
+    + '<span itemprop="name">X</span>'
+    + "</div>" * DEEP,
+    "itemprops_1e5": "<div itemscope>" + '<span itemprop="name">x</span>' * DEEP + "</div>",
+    "attributes_1e5": "<p " + " ".join(f"a{i}=1" for i in range(DEEP)) + ">x</p>" + ARTICLE,
+    "comments_unclosed": "<!--" * DEEP + ARTICLE,
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+@pytest.mark.parametrize("method", ["auto", "bte"])
+def test_hostile_page_gives_extraction_or_documented_error(name: str, method: str) -> None:
+    try:
+        result = extract(HOSTILE[name], method=method, fields=FIELD_NAMES)
+    except (ExtractionError, ConfigError):
+        return
+    assert isinstance(result, Extraction)
+
+
+def test_deep_jsonld_is_ignored_and_the_text_kept() -> None:
+    """The 2 KB page of the report: 1,000 nested arrays used to raise RecursionError."""
+    result = extract(HOSTILE["jsonld_arrays_1000"], fields=FIELD_NAMES)
+    assert "stone bridge" in result.text
+    assert jsonld.parse("[" * 1000 + "]" * 1000) == []
+
+
+def test_jsonld_within_the_depth_limit_is_still_read() -> None:
+    value = {"@type": "NewsArticle", "headline": "Deep enough"}
+    for _ in range(MAX_DEPTH - 2):
+        value = {"x": value}
+    assert jsonld.parse(json.dumps(value)) == [value]
+
+
+def test_brackets_inside_strings_do_not_count() -> None:
+    text = json.dumps({"headline": "[" * 10_000})
+    assert depth(text) == 1
+    assert loads(text) == {"headline": "[" * 10_000}
+    with pytest.raises(TooDeep):
+        loads("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='ab[]{}"\\:,@ ', max_size=8),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.sampled_from(["@type", "@id", "@graph", "headline", "author", "x"]), children, max_size=3)
+    ),
+    max_leaves=40,
+)
+
+
+@FUZZ
+@given(
+    value=json_values,
+    wrap=st.integers(min_value=0, max_value=3 * MAX_DEPTH),
+    cut=st.integers(min_value=0, max_value=40),
+)
+def test_fuzzed_jsonld_never_escapes(value: object, wrap: int, cut: int) -> None:
+    """Any JSON value, nested in any number of arrays, whole or cut short: a list of values back."""
+    text = "[" * wrap + json.dumps(value) + "]" * wrap
+    for script in (text, text[: len(text) - cut]):
+        assert isinstance(jsonld.parse(script), list)
+        result = extract(_ld(script), fields=FIELD_NAMES)
+        assert "stone bridge" in result.text
+
+
+# Heads of binary formats servers have sent as text/html.
+SIGNATURES = {
+    "elf": b"\x7fELF\x02\x01\x01\x00" + bytes(56),
+    "macho": b"\xcf\xfa\xed\xfe\x07\x00\x00\x01",
+    "pe": b"MZ\x90\x00\x03\x00\x00\x00",
+    "zip": b"PK\x03\x04\x14\x00",
+    "pdf": b"%PDF-1.7\n",
+    "png": b"\x89PNG\r\n\x1a\n",
+    "mp4": b"\x00\x00\x00\x20ftypisom",
+    "webm": b"\x1aE\xdf\xa3\x9fB\x86\x81",
+    "mp3": b"ID3\x04\x00\x00",
+    "wasm": b"\x00asm\x01\x00\x00\x00",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIGNATURES))
+def test_binary_signatures_are_refused(name: str) -> None:
+    body = SIGNATURES[name] + b"<html><body><p>" + b"words " * 200 + b"</p></body></html>"
+    with pytest.raises(ExtractionError, match=r"^binary body"):
+        extract(body)
+
+
+def test_random_bytes_and_executables_are_refused() -> None:
+    """100 random bytes and an ELF binary named .html used to come out as thousands of words."""
+    rng = random.Random(26)
+    for size in (100, 1000, 20_000):
+        for _ in range(20):
+            with pytest.raises(ExtractionError, match=r"^binary body"):
+                extract(bytes(rng.getrandbits(8) for _ in range(size)))
+    executable = open(os.path.realpath("/proc/self/exe"), "rb").read(200_000)  # noqa: SIM115
+    with pytest.raises(ExtractionError, match=r"^binary body"):
+        extract(executable)
+    with pytest.raises(ExtractionError, match=r"^binary body"):
+        extract(executable.decode("latin-1"))  # already decoded: the same rule
+
+
+def test_text_with_a_few_control_characters_is_still_a_page() -> None:
+    page = "<html><body><p>" + "A sentence of the article. \x0b\x1b" * 40 + "</p></body></html>"
+    assert extract(page).words > 100
