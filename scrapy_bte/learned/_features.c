@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Layout of features.FEATURE_NAMES; the caller passes its own counts and they
- * are checked against these so the two cannot drift apart silently. */
+/* Layout of feature_schema.BLOCK_GROUPS (numeric groups) and CONTEXT_NAMES; the
+ * caller passes its own counts and they are checked against these so the two
+ * cannot drift apart silently (LAYOUT, at the end, exposes them to the tests). */
 #define WINDOW 2
 #define WIDE 6
 #define N_SHAPE 7
@@ -631,5 +632,21 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__features(void)
 {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    /* The numeric groups of feature_schema.BLOCK_GROUPS in write order, with the
+     * widths this build writes (-1: the caller's n_openers or n_bits);
+     * tests/test_features.py names the first column where the schema differs. */
+    PyObject *layout = Py_BuildValue("((si)(si)(si)(si)(si)(si)(si)(si)(si)(si))", "shape", N_SHAPE, "neighbours",
+                                     N_NEIGHBOUR, "wide", N_WIDE, "page", N_PAGE, "span", N_SPAN, "openers", -1, "path",
+                                     -1, "tag", N_TAG, "groups", N_LEVELS * N_GROUP, "text", N_TEXT + 1);
+    if (layout == NULL || PyModule_AddObjectRef(m, "LAYOUT", layout) < 0 ||
+        PyModule_AddIntConstant(m, "N_CONTEXT", N_CONTEXT) < 0) {
+        Py_XDECREF(layout);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_DECREF(layout);
+    return m;
 }

@@ -2,7 +2,7 @@
 
 Files: ``model.npz`` holds only float arrays and is loaded with
 ``allow_pickle=False``; ``model.json`` beside it holds the feature names,
-:data:`~scrapy_bte.learned.features.FEATURE_VERSION`, hyper-parameters, training
+:data:`~scrapy_bte.learned.feature_schema.FEATURE_VERSION`, hyper-parameters, training
 sets, date and metrics. :func:`load` refuses, with
 :class:`~scrapy_bte.errors.ModelError`, anything that does not match.
 """
@@ -20,7 +20,8 @@ import numpy as np
 
 from ..errors import ModelError
 from .estimators import MLPClassifier
-from .features import CONTEXT_NAMES, FEATURE_NAMES, FEATURE_VERSION, context_features
+from .feature_schema import CONTEXT_NAMES, FEATURE_NAMES, FEATURE_VERSION
+from .features import context_features
 from .ngrams import NgramClassifier
 
 FORMAT = "scrapy-bte-block-model"

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ConfigError
-from ..learned.features import FEATURE_VERSION
+from ..learned.feature_schema import FEATURE_VERSION
 
 FORMAT = "scrapy-bte-labels"
 VERSION = 1
