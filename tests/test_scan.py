@@ -551,6 +551,22 @@ def test_path_or_in_c_refuses_a_parent_after_its_child() -> None:
         tree.path_or(doc, np.ones(3, dtype=np.int64), accelerated=True)
 
 
+@needs_tree
+def test_c_passes_check_dtypes_as_well_as_lengths() -> None:
+    from scrapy_bte.core import _tree
+    from scrapy_bte.methods import _bte
+
+    parents = np.array([-1, 0, 1], dtype=np.int64)
+    with pytest.raises(TypeError, match="own must be a contiguous int64 array"):
+        _tree.path_or(parents, np.ones(3))  # float64: the same byte length
+    with pytest.raises(ValueError, match="own has 2 items, expected 3"):
+        _tree.path_or(parents, np.ones(2, dtype=np.int64))
+    with pytest.raises(TypeError, match="weightless must be a contiguous uint8 or bool array"):
+        _bte.runs(np.ones(3), 2, np.zeros(2, dtype=np.int16))
+    with pytest.raises(TypeError, match="seg_block must be a contiguous int64 array"):
+        _bte.span(np.ones(3), 2, None, 0, np.zeros(3))
+
+
 # ---------------------------------------------------------------- feature columns (block and context)
 
 from scrapy_bte.methods.bte import document_span  # noqa: E402

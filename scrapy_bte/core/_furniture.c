@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_native.h"
+
 /* Bits of one text's flag byte; furniture.py names the same bits. */
 #define LABEL 1
 #define LABEL_COLON 2
@@ -142,7 +144,7 @@ static int starts_with(const needles *w, int kind, const void *data, Py_ssize_t 
     Py_ssize_t k = 0;
     if (lead < 128) {
         for (uint64_t bits = w->by_first[lead]; bits; bits &= bits - 1)
-            if (occurs_at(w, __builtin_ctzll(bits), kind, data, n, 0))
+            if (occurs_at(w, count_trailing_zeros64(bits), kind, data, n, 0))
                 return 1;
         k = 64;
     }
@@ -159,7 +161,7 @@ static int holds_any(const needles *w, int kind, const void *data, Py_ssize_t n)
         Py_UCS4 ch = PyUnicode_READ(kind, data, at);
         uint64_t bits = ch < 128 ? w->by_first[ch] : w->wide_first;
         for (; bits; bits &= bits - 1) {
-            int k = __builtin_ctzll(bits);
+            int k = count_trailing_zeros64(bits);
             if (w->chars[k][0] == ch && occurs_at(w, k, kind, data, n, at))
                 return 1;
         }
@@ -381,7 +383,7 @@ PyDoc_STRVAR(flags_doc, "flags(texts) -> bytes\n\n"
                         "One flag byte per lower-cased text of the list `texts` (bits as in\n"
                         "furniture.text_flags_reference).");
 
-static PyObject *flags(PyObject *self, PyObject *texts)
+static PyObject *flags(PyObject *Py_UNUSED(self), PyObject *texts)
 {
     if (!cfg.ready) {
         PyErr_SetString(PyExc_RuntimeError, "configure() first");
@@ -411,7 +413,7 @@ PyDoc_STRVAR(lowered_doc, "lowered(texts, rows) -> list\n\n"
                           "[texts[i].lower() for i in rows]: `texts` a list of str, `rows` a list of int.\n"
                           "An ASCII text is lowered here (itself when it has no capital), any other by str.lower.");
 
-static PyObject *lowered(PyObject *self, PyObject *args)
+static PyObject *lowered(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *texts, *rows;
     if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &texts, &PyList_Type, &rows))
@@ -499,7 +501,7 @@ PyDoc_STRVAR(beside_doc, "beside(names, name, seg_block, out)\n\n"
                          "and t + 1 of `seg_block` (int64, each segment's block or -1) and outside a block\n"
                          "unless both belong to it; the block before it is the largest of segments 0..t.");
 
-static PyObject *beside(PyObject *self, PyObject *args)
+static PyObject *beside(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *names, *name, *seg_obj, *out_obj;
     if (!PyArg_ParseTuple(args, "O!UOO", &PyList_Type, &names, &name, &seg_obj, &out_obj))
@@ -555,7 +557,7 @@ PyDoc_STRVAR(repeats_doc, "repeats(texts, out) -> int\n\n"
                           "of the list `texts` occurs in it, and returns the number of distinct texts\n"
                           "(collections.Counter's counts and length).");
 
-static PyObject *repeats(PyObject *self, PyObject *args)
+static PyObject *repeats(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *texts, *out_obj;
     if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &texts, &out_obj))
@@ -753,7 +755,7 @@ PyDoc_STRVAR(configure_doc,
              "non-empty str) and characters (str: `after_digit` ASCII, `date_marks` not ASCII);\n"
              "flags() reads them from then on. Invalid arguments leave the previous ones in place.");
 
-static PyObject *configure(PyObject *self, PyObject *args)
+static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *tail, *labels, *colon_labels, *byline_first, *byline_heads, *byline_prefixes, *credit_words;
     PyObject *credit_starts, *date_words, *after_digit, *date_marks, *read_time_words;
@@ -810,7 +812,7 @@ PyDoc_STRVAR(columns_doc, "columns(bits, rows, out) -> list\n\n"
                           "a numeric date was found; other cells are left alone. Returns the indices into\n"
                           "`bits` of the texts holding a reading-time word.");
 
-static PyObject *columns(PyObject *self, PyObject *args)
+static PyObject *columns(PyObject *Py_UNUSED(self), PyObject *args)
 {
     Py_buffer bb = {0}, rb = {0}, ob = {0};
     if (!PyArg_ParseTuple(args, "y*y*w*", &bb, &rb, &ob))
@@ -871,7 +873,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.core._furniture",
-    "Per-text tests of furniture.label_features in one pass per text (optional accelerator).", -1, methods,
+    "Per-text tests of furniture.label_features in one pass per text (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__furniture(void)

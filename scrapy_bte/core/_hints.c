@@ -192,7 +192,7 @@ PyDoc_STRVAR(configure_doc,
              "pattern's order), `words` and `stems` as (str, bits) pairs (stems in the order of\n"
              "the stem alternation), and the length the joined values are cut to.");
 
-static PyObject *configure(PyObject *self, PyObject *args)
+static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *n, *s, *w, *st;
     Py_ssize_t limit;
@@ -379,7 +379,7 @@ PyDoc_STRVAR(attribute_bits_doc,
              "The group bits `raw` names; None when it holds a non-ASCII character (the\n"
              "caller reads those with the reference).");
 
-static PyObject *attribute_bits(PyObject *self, PyObject *raw)
+static PyObject *attribute_bits(PyObject *Py_UNUSED(self), PyObject *raw)
 {
     if (!configured())
         return NULL;
@@ -449,7 +449,7 @@ PyDoc_STRVAR(bits_of_doc,
              "storing the rest there (reading non-ASCII strings with `fallback`); the cache is\n"
              "cleared first whenever it holds `limit` strings.");
 
-static PyObject *bits_of(PyObject *self, PyObject *args)
+static PyObject *bits_of(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *raws, *cache, *fallback;
     Py_buffer out;
@@ -496,7 +496,7 @@ PyDoc_STRVAR(slice_bits_doc,
              "bits_of over the strings source[stop[i] - size[i] : stop[i]] (int64 buffers of\n"
              "equal length, as `out`), each sliced in C.");
 
-static PyObject *slice_bits(PyObject *self, PyObject *args)
+static PyObject *slice_bits(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *source, *cache, *fallback;
     Py_buffer sb = {0}, zb = {0}, out = {0};
@@ -546,7 +546,7 @@ PyDoc_STRVAR(block_bits_doc,
              "element's bits, any other tag with attributes reads source[ends[t] - lens[t] : ends[t]] as\n"
              "slice_bits does. All arrays are int64 buffers.");
 
-static PyObject *block_bits(PyObject *self, PyObject *args)
+static PyObject *block_bits(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *source, *cache, *fallback;
     Py_buffer ab = {0}, ib = {0}, pb = {0}, cb = {0}, tb = {0}, sb = {0}, eb = {0}, lb = {0}, po = {0}, oo = {0};
@@ -644,7 +644,7 @@ PyDoc_STRVAR(unpack_doc,
              "Writes bit j of path[b] to out[b, j] and bit j of own[b] to out[b, width + j] (j < width) as\n"
              "0.0 or 1.0: `out` is a float32 array of len(path) rows, strided (a slice of the feature matrix).");
 
-static PyObject *unpack(PyObject *self, PyObject *args)
+static PyObject *unpack(PyObject *Py_UNUSED(self), PyObject *args)
 {
     Py_buffer pb = {0}, ob = {0}, out = {0};
     PyObject *dest;
@@ -688,7 +688,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.core._hints",
-    "Class-hint bits of raw attribute strings (optional accelerator of scrapy_bte.core.hints).", -1, methods,
+    "Class-hint bits of raw attribute strings (optional accelerator of scrapy_bte.core.hints).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__hints(void)

@@ -257,7 +257,7 @@ PyDoc_STRVAR(configure_doc,
              "          void_names, autoclose, close_search)\n\n"
              "Load the tables of scrapy_bte.core.document and scrapy_bte.core.scripts.");
 
-static PyObject *configure(PyObject *self, PyObject *args)
+static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *drop, *resume, *cjk, *sea, *flags, *voids, *closes;
     double cw, sw;
@@ -357,7 +357,7 @@ static Py_ssize_t nbsp_to_space(int kind, void *buf, Py_ssize_t len)
     return nbsp_to_space_Py_UCS4(buf, len);
 }
 
-static PyObject *step0(PyObject *self, PyObject *arg)
+static PyObject *step0(PyObject *Py_UNUSED(self), PyObject *arg)
 {
     if (check_text(arg, "step0") < 0)
         return NULL;
@@ -385,7 +385,7 @@ PyDoc_STRVAR(scan_doc,
              "any segment has a character that is not white space. Arrays are\n"
              "bytearrays of uint8, int64 and float64.");
 
-static PyObject *scan(PyObject *self, PyObject *arg)
+static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *arg)
 {
     if (check_text(arg, "scan") < 0)
         return NULL;
@@ -503,7 +503,7 @@ PyDoc_STRVAR(open_elements_doc,
              "document.open_elements_reference over the tag indices `events` of the list `names`;\n"
              "returns bytearrays of int64.");
 
-static PyObject *open_elements(PyObject *self, PyObject *args)
+static PyObject *open_elements(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *events, *names;
     if (check_configured() < 0)
@@ -622,7 +622,7 @@ PyDoc_STRVAR(split_blocks_doc,
              "does. The other pieces are skipped unread, and nothing after the last\n"
              "one kept is read at all.");
 
-static PyObject *split_blocks(PyObject *self, PyObject *args)
+static PyObject *split_blocks(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *text, *keep;
     if (!PyArg_ParseTuple(args, "OO", &text, &keep) || check_text(text, "split_blocks") < 0)
@@ -657,7 +657,7 @@ PyDoc_STRVAR(raw_blocks_doc,
              "summed in segment order as numpy.bincount does. Buffers: uint8 flags per\n"
              "tag, float64 words and int64 lengths per segment, int64 lengths per tag.");
 
-static PyObject *raw_blocks(PyObject *self, PyObject *args)
+static PyObject *raw_blocks(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *flags_obj, *words_obj, *seg_chars_obj, *tag_len_obj;
     int block_flag, open_flag, close_flag;
@@ -771,7 +771,7 @@ PyDoc_STRVAR(kept_blocks_doc,
              "its attribute string (the offset of its \">\"). Buffers: int64 except\n"
              "uint8 flags and float64 raw_bytes; all results but opener are bytearrays.");
 
-static PyObject *kept_blocks(PyObject *self, PyObject *args)
+static PyObject *kept_blocks(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *keep_obj, *flags_obj, *rb_obj, *sl_obj, *tl_obj, *bytes_obj, *tags_obj, *names;
     int block_flag;
@@ -943,7 +943,7 @@ static uint64_t slice_hash(const unsigned char *p, size_t n)
     return h ^ (h >> 32);
 }
 
-static PyObject *element_strings(PyObject *self, PyObject *args)
+static PyObject *element_strings(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *tags_obj, *names, *end_obj, *len_obj, *source;
     if (!PyArg_ParseTuple(args, "OO!OOU", &tags_obj, &PyList_Type, &names, &end_obj, &len_obj, &source))
@@ -1077,7 +1077,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.core._scan", "C passes of scrapy_bte.core.document (optional accelerator).", -1, methods,
+    PyModuleDef_HEAD_INIT, "scrapy_bte.core._scan", "C passes of scrapy_bte.core.document (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__scan(void)

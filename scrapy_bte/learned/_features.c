@@ -57,7 +57,7 @@ static inline double py_max(double a, double b)
 
 /* ------------------------------------------------------------------ buffers */
 
-#include "_arrays.h"
+#include "_native.h"
 
 /* The common exit: drop a half-built result on error, free the scratch, release the inputs. */
 static PyObject *finish(PyObject *result, void *scratch, void *groups, Py_buffer *held, int n_held)
@@ -158,7 +158,7 @@ PyDoc_STRVAR(block_features_doc,
              "parents: int64 parent of each element (container ids index it). first,\n"
              "last: BTE's span, both -1 without one.");
 
-static PyObject *block_features(PyObject *self, PyObject *args)
+static PyObject *block_features(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *o_words, *o_chars, *o_bytes, *o_tags, *o_link, *o_container, *o_depth, *o_parents, *o_opener, *o_bits,
         *o_hybrid, *o_text, *o_title, *o_out;
@@ -476,7 +476,7 @@ typedef struct {
     double count, p, pw, words;
 } CGroup;
 
-static PyObject *context_features(PyObject *self, PyObject *args)
+static PyObject *context_features(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *o_p, *o_words, *o_container;
     Py_ssize_t n_columns;
@@ -627,7 +627,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.learned._features", "Numeric body of features.block_features and context_features (optional accelerator).",
-    -1, methods,
+    -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__features(void)

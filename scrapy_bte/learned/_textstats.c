@@ -65,7 +65,7 @@ PyDoc_STRVAR(text_stats_doc,
              "maximum makes it. `classes` and `closers` are 65536-byte tables over the\n"
              "BMP; code points above it use the entry of U+FFFF.");
 
-static PyObject *text_stats(PyObject *self, PyObject *args)
+static PyObject *text_stats(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *texts;
     Py_buffer cbuf, wbuf, cls, clo;
@@ -211,7 +211,7 @@ PyDoc_STRVAR(title_overlap_doc,
              "blocks that open with h1-h6 or lie in the slice [max(0, first - 10) : first + 1]\n"
              "(-1 for none), and have 2 to 40 `words` (float64 per block).");
 
-static PyObject *title_overlap(PyObject *self, PyObject *args)
+static PyObject *title_overlap(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *texts, *openers, *title;
     Py_buffer wbuf, obuf;
@@ -313,7 +313,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.learned._textstats", "Character counts of features._text_stats and the title overlap (optional accelerator).", -1,
-    methods,
+    methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__textstats(void)

@@ -16,7 +16,7 @@ PyDoc_STRVAR(fit_doc,
              "started from the values on either side of split, as\n"
              "density.gaussian_threshold does; None when one side is empty.");
 
-static PyObject *fit(PyObject *self, PyObject *args)
+static PyObject *fit(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *obj;
     double m[2], s[2], p, split, floor_;
@@ -102,7 +102,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.methods._em", "EM of density.gaussian_threshold (optional accelerator).", -1, methods,
+    PyModuleDef_HEAD_INIT, "scrapy_bte.methods._em", "EM of density.gaussian_threshold (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__em(void)
