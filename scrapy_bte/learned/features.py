@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from itertools import repeat
 from types import ModuleType
+from typing import Protocol
 
 import numpy as np
 
@@ -481,7 +482,17 @@ def _block_features_c(c: ModuleType, doc: Document, span: Span | None) -> np.nda
     return out
 
 
-def context_features(p: np.ndarray, doc: Document, *, accelerated: bool | None = None) -> np.ndarray:
+class BlockArrays(Protocol):
+    """What :func:`context_features` reads of a page: a :class:`Document` or training's page blocks."""
+
+    @property
+    def words(self) -> np.ndarray: ...
+
+    @property
+    def container(self) -> np.ndarray: ...
+
+
+def context_features(p: np.ndarray, doc: BlockArrays, *, accelerated: bool | None = None) -> np.ndarray:
     """First-stage probabilities of the block, its neighbours, its container and the page.
 
     Content comes in runs inside one container; a second stage that sees
@@ -505,7 +516,7 @@ def context_features(p: np.ndarray, doc: Document, *, accelerated: bool | None =
     return np.frombuffer(raw, dtype=np.float32).reshape(len(CONTEXT_NAMES), n).T
 
 
-def context_features_reference(p: np.ndarray, doc: Document) -> np.ndarray:
+def context_features_reference(p: np.ndarray, doc: BlockArrays) -> np.ndarray:
     """The numpy reference of :func:`context_features` (``p`` not empty)."""
     n = len(p)
     p = p.astype(np.float64)

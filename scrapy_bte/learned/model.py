@@ -95,7 +95,8 @@ class BlockModel:
         }
         path = Path(path)
         with open(path, "wb") as fh:
-            np.savez_compressed(fh, **{k: np.asarray(v, dtype=np.float32) for k, v in arrays.items()})
+            stored: dict[str, Any] = {k: np.asarray(v, dtype=np.float32) for k, v in arrays.items()}
+            np.savez_compressed(fh, **stored)
         metadata_path(path).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         self.metadata = meta
 
@@ -171,7 +172,7 @@ def _classifier_from(
 ) -> MLPClassifier:
     """One stage's classifier from its arrays, checking every shape."""
     sizes = [inputs, *hidden, 1]
-    expected = {"mean": (inputs,), "scale": (inputs,)}
+    expected: dict[str, tuple[int, ...]] = {"mean": (inputs,), "scale": (inputs,)}
     for i, (a, b) in enumerate(itertools.pairwise(sizes)):
         expected[f"W{i}"] = (a, b)
         expected[f"b{i}"] = (b,)
