@@ -17,6 +17,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import torture_cases as tc
+from conftest import SAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -107,11 +108,11 @@ def _markups() -> list[tuple[str, str]]:
             out.append((case.name, data if isinstance(data, str) else to_unicode(data)[0]))
         except ExtractionError:  # binary bodies never reach the document model
             continue
-    files = sorted((ROOT / "tests" / "fixtures").rglob("*.htm*")) + sorted(
-        (ROOT / "scrapy_bte" / "samples").glob("*.html")
-    )
+    files = sorted((ROOT / "tests" / "fixtures").rglob("*.htm*"))
     files += sorted((ROOT / "example_project").rglob("*.html"))[:40]
-    out += [(str(p.relative_to(ROOT)), to_unicode(p.read_bytes())[0]) for p in files]
+    pages = [(str(p.relative_to(ROOT)), to_unicode(p.read_bytes())[0]) for p in files]
+    pages += [(f"samples/{p.name}", to_unicode(p.read_bytes())[0]) for p in sorted(SAMPLES.glob("*.html"))]
+    out += pages
     return out
 
 
