@@ -4,7 +4,8 @@
  * (any count if negative) and checks its format as well as its length, so a
  * pass never reads an array of another type as its own: 0 on success; on
  * failure -1 with TypeError (not an array of that type) or ValueError (wrong
- * length) set and nothing held. get_array does the same into the next slot
+ * length) set and nothing held; get_writable_view also insists on a
+ * writable buffer. get_array does the same into the next slot
  * of `held`, so a pass that holds several releases them all on every path
  * (release_all).
  *
@@ -39,10 +40,12 @@ static inline const char *kind_name(enum kind kind)
     }
 }
 
-static inline int get_view(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *view)
+static inline int get_typed_view(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *view,
+                                 int writable)
 {
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        PyErr_Format(PyExc_TypeError, "%s must be a contiguous array", name);
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0) {
+        PyErr_Format(PyExc_TypeError, writable ? "%s must be a writable contiguous array" : "%s must be a contiguous array",
+                     name);
         return -1;
     }
     const char *fmt = view->format ? view->format : "B";
@@ -65,7 +68,8 @@ static inline int get_view(PyObject *obj, enum kind kind, Py_ssize_t count, cons
     }
     if (!ok) {
         PyBuffer_Release(view);
-        PyErr_Format(PyExc_TypeError, "%s must be a contiguous %s array", name, kind_name(kind));
+        PyErr_Format(PyExc_TypeError, writable ? "%s must be a writable contiguous %s array" : "%s must be a contiguous %s array",
+                     name, kind_name(kind));
         return -1;
     }
     if (count >= 0 && view->len != count * view->itemsize) {
@@ -75,6 +79,17 @@ static inline int get_view(PyObject *obj, enum kind kind, Py_ssize_t count, cons
         return -1;
     }
     return 0;
+}
+
+static inline int get_view(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *view)
+{
+    return get_typed_view(obj, kind, count, name, view, 0);
+}
+
+/* As get_view, for an array the pass writes into. */
+static inline int get_writable_view(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *view)
+{
+    return get_typed_view(obj, kind, count, name, view, 1);
 }
 
 static inline int get_array(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *held,

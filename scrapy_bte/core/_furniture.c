@@ -485,15 +485,6 @@ static int same_str(PyObject *item, PyObject *name)
     return equal;
 }
 
-/* Whether buffer `b` holds items of 8 bytes of one of the struct formats `formats`. */
-static int format_is(const Py_buffer *b, const char *formats)
-{
-    const char *f = b->format == NULL ? "B" : b->format;
-    if (*f == '@' || *f == '=' || *f == '<')
-        f++;
-    return b->itemsize == 8 && f[0] != '\0' && f[1] == '\0' && strchr(formats, f[0]) != NULL;
-}
-
 PyDoc_STRVAR(beside_doc, "beside(names, name, seg_block, out)\n\n"
                          "Sets to 1.0 the cells of `out` (float64, C-contiguous, shape (n_blocks, 2)) of the\n"
                          "blocks a tag named `name` (in the list `names`) stands before (column 0) or after\n"
@@ -506,15 +497,11 @@ static PyObject *beside(PyObject *Py_UNUSED(self), PyObject *args)
     PyObject *names, *name, *seg_obj, *out_obj;
     if (!PyArg_ParseTuple(args, "O!UOO", &PyList_Type, &names, &name, &seg_obj, &out_obj))
         return NULL;
-    Py_buffer seg, out;
-    if (PyObject_GetBuffer(seg_obj, &seg, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
-    if (PyObject_GetBuffer(out_obj, &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
-        PyBuffer_Release(&seg);
-        return NULL;
-    }
+    Py_buffer seg = {0}, out = {0};
     PyObject *result = NULL;
-    if (!format_is(&seg, "lq") || !format_is(&out, "d") || out.len % 16) {
+    if (get_view(seg_obj, I64, -1, "seg_block", &seg) < 0 || get_writable_view(out_obj, F64, -1, "out", &out) < 0)
+        goto done;
+    if (out.len % 16) {
         PyErr_SetString(PyExc_TypeError, "seg_block must be int64 and out float64 of shape (n, 2)");
         goto done;
     }
@@ -562,16 +549,12 @@ static PyObject *repeats(PyObject *Py_UNUSED(self), PyObject *args)
     PyObject *texts, *out_obj;
     if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &texts, &out_obj))
         return NULL;
+    const Py_ssize_t n = PyList_GET_SIZE(texts);
     Py_buffer out;
-    if (PyObject_GetBuffer(out_obj, &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
+    if (get_writable_view(out_obj, F64, n, "out", &out) < 0)
         return NULL;
     PyObject *result = NULL, *counts = NULL, *keys = NULL;
     Py_ssize_t *owner = NULL;
-    const Py_ssize_t n = PyList_GET_SIZE(texts);
-    if (!format_is(&out, "d") || out.len != 8 * n) {
-        PyErr_SetString(PyExc_TypeError, "out must be float64 with one cell per text");
-        goto done;
-    }
     double *cells = out.buf;
     /* Per distinct text, the index of its first occurrence, where its count is kept. */
     counts = PyDict_New();
@@ -806,7 +789,7 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
 }
 
 PyDoc_STRVAR(columns_doc, "columns(bits, rows, out) -> list\n\n"
-                          "Writes the flags `bits` (bytes, one per text) of the blocks `rows` (int64) into\n"
+                          "Writes the flags `bits` (uint8, one per text) of the blocks `rows` (int64) into\n"
                           "`out` (float64, C-contiguous, shape (n_blocks, 9)) as furniture.label_features\n"
                           "reads them: bits 0-3 to columns 0-3, and column 4 (date_like) 1.0 where a date word or\n"
                           "a numeric date was found; other cells are left alone. Returns the indices into\n"
@@ -814,12 +797,18 @@ PyDoc_STRVAR(columns_doc, "columns(bits, rows, out) -> list\n\n"
 
 static PyObject *columns(PyObject *Py_UNUSED(self), PyObject *args)
 {
-    Py_buffer bb = {0}, rb = {0}, ob = {0};
-    if (!PyArg_ParseTuple(args, "y*y*w*", &bb, &rb, &ob))
+    PyObject *o_bits, *o_rows, *o_out;
+    if (!PyArg_ParseTuple(args, "OOO", &o_bits, &o_rows, &o_out))
         return NULL;
+    Py_buffer bb = {0}, rb = {0}, ob = {0};
     PyObject *result = NULL;
-    Py_ssize_t n = rb.len / 8, width = 9, n_rows = ob.len / (8 * width);
-    if (rb.len != n * 8 || bb.len != n || ob.len != n_rows * 8 * width) {
+    if (get_view(o_rows, I64, -1, "rows", &rb) < 0)
+        goto done;
+    Py_ssize_t n = rb.len / 8, width = 9;
+    if (get_view(o_bits, U8, n, "bits", &bb) < 0 || get_writable_view(o_out, F64, -1, "out", &ob) < 0)
+        goto done;
+    Py_ssize_t n_rows = ob.len / (8 * width);
+    if (ob.len != n_rows * 8 * width) {
         PyErr_SetString(PyExc_ValueError, "columns: one flag byte per row; out float64 with 9 columns");
         goto done;
     }

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_native.h"
+
 #define FLAG_BLOCK 1
 
 /* Configuration, set once by configure() from the Python tables. */
@@ -511,13 +513,8 @@ static PyObject *open_elements(PyObject *Py_UNUSED(self), PyObject *args)
     if (!PyArg_ParseTuple(args, "OO!", &events, &PyList_Type, &names))
         return NULL;
     Py_buffer view;
-    if (PyObject_GetBuffer(events, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+    if (get_view(events, I64, -1, "events", &view) < 0)
         return NULL;
-    if (view.itemsize != 8 || view.format == NULL || (strcmp(view.format, "l") && strcmp(view.format, "q"))) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_TypeError, "events must be a contiguous int64 array");
-        return NULL;
-    }
     const int64_t *ev = view.buf;
     Py_ssize_t n_ev = view.len / 8, n_names = PyList_GET_SIZE(names);
     Py_ssize_t el_cap = 0, st_cap = 0, n_el = 1, depth = 1;
@@ -628,12 +625,10 @@ static PyObject *split_blocks(PyObject *Py_UNUSED(self), PyObject *args)
     if (!PyArg_ParseTuple(args, "OO", &text, &keep) || check_text(text, "split_blocks") < 0)
         return NULL;
     Py_buffer view;
-    if (PyObject_GetBuffer(keep, &view, PyBUF_C_CONTIGUOUS) < 0)
+    if (get_view(keep, I64, -1, "keep", &view) < 0)
         return NULL;
     Py_ssize_t n_keep = view.len / (Py_ssize_t)sizeof(int64_t), stored = -1;
-    PyObject *out = view.len % (Py_ssize_t)sizeof(int64_t) ? NULL : PyList_New(n_keep);
-    if (view.len % (Py_ssize_t)sizeof(int64_t))
-        PyErr_SetString(PyExc_ValueError, "keep must hold int64 indices");
+    PyObject *out = PyList_New(n_keep);
     if (out != NULL) {
         int kind = PyUnicode_KIND(text);
         BY_KIND(kind, stored =, split_blocks, out, PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), kind,
@@ -668,8 +663,8 @@ static PyObject *raw_blocks(PyObject *Py_UNUSED(self), PyObject *args)
     PyObject *result = NULL, *seg_raw = NULL, *in_link = NULL, *words = NULL, *link = NULL, *tags = NULL, *bytes = NULL;
     signed char *next_close = NULL;
     double *seg_bytes = NULL, *tag_bytes = NULL;
-    if (PyObject_GetBuffer(flags_obj, &fl, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(words_obj, &sw, PyBUF_C_CONTIGUOUS) < 0 ||
-        PyObject_GetBuffer(seg_chars_obj, &sl, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(tag_len_obj, &tl, PyBUF_C_CONTIGUOUS) < 0)
+    if (get_view(flags_obj, U8, -1, "flags", &fl) < 0 || get_view(words_obj, F64, -1, "seg_words", &sw) < 0 ||
+        get_view(seg_chars_obj, I64, -1, "seg_chars", &sl) < 0 || get_view(tag_len_obj, I64, -1, "tag_len", &tl) < 0)
         goto done;
     Py_ssize_t n_tags = fl.len, n_seg = n_tags + 1;
     if (sw.len != n_seg * 8 || sl.len != n_seg * 8 || tl.len != n_tags * 8) {
@@ -782,10 +777,10 @@ static PyObject *kept_blocks(PyObject *Py_UNUSED(self), PyObject *args)
     PyObject *result = NULL, *start = NULL, *opener = NULL, *blk_bytes = NULL, *blk_tags = NULL, *seg_block = NULL,
              *seg_start = NULL, *attr_end = NULL;
     int64_t *raw_to_block = NULL;
-    if (PyObject_GetBuffer(keep_obj, &kp, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(flags_obj, &fl, PyBUF_C_CONTIGUOUS) < 0 ||
-        PyObject_GetBuffer(rb_obj, &rbv, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(sl_obj, &sl, PyBUF_C_CONTIGUOUS) < 0 ||
-        PyObject_GetBuffer(tl_obj, &tl, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(bytes_obj, &by, PyBUF_C_CONTIGUOUS) < 0 ||
-        PyObject_GetBuffer(tags_obj, &tg, PyBUF_C_CONTIGUOUS) < 0)
+    if (get_view(keep_obj, I64, -1, "keep", &kp) < 0 || get_view(flags_obj, U8, -1, "flags", &fl) < 0 ||
+        get_view(rb_obj, I64, -1, "seg_rawblock", &rbv) < 0 || get_view(sl_obj, I64, -1, "seg_len", &sl) < 0 ||
+        get_view(tl_obj, I64, -1, "tag_len", &tl) < 0 || get_view(bytes_obj, F64, -1, "raw_bytes", &by) < 0 ||
+        get_view(tags_obj, I64, -1, "raw_tags", &tg) < 0)
         goto done;
     Py_ssize_t n_keep = kp.len / 8, n_tags = fl.len, n_seg = n_tags + 1, n_raw = by.len / 8;
     if (kp.len % 8 || rbv.len != n_seg * 8 || sl.len != n_seg * 8 || tl.len != n_tags * 8 || by.len % 8 ||
@@ -952,8 +947,8 @@ static PyObject *element_strings(PyObject *Py_UNUSED(self), PyObject *args)
     PyObject *el_name = NULL, *el_attrs = NULL, *result = NULL;
     PyObject *name_table = NULL, *name_strings = NULL, *attr_strings = NULL, *name_id = NULL, *attr_id = NULL;
     int64_t *table = NULL, *first = NULL;
-    if (PyObject_GetBuffer(tags_obj, &tb, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(end_obj, &eb, PyBUF_C_CONTIGUOUS) < 0 ||
-        PyObject_GetBuffer(len_obj, &lb, PyBUF_C_CONTIGUOUS) < 0)
+    if (get_view(tags_obj, I64, -1, "el_tag", &tb) < 0 || get_view(end_obj, I64, -1, "attr_end", &eb) < 0 ||
+        get_view(len_obj, I64, -1, "attr_len", &lb) < 0)
         goto done;
     Py_ssize_t n_el = tb.len / 8, n_tags = PyList_GET_SIZE(names), n_src = PyUnicode_GET_LENGTH(source);
     if (n_el < 1 || eb.len != n_tags * 8 || lb.len != n_tags * 8) {

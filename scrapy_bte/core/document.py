@@ -613,7 +613,7 @@ def _skeleton(doc: Document) -> Skeleton:
         depths = np.frombuffer(depths_, np.int64)
         top = np.frombuffer(tops, np.int64)
         el_name, el_attrs, name_id, name_strings, attr_id, attr_strings = c.element_strings(
-            tags,
+            el_tag,
             lnames,
             np.ascontiguousarray(doc._attr_end, dtype=np.int64),
             np.ascontiguousarray(doc._attr_len, dtype=np.int64),

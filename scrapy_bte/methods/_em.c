@@ -10,6 +10,8 @@
 #include <Python.h>
 #include <math.h>
 
+#include "_native.h"
+
 PyDoc_STRVAR(fit_doc,
              "fit(d, split, floor, iterations) -> (m0, m1, s0, s1, p) or None\n\n"
              "EM of a two-component 1-D Gaussian mixture over the float64 buffer d,\n"
@@ -24,13 +26,8 @@ static PyObject *fit(PyObject *Py_UNUSED(self), PyObject *args)
     if (!PyArg_ParseTuple(args, "Oddi", &obj, &split, &floor_, &iterations))
         return NULL;
     Py_buffer view;
-    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+    if (get_view(obj, F64, -1, "d", &view) < 0)
         return NULL;
-    if (view.itemsize != 8 || view.format == NULL || strcmp(view.format, "d") != 0) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_TypeError, "d must be a contiguous float64 array");
-        return NULL;
-    }
     const double *d = view.buf;
     Py_ssize_t n = view.len / 8;
     /* The start: moments of the values at or below the split and above it. */
