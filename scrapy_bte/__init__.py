@@ -14,11 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 from .api import extract
-from .core.accel import ACCELERATED
+from .core.accel import ACCELERATED, warn_if_missing
 from .errors import BTEError, ConfigError, ExtractionError, ModelError
 from .result import Extraction
 
 __version__ = "0.1.0"
+
+warn_if_missing()
 
 __all__ = [
     "ACCELERATED",

@@ -60,7 +60,8 @@ def as_markup(html: HtmlInput, encoding: str | None, content_type: str | None, m
         from lxml import etree
 
         # Serialising leaves the caller's tree untouched and feeds the same path as bytes.
-        return etree.tostring(html, encoding="unicode", method="html")
+        markup: str = etree.tostring(html, encoding="unicode", method="html")
+        return markup
     raise ExtractionError(f"extract() takes bytes, str or an lxml element, not {type(html).__name__}")
 
 
@@ -204,6 +205,8 @@ def extract_document(
         if "comments" in options:
             raise ConfigError("option comments needs a block method (auto, model, hybrid, density): bte keeps one span")
         _check(options, ())
+        paragraphs: list[str]
+        blocks: list[int]
         if span is None:
             paragraphs, blocks = [], []
         else:
@@ -260,7 +263,7 @@ def extract_document(
     kept_bytes = int(doc.bytes[kept].sum()) if n else 0
     text_ratio = kept_chars / total_chars if total_chars else 0.0
     text = "\n".join(paragraphs)
-    if trace is not None:
+    if trace is not None and reasons is not None:  # reasons are counted exactly when traced
         trace.reasons = reasons
         trace.probability = probs
     return Extraction(

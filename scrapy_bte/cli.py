@@ -18,6 +18,7 @@ from typing import Any, TextIO
 from . import __version__
 from .api import DEFAULT_MAX_BYTES, DEFAULT_METHOD, METHODS, extract
 from .batch import Outcome, Progress, Summary, extract_all
+from .core import accel
 from .errors import BTEError
 from .fields.record import FIELD_NAMES
 from .outfile import AtomicOutput, clobbers
@@ -34,6 +35,17 @@ EXIT_CODES_HELP = (
     "2 usage error; 3 no page gave any text."
 )
 _PROBE_HTML = "<html><body><p>A short probe paragraph.</p></body></html>"
+
+
+class _Version(argparse.Action):
+    """``--version``: one unwrapped line, with the native passes in use (see :func:`.core.accel.summary`)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        print(f"scrapy-bte {__version__} ({accel.summary()})")
+        parser.exit()
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any] | str:
@@ -170,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scrapy-bte", description="Main-text extraction with BTE, text density and a learned block classifier."
     )
-    parser.add_argument("--version", action="version", version=f"scrapy-bte {__version__}")
+    parser.add_argument("--version", action=_Version, help="print the version and which native passes are in use")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

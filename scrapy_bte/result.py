@@ -112,7 +112,7 @@ class Extraction:
             confidence=float(data.get("confidence", 0.0)),
             words=int(data.get("words", 0)),
             kept_blocks=list(data.get("kept_blocks", [])),
-            span=tuple(span) if span is not None else None,  # type: ignore[arg-type]
+            span=tuple(span) if span is not None else None,
             n_blocks=int(data.get("n_blocks", 0)),
             error=data.get("error"),
             fingerprint=data.get("fingerprint"),

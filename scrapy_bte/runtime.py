@@ -292,7 +292,10 @@ async def _await_future(future: Future[_T]) -> _T:
     from twisted.internet import reactor
     from twisted.internet.defer import Deferred
 
-    deferred: Deferred[_T] = Deferred(lambda _: future.cancel())
+    def cancel(_: Deferred[_T]) -> None:
+        future.cancel()
+
+    deferred: Deferred[_T] = Deferred(cancel)
 
     def fire(done: Future[_T]) -> None:
         if deferred.called:

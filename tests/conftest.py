@@ -24,8 +24,13 @@ from typing import Any, ClassVar
 
 import pytest
 
+import scrapy_bte
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+# The sample pages the imported package ships (CI also runs the tests against an
+# installed wheel, from a copy of tests/ outside the source tree).
+SAMPLES = Path(scrapy_bte.__file__).resolve().parent / "samples"
 CRAWL_SCRIPT = FIXTURES / "crawl.py"
 PYTHON = sys.executable
 

@@ -18,12 +18,13 @@ import uuid
 from pathlib import Path
 
 import pytest
+from conftest import SAMPLES
 
 from scrapy_bte import extract
 from scrapy_bte.cli import EXIT_EMPTY, EXIT_FAILED, EXIT_OK, main
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SAMPLE = Path(__file__).resolve().parents[1] / "scrapy_bte" / "samples" / "article.html"
+SAMPLE = SAMPLES / "article.html"
 ARTICLE1 = "Eurasian otters have settled again in the lower Elbe valley"
 ARTICLE2 = "build a pedestrian bridge across the old harbour basin"
 RUSSIAN = "Городской совет утвердил новый план ремонта старого моста через реку"

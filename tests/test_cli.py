@@ -9,10 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import SAMPLES
 
 from scrapy_bte.cli import EXIT_EMPTY, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
 
-SAMPLE = Path(__file__).resolve().parents[1] / "scrapy_bte" / "samples" / "article.html"
+SAMPLE = SAMPLES / "article.html"
 SENTENCE = "granite blocks salvaged from a demolished railway viaduct"
 
 

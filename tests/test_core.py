@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SAMPLES
 
 from scrapy_bte import ACCELERATED, ConfigError, Extraction, ExtractionError, extract
 from scrapy_bte.api import METHODS, parse
@@ -17,7 +18,7 @@ from scrapy_bte.fields.title import choose_title, strip_site_name
 from scrapy_bte.methods.bte import brute_force, document_span, max_span, token_runs
 
 HERE = Path(__file__).parent
-SAMPLE = (HERE.parent / "scrapy_bte" / "samples" / "article.html").read_bytes()
+SAMPLE = (SAMPLES / "article.html").read_bytes()
 ARTICLE_SENTENCE = "granite blocks salvaged from a demolished railway viaduct"
 BOILERPLATE = ("All rights reserved", "We use cookies", "Ferry timetable changes", "Subscribe")
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SAMPLES
 
 from scrapy_bte import extract
 from scrapy_bte.api import extract_document, parse
@@ -74,7 +75,7 @@ def test_comment_and_furniture_rules_are_reported():
     report = explain(COMMENTS.read_bytes(), "c", method="hybrid")
     row = next(b for b in report.blocks if comment in b.text)
     assert not row.kept and row.rule == "comments"  # inside BTE's span, but comments are not the body
-    sample = Path(__file__).resolve().parents[1] / "scrapy_bte" / "samples" / "article.html"
+    sample = SAMPLES / "article.html"
     rows = {b.text: b for b in explain(sample.read_bytes(), "a").blocks}
     for text in ("Harbour town rebuilds its sea wall with recycled stone", "By Mara Ellison · 14 March 2026"):
         assert not rows[text].kept and rows[text].rule == "furniture"
@@ -94,7 +95,7 @@ def test_density_and_probability_numbers_are_the_blocks_own():
 
 
 def test_fields_come_with_their_sources():
-    sample = Path(__file__).resolve().parents[1] / "scrapy_bte" / "samples" / "article.html"
+    sample = SAMPLES / "article.html"
     result = extract(sample.read_bytes(), fields=FIELD_NAMES)
     fields = {f.name: (f.value, f.source) for f in explain(sample.read_bytes(), "article.html").fields}
     assert fields == {name: (value, result.field_sources[name]) for name, value in result.fields().items() if value}

@@ -1,19 +1,18 @@
-"""Feature matrix shape, names, version and a few values that must hold on any page."""
+"""Feature schema, matrix shape, names, version and a few values that must hold on any page."""
 
 from __future__ import annotations
 
-import numpy as np
+import os
+from collections.abc import Sequence
 
+import numpy as np
+import pytest
+
+from scrapy_bte import ACCELERATED
 from scrapy_bte.api import parse
-from scrapy_bte.learned.features import (
-    CONTEXT_NAMES,
-    FEATURE_NAMES,
-    FEATURE_VERSION,
-    N_FEATURES,
-    WINDOW,
-    block_features,
-    context_features,
-)
+from scrapy_bte.learned import feature_schema as schema
+from scrapy_bte.learned.feature_schema import CONTEXT_NAMES, FEATURE_NAMES, FEATURE_VERSION, N_FEATURES, WINDOW
+from scrapy_bte.learned.features import block_features, context_features
 
 PAGE = """<html><head><title>Harbour bridge approved</title></head><body>
 <ul class="menu"><li><a href="/">Home</a></li><li><a href="/n">News</a></li></ul>
@@ -61,3 +60,67 @@ def test_context_features_shape() -> None:
     C = context_features(p, doc)
     assert C.shape == (doc.n_blocks, len(CONTEXT_NAMES))
     assert np.isfinite(C).all()
+
+
+def test_schema_declares_each_column_once() -> None:
+    numeric = [g.numeric for g in schema.BLOCK_GROUPS]
+    assert numeric == sorted(numeric, reverse=True), "the C pass fills the first columns: numeric groups come first"
+    assert schema.N_NUMERIC + schema.N_FURNITURE == N_FEATURES == sum(len(g.columns) for g in schema.BLOCK_GROUPS)
+    assert len({g.name for g in schema.BLOCK_GROUPS}) == len(schema.BLOCK_GROUPS)
+    assert len(CONTEXT_NAMES) == len(set(CONTEXT_NAMES))
+    # 39 columns are markup hints and label-like text: 2 x 15 hint groups and 9 label features.
+    assert schema.N_FURNITURE == 39
+    assert schema.describe(0) == "column 0 'log_words' (group shape)"
+    assert schema.describe(N_FEATURES - 1) == f"column {N_FEATURES - 1} {FEATURE_NAMES[-1]!r} (group labels)"
+    with pytest.raises(IndexError):
+        schema.column_group(N_FEATURES)
+
+
+def layout_disagreement(layout: Sequence[tuple[str, int]], groups: Sequence[schema.Group]) -> str | None:
+    """The first column the C pass's ``LAYOUT`` and the schema's numeric groups assign
+    differently, named; None when they agree (width -1: the caller passes the width)."""
+    numeric = [g for g in groups if g.numeric]
+    names = [c for g in groups for c in g.columns]
+    column = 0
+    for k, group in enumerate(numeric):
+        written = layout[k] if k < len(layout) else ("nothing", 0)
+        name, width = written
+        if name != group.name or width not in (-1, len(group.columns)):
+            at = column if name != group.name else column + min(width, len(group.columns))
+            return (
+                f"column {at} {names[at]!r}: the schema's group {group.name} has {len(group.columns)} columns "
+                f"from column {column}, the C pass writes {name} ({width} columns)"
+            )
+        column += len(group.columns)
+    if len(layout) > len(numeric):
+        return (
+            f"column {column}: the C pass writes group {layout[len(numeric)][0]}, the schema has no more numeric groups"
+        )
+    return None
+
+
+def test_layout_check_names_the_column_where_c_and_schema_part() -> None:
+    groups = list(schema.BLOCK_GROUPS)
+    layout = [(g.name, len(g.columns)) for g in groups if g.numeric]
+    assert layout_disagreement(layout, groups) is None
+    # A column added to the schema's neighbours (columns 7..22) but not to the C pass.
+    k = [g.name for g in groups].index("neighbours")
+    grown = groups[:k] + [schema.Group("neighbours", (*groups[k].columns, "new_column"))] + groups[k + 1 :]
+    message = layout_disagreement(layout, grown)
+    assert message is not None and message.startswith("column 23 'new_column': the schema's group neighbours")
+    # Two groups written in the other order.
+    swapped = layout[: k + 1] + [layout[k + 2], layout[k + 1]] + layout[k + 3 :]
+    message = layout_disagreement(swapped, groups)
+    assert message is not None and message.startswith("column 23 'wide_density': the schema's group wide")
+    assert "the C pass writes page" in message
+
+
+@pytest.mark.skipif(
+    not ACCELERATED["scrapy_bte.learned._features"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte.learned._features is not built",
+)
+def test_c_pass_writes_the_schema_layout() -> None:
+    from scrapy_bte.learned import _features  # type: ignore[attr-defined]
+
+    assert layout_disagreement(_features.LAYOUT, schema.BLOCK_GROUPS) is None
+    assert len(CONTEXT_NAMES) == _features.N_CONTEXT

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -328,11 +329,11 @@ def test_c_repeats(texts: list[str]) -> None:
 
 
 def _pages() -> list[tuple[str, str]]:
-    files = sorted((ROOT / "tests" / "fixtures").rglob("*.htm*")) + sorted(
-        (ROOT / "scrapy_bte" / "samples").glob("*.html")
-    )
+    files = sorted((ROOT / "tests" / "fixtures").rglob("*.htm*"))
     files += sorted((ROOT / "example_project").rglob("*.html"))[:40]
-    return [(str(p.relative_to(ROOT)), to_unicode(p.read_bytes())[0]) for p in files]
+    pages = [(str(p.relative_to(ROOT)), to_unicode(p.read_bytes())[0]) for p in files]
+    pages += [(f"samples/{p.name}", to_unicode(p.read_bytes())[0]) for p in sorted(SAMPLES.glob("*.html"))]
+    return pages
 
 
 PAGES = _pages()

@@ -14,7 +14,7 @@ import pytest
 from scrapy_bte.api import parse
 from scrapy_bte.cli import main
 from scrapy_bte.errors import ConfigError
-from scrapy_bte.learned.features import FEATURE_VERSION
+from scrapy_bte.learned.feature_schema import FEATURE_VERSION
 from scrapy_bte.training import label_files
 from scrapy_bte.training.data import load_set
 from scrapy_bte.training.labels import gold_labels

@@ -20,7 +20,8 @@ from scrapy_bte.api import parse
 from scrapy_bte.errors import ModelError
 from scrapy_bte.learned.auto import _same_article, decide, decide_reference, select
 from scrapy_bte.learned.estimators import LogisticRegression, MLPClassifier, standardized, standardized_reference
-from scrapy_bte.learned.features import CONTEXT_NAMES, N_FEATURES, block_features
+from scrapy_bte.learned.feature_schema import CONTEXT_NAMES, N_FEATURES
+from scrapy_bte.learned.features import block_features
 from scrapy_bte.learned.model import DEFAULT_MODEL, BlockModel, load, load_cached
 from scrapy_bte.learned.ngrams import NgramClassifier
 

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from conftest import SAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -107,11 +108,11 @@ def _markups() -> list[tuple[str, str]]:
             out.append((case.name, data if isinstance(data, str) else to_unicode(data)[0]))
         except ExtractionError:  # binary bodies never reach the document model
             continue
-    files = sorted((ROOT / "tests" / "fixtures").rglob("*.htm*")) + sorted(
-        (ROOT / "scrapy_bte" / "samples").glob("*.html")
-    )
+    files = sorted((ROOT / "tests" / "fixtures").rglob("*.htm*"))
     files += sorted((ROOT / "example_project").rglob("*.html"))[:40]
-    out += [(str(p.relative_to(ROOT)), to_unicode(p.read_bytes())[0]) for p in files]
+    pages = [(str(p.relative_to(ROOT)), to_unicode(p.read_bytes())[0]) for p in files]
+    pages += [(f"samples/{p.name}", to_unicode(p.read_bytes())[0]) for p in sorted(SAMPLES.glob("*.html"))]
+    out += pages
     return out
 
 
@@ -433,6 +434,7 @@ def test_em_in_c_on_two_clusters() -> None:
 # ---------------------------------------------------------------- text statistics of the features
 
 
+from scrapy_bte.learned import feature_schema as schema  # noqa: E402
 from scrapy_bte.learned import features  # noqa: E402
 
 block_texts_st = st.lists(
@@ -550,6 +552,40 @@ def test_path_or_in_c_refuses_a_parent_after_its_child() -> None:
         tree.path_or(doc, np.ones(3, dtype=np.int64), accelerated=True)
 
 
+@pytest.mark.skipif(
+    not all(ACCELERATED.values()) and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="some C passes are not built",
+)
+def test_c_passes_check_dtypes_as_well_as_lengths() -> None:
+    """An array of another dtype with the right byte length is refused, not read as the expected type."""
+    from scrapy_bte.core import _furniture, _hints, _scan, _tree
+    from scrapy_bte.learned import _textstats
+    from scrapy_bte.methods import _bte, _em
+
+    i8 = np.array([-1, 0, 1], dtype=np.int64)
+    f8 = np.ones(3)
+    with pytest.raises(TypeError, match="own must be a contiguous int64 array"):
+        _tree.path_or(i8, f8)
+    with pytest.raises(ValueError, match="own has 2 items, expected 3"):
+        _tree.path_or(i8, np.ones(2, dtype=np.int64))
+    with pytest.raises(TypeError, match="weightless must be a contiguous uint8 or bool array"):
+        _bte.runs(f8, 2, np.zeros(2, dtype=np.int16))
+    with pytest.raises(TypeError, match="seg_block must be a contiguous int64 array"):
+        _bte.span(f8, 2, None, 0, f8)
+    with pytest.raises(TypeError, match="d must be a contiguous float64 array"):
+        _em.fit(np.ones(3, dtype=np.float32), 0.5, 0.01, 10)
+    with pytest.raises(TypeError, match="keep must be a contiguous int64 array"):
+        _scan.split_blocks("a\x00b", np.zeros(1))
+    with pytest.raises(TypeError, match="seg_words must be a contiguous float64 array"):
+        _scan.raw_blocks(np.zeros(2, np.uint8), np.zeros(3, np.int64), i8, i8[:2], 1, 2, 4)
+    with pytest.raises(TypeError, match="words must be a contiguous float64 array"):
+        _textstats.text_stats(["a", "b", "c"], i8, i8, bytes(65536), bytes(65536))
+    with pytest.raises(TypeError, match="out must be a writable contiguous float64 array"):
+        _furniture.columns(np.zeros(1, np.uint8), np.zeros(1, np.int64), np.zeros((1, 9), np.float32))
+    with pytest.raises(TypeError, match="path must be a contiguous int64 array"):
+        _hints.unpack(f8, f8, np.zeros((3, 30), np.float32), 15)
+
+
 # ---------------------------------------------------------------- feature columns (block and context)
 
 from scrapy_bte.methods.bte import document_span  # noqa: E402
@@ -567,13 +603,16 @@ def assert_features_close(fast: np.ndarray, ref: np.ndarray, names: tuple[str, .
     assert fast.shape == ref.shape == (len(ref), len(names))
     assert fast.strides == ref.strides  # same layout: the model's products then sum in the same order
     for k, name in enumerate(names):
-        np.testing.assert_allclose(fast[:, k], ref[:, k], rtol=1e-5, atol=1e-6, err_msg=name)
+        column = schema.describe(k) if names is schema.FEATURE_NAMES else f"column {k} {name!r}"
+        np.testing.assert_allclose(
+            fast[:, k], ref[:, k], rtol=1e-5, atol=1e-6, err_msg=f"the C pass and the reference differ in {column}"
+        )
 
 
 def check_context(p: np.ndarray, doc) -> None:
     fast = features.context_features(p, doc, accelerated=True)
     ref = features.context_features(p, doc, accelerated=False)
-    assert_features_close(fast, ref, features.CONTEXT_NAMES)
+    assert_features_close(fast, ref, schema.CONTEXT_NAMES)
 
 
 def check_features(markup: str) -> None:
@@ -582,7 +621,7 @@ def check_features(markup: str) -> None:
     for use_span in (True, False):  # with BTE's span, and without one
         fast = features.block_features(doc, span if use_span else None, use_span=use_span, accelerated=True)
         ref = features.block_features(doc, span if use_span else None, use_span=use_span, accelerated=False)
-        assert_features_close(fast, ref, features.FEATURE_NAMES)
+        assert_features_close(fast, ref, schema.FEATURE_NAMES)
     n = doc.n_blocks
     rng = np.random.default_rng(n)
     for p in (rng.random(n), np.zeros(n), np.ones(n), np.full(n, 0.5), (rng.random(n) < 0.5).astype(np.float64)):
@@ -690,10 +729,10 @@ def test_features_in_c_refuse_bad_arguments() -> None:
         "title": f8,
         "first": 0,
         "last": 2,
-        "n_features": features.N_NUMERIC,
-        "n_openers": len(features.OPENERS),
-        "n_bits": len(features.ANCESTORS) + len(features.MARKS),
-        "out": np.full((n, features.N_FEATURES), 7.0, dtype=np.float32),
+        "n_features": schema.N_NUMERIC,
+        "n_openers": len(schema.OPENERS),
+        "n_bits": len(schema.ANCESTORS) + len(schema.MARKS),
+        "out": np.full((n, schema.N_FEATURES), 7.0, dtype=np.float32),
     }
 
     def call(**change):
@@ -701,19 +740,19 @@ def test_features_in_c_refuse_bad_arguments() -> None:
 
     assert call() is None and call(first=-1, last=-1) is None
     # Only the numeric columns are written; a matrix of exactly those is enough.
-    assert (good["out"][:, features.N_NUMERIC :] == 7.0).all()
-    assert call(out=np.zeros((n, features.N_NUMERIC), dtype=np.float32)) is None
+    assert (good["out"][:, schema.N_NUMERIC :] == 7.0).all()
+    assert call(out=np.zeros((n, schema.N_NUMERIC), dtype=np.float32)) is None
     with pytest.raises(TypeError):
-        call(out=np.zeros((n, features.N_FEATURES)))  # float64
+        call(out=np.zeros((n, schema.N_FEATURES)))  # float64
     with pytest.raises(ValueError):
-        call(out=np.zeros((n, features.N_NUMERIC - 1), dtype=np.float32))
+        call(out=np.zeros((n, schema.N_NUMERIC - 1), dtype=np.float32))
     with pytest.raises(ValueError):
-        call(out=np.zeros((n + 1, features.N_FEATURES), dtype=np.float32))
+        call(out=np.zeros((n + 1, schema.N_FEATURES), dtype=np.float32))
     with pytest.raises(ValueError):
-        call(out=np.zeros(n * features.N_FEATURES, dtype=np.float32))  # not 2-D
+        call(out=np.zeros(n * schema.N_FEATURES, dtype=np.float32))  # not 2-D
     with pytest.raises(TypeError):
-        call(out=np.zeros((n, 2 * features.N_FEATURES), dtype=np.float32)[:, ::2])  # not contiguous
-    read_only = np.zeros((n, features.N_FEATURES), dtype=np.float32)
+        call(out=np.zeros((n, 2 * schema.N_FEATURES), dtype=np.float32)[:, ::2])  # not contiguous
+    read_only = np.zeros((n, schema.N_FEATURES), dtype=np.float32)
     read_only.flags.writeable = False
     with pytest.raises(TypeError):
         call(out=read_only)
@@ -726,7 +765,7 @@ def test_features_in_c_refuse_bad_arguments() -> None:
     with pytest.raises(ValueError):
         call(text=np.zeros((n, 5)))
     with pytest.raises(ValueError):
-        call(n_features=features.N_NUMERIC + 1)
+        call(n_features=schema.N_NUMERIC + 1)
     for first, last in ((0, 3), (-1, 1), (2, 1), (-2, -2)):
         with pytest.raises(ValueError):
             call(first=first, last=last)
@@ -735,16 +774,16 @@ def test_features_in_c_refuse_bad_arguments() -> None:
     with pytest.raises(ValueError):
         call(container=np.array([0, 1, 1], dtype=np.int64), parents=np.array([-1, 5], dtype=np.int64))
     with pytest.raises(ValueError):
-        call(opener=np.full(n, len(features.OPENERS), dtype=np.int64))
-    assert fc.context_features(f8, f8, i8, len(features.CONTEXT_NAMES)) is not None
+        call(opener=np.full(n, len(schema.OPENERS), dtype=np.int64))
+    assert fc.context_features(f8, f8, i8, len(schema.CONTEXT_NAMES)) is not None
     with pytest.raises(ValueError):
-        fc.context_features(f8, np.zeros(2), i8, len(features.CONTEXT_NAMES))
+        fc.context_features(f8, np.zeros(2), i8, len(schema.CONTEXT_NAMES))
     with pytest.raises(ValueError):
-        fc.context_features(f8, f8, np.array([0, -1, 0], dtype=np.int64), len(features.CONTEXT_NAMES))
+        fc.context_features(f8, f8, np.array([0, -1, 0], dtype=np.int64), len(schema.CONTEXT_NAMES))
     with pytest.raises(ValueError):
-        fc.context_features(f8, f8, i8, len(features.CONTEXT_NAMES) - 1)
+        fc.context_features(f8, f8, i8, len(schema.CONTEXT_NAMES) - 1)
     with pytest.raises(TypeError):
-        fc.context_features(f8.astype(np.float32), f8, i8, len(features.CONTEXT_NAMES))
+        fc.context_features(f8.astype(np.float32), f8, i8, len(schema.CONTEXT_NAMES))
 
 
 def test_features_require_the_accelerator_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -754,5 +793,5 @@ def test_features_require_the_accelerator_when_asked(monkeypatch: pytest.MonkeyP
         features.block_features(doc, accelerated=True)
     with pytest.raises(RuntimeError):
         features.context_features(np.zeros(doc.n_blocks), doc, accelerated=True)
-    assert features.block_features(doc).shape == (doc.n_blocks, features.N_FEATURES)
-    assert features.context_features(np.zeros(doc.n_blocks), doc).shape == (doc.n_blocks, len(features.CONTEXT_NAMES))
+    assert features.block_features(doc).shape == (doc.n_blocks, schema.N_FEATURES)
+    assert features.context_features(np.zeros(doc.n_blocks), doc).shape == (doc.n_blocks, len(schema.CONTEXT_NAMES))

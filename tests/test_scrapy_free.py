@@ -15,8 +15,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import SAMPLES
+
 REPO = Path(__file__).resolve().parent.parent
-SAMPLE = REPO / "scrapy_bte" / "samples" / "article.html"
+SAMPLE = SAMPLES / "article.html"
 LABELLED = REPO / "tests" / "fixtures" / "lang"
 
 SCRIPT = r"""

@@ -171,7 +171,7 @@ PyDoc_STRVAR(unescape_doc,
              "the reference's text after \"&\"; a ref missing from table is decoded\n"
              "as decode(ref) and stored in table first.");
 
-static PyObject *unescape(PyObject *self, PyObject *args)
+static PyObject *unescape(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *text, *table, *decode;
     if (!PyArg_ParseTuple(args, "UO!O", &text, &PyDict_Type, &table, &decode))
@@ -249,7 +249,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.core._entities",
-    "Character references decoded in one pass (optional accelerator of scrapy_bte.core.entities).", -1, methods,
+    "Character references decoded in one pass (optional accelerator of scrapy_bte.core.entities).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__entities(void) { return PyModule_Create(&module); }

@@ -35,7 +35,7 @@ PyDoc_STRVAR(simhash_doc,
              "The SimHash of the UTF-8 bytes `data` over shingles of `shingle` words;\n"
              "None when they hold fewer than `min_words` words.");
 
-static PyObject *simhash(PyObject *self, PyObject *args)
+static PyObject *simhash(PyObject *Py_UNUSED(self), PyObject *args)
 {
     Py_buffer view;
     Py_ssize_t shingle, min_words;
@@ -123,7 +123,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.core._fingerprint",
-    "SimHash of word shingles in one pass (optional accelerator of scrapy_bte.core.fingerprint).", -1, methods,
+    "SimHash of word shingles in one pass (optional accelerator of scrapy_bte.core.fingerprint).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__fingerprint(void)

@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_native.h"
+
 /* Bits of one text's flag byte; furniture.py names the same bits. */
 #define LABEL 1
 #define LABEL_COLON 2
@@ -142,7 +144,7 @@ static int starts_with(const needles *w, int kind, const void *data, Py_ssize_t 
     Py_ssize_t k = 0;
     if (lead < 128) {
         for (uint64_t bits = w->by_first[lead]; bits; bits &= bits - 1)
-            if (occurs_at(w, __builtin_ctzll(bits), kind, data, n, 0))
+            if (occurs_at(w, count_trailing_zeros64(bits), kind, data, n, 0))
                 return 1;
         k = 64;
     }
@@ -159,7 +161,7 @@ static int holds_any(const needles *w, int kind, const void *data, Py_ssize_t n)
         Py_UCS4 ch = PyUnicode_READ(kind, data, at);
         uint64_t bits = ch < 128 ? w->by_first[ch] : w->wide_first;
         for (; bits; bits &= bits - 1) {
-            int k = __builtin_ctzll(bits);
+            int k = count_trailing_zeros64(bits);
             if (w->chars[k][0] == ch && occurs_at(w, k, kind, data, n, at))
                 return 1;
         }
@@ -381,7 +383,7 @@ PyDoc_STRVAR(flags_doc, "flags(texts) -> bytes\n\n"
                         "One flag byte per lower-cased text of the list `texts` (bits as in\n"
                         "furniture.text_flags_reference).");
 
-static PyObject *flags(PyObject *self, PyObject *texts)
+static PyObject *flags(PyObject *Py_UNUSED(self), PyObject *texts)
 {
     if (!cfg.ready) {
         PyErr_SetString(PyExc_RuntimeError, "configure() first");
@@ -411,7 +413,7 @@ PyDoc_STRVAR(lowered_doc, "lowered(texts, rows) -> list\n\n"
                           "[texts[i].lower() for i in rows]: `texts` a list of str, `rows` a list of int.\n"
                           "An ASCII text is lowered here (itself when it has no capital), any other by str.lower.");
 
-static PyObject *lowered(PyObject *self, PyObject *args)
+static PyObject *lowered(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *texts, *rows;
     if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &texts, &PyList_Type, &rows))
@@ -483,15 +485,6 @@ static int same_str(PyObject *item, PyObject *name)
     return equal;
 }
 
-/* Whether buffer `b` holds items of 8 bytes of one of the struct formats `formats`. */
-static int format_is(const Py_buffer *b, const char *formats)
-{
-    const char *f = b->format == NULL ? "B" : b->format;
-    if (*f == '@' || *f == '=' || *f == '<')
-        f++;
-    return b->itemsize == 8 && f[0] != '\0' && f[1] == '\0' && strchr(formats, f[0]) != NULL;
-}
-
 PyDoc_STRVAR(beside_doc, "beside(names, name, seg_block, out)\n\n"
                          "Sets to 1.0 the cells of `out` (float64, C-contiguous, shape (n_blocks, 2)) of the\n"
                          "blocks a tag named `name` (in the list `names`) stands before (column 0) or after\n"
@@ -499,20 +492,16 @@ PyDoc_STRVAR(beside_doc, "beside(names, name, seg_block, out)\n\n"
                          "and t + 1 of `seg_block` (int64, each segment's block or -1) and outside a block\n"
                          "unless both belong to it; the block before it is the largest of segments 0..t.");
 
-static PyObject *beside(PyObject *self, PyObject *args)
+static PyObject *beside(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *names, *name, *seg_obj, *out_obj;
     if (!PyArg_ParseTuple(args, "O!UOO", &PyList_Type, &names, &name, &seg_obj, &out_obj))
         return NULL;
-    Py_buffer seg, out;
-    if (PyObject_GetBuffer(seg_obj, &seg, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
-    if (PyObject_GetBuffer(out_obj, &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
-        PyBuffer_Release(&seg);
-        return NULL;
-    }
+    Py_buffer seg = {0}, out = {0};
     PyObject *result = NULL;
-    if (!format_is(&seg, "lq") || !format_is(&out, "d") || out.len % 16) {
+    if (get_view(seg_obj, I64, -1, "seg_block", &seg) < 0 || get_writable_view(out_obj, F64, -1, "out", &out) < 0)
+        goto done;
+    if (out.len % 16) {
         PyErr_SetString(PyExc_TypeError, "seg_block must be int64 and out float64 of shape (n, 2)");
         goto done;
     }
@@ -555,21 +544,17 @@ PyDoc_STRVAR(repeats_doc, "repeats(texts, out) -> int\n\n"
                           "of the list `texts` occurs in it, and returns the number of distinct texts\n"
                           "(collections.Counter's counts and length).");
 
-static PyObject *repeats(PyObject *self, PyObject *args)
+static PyObject *repeats(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *texts, *out_obj;
     if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &texts, &out_obj))
         return NULL;
+    const Py_ssize_t n = PyList_GET_SIZE(texts);
     Py_buffer out;
-    if (PyObject_GetBuffer(out_obj, &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
+    if (get_writable_view(out_obj, F64, n, "out", &out) < 0)
         return NULL;
     PyObject *result = NULL, *counts = NULL, *keys = NULL;
     Py_ssize_t *owner = NULL;
-    const Py_ssize_t n = PyList_GET_SIZE(texts);
-    if (!format_is(&out, "d") || out.len != 8 * n) {
-        PyErr_SetString(PyExc_TypeError, "out must be float64 with one cell per text");
-        goto done;
-    }
     double *cells = out.buf;
     /* Per distinct text, the index of its first occurrence, where its count is kept. */
     counts = PyDict_New();
@@ -753,7 +738,7 @@ PyDoc_STRVAR(configure_doc,
              "non-empty str) and characters (str: `after_digit` ASCII, `date_marks` not ASCII);\n"
              "flags() reads them from then on. Invalid arguments leave the previous ones in place.");
 
-static PyObject *configure(PyObject *self, PyObject *args)
+static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *tail, *labels, *colon_labels, *byline_first, *byline_heads, *byline_prefixes, *credit_words;
     PyObject *credit_starts, *date_words, *after_digit, *date_marks, *read_time_words;
@@ -804,20 +789,26 @@ static PyObject *configure(PyObject *self, PyObject *args)
 }
 
 PyDoc_STRVAR(columns_doc, "columns(bits, rows, out) -> list\n\n"
-                          "Writes the flags `bits` (bytes, one per text) of the blocks `rows` (int64) into\n"
+                          "Writes the flags `bits` (uint8, one per text) of the blocks `rows` (int64) into\n"
                           "`out` (float64, C-contiguous, shape (n_blocks, 9)) as furniture.label_features\n"
                           "reads them: bits 0-3 to columns 0-3, and column 4 (date_like) 1.0 where a date word or\n"
                           "a numeric date was found; other cells are left alone. Returns the indices into\n"
                           "`bits` of the texts holding a reading-time word.");
 
-static PyObject *columns(PyObject *self, PyObject *args)
+static PyObject *columns(PyObject *Py_UNUSED(self), PyObject *args)
 {
-    Py_buffer bb = {0}, rb = {0}, ob = {0};
-    if (!PyArg_ParseTuple(args, "y*y*w*", &bb, &rb, &ob))
+    PyObject *o_bits, *o_rows, *o_out;
+    if (!PyArg_ParseTuple(args, "OOO", &o_bits, &o_rows, &o_out))
         return NULL;
+    Py_buffer bb = {0}, rb = {0}, ob = {0};
     PyObject *result = NULL;
-    Py_ssize_t n = rb.len / 8, width = 9, n_rows = ob.len / (8 * width);
-    if (rb.len != n * 8 || bb.len != n || ob.len != n_rows * 8 * width) {
+    if (get_view(o_rows, I64, -1, "rows", &rb) < 0)
+        goto done;
+    Py_ssize_t n = rb.len / 8, width = 9;
+    if (get_view(o_bits, U8, n, "bits", &bb) < 0 || get_writable_view(o_out, F64, -1, "out", &ob) < 0)
+        goto done;
+    Py_ssize_t n_rows = ob.len / (8 * width);
+    if (ob.len != n_rows * 8 * width) {
         PyErr_SetString(PyExc_ValueError, "columns: one flag byte per row; out float64 with 9 columns");
         goto done;
     }
@@ -871,7 +862,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.core._furniture",
-    "Per-text tests of furniture.label_features in one pass per text (optional accelerator).", -1, methods,
+    "Per-text tests of furniture.label_features in one pass per text (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__furniture(void)

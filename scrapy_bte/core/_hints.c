@@ -26,6 +26,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_native.h"
+
 #define DATA_PREFIX "data-"
 #define DATA_PREFIX_LEN 5
 #define WORD_SLOTS 4096 /* power of two, well above four times the words */
@@ -192,7 +194,7 @@ PyDoc_STRVAR(configure_doc,
              "pattern's order), `words` and `stems` as (str, bits) pairs (stems in the order of\n"
              "the stem alternation), and the length the joined values are cut to.");
 
-static PyObject *configure(PyObject *self, PyObject *args)
+static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *n, *s, *w, *st;
     Py_ssize_t limit;
@@ -379,7 +381,7 @@ PyDoc_STRVAR(attribute_bits_doc,
              "The group bits `raw` names; None when it holds a non-ASCII character (the\n"
              "caller reads those with the reference).");
 
-static PyObject *attribute_bits(PyObject *self, PyObject *raw)
+static PyObject *attribute_bits(PyObject *Py_UNUSED(self), PyObject *raw)
 {
     if (!configured())
         return NULL;
@@ -449,23 +451,21 @@ PyDoc_STRVAR(bits_of_doc,
              "storing the rest there (reading non-ASCII strings with `fallback`); the cache is\n"
              "cleared first whenever it holds `limit` strings.");
 
-static PyObject *bits_of(PyObject *self, PyObject *args)
+static PyObject *bits_of(PyObject *Py_UNUSED(self), PyObject *args)
 {
-    PyObject *raws, *cache, *fallback;
-    Py_buffer out;
+    PyObject *raws, *o_out, *cache, *fallback;
+    Py_buffer out = {0};
     Py_ssize_t limit;
     if (!configured())
         return NULL;
-    if (!PyArg_ParseTuple(args, "O!w*O!nO", &PyList_Type, &raws, &out, &PyDict_Type, &cache, &limit, &fallback))
+    if (!PyArg_ParseTuple(args, "O!OO!nO", &PyList_Type, &raws, &o_out, &PyDict_Type, &cache, &limit, &fallback))
         return NULL;
     PyObject *result = NULL;
     unsigned char small[1024];
     unsigned char *buf = NULL;
     Py_ssize_t n = PyList_GET_SIZE(raws);
-    if (out.len != n * (Py_ssize_t)sizeof(int64_t) || out.itemsize != sizeof(int64_t)) {
-        PyErr_SetString(PyExc_ValueError, "out must hold one int64 per string");
+    if (get_writable_view(o_out, I64, n, "out", &out) < 0) /* one int64 per string */
         goto done;
-    }
     buf = values_buffer(small, sizeof(small));
     if (buf == NULL)
         goto done;
@@ -496,23 +496,25 @@ PyDoc_STRVAR(slice_bits_doc,
              "bits_of over the strings source[stop[i] - size[i] : stop[i]] (int64 buffers of\n"
              "equal length, as `out`), each sliced in C.");
 
-static PyObject *slice_bits(PyObject *self, PyObject *args)
+static PyObject *slice_bits(PyObject *Py_UNUSED(self), PyObject *args)
 {
-    PyObject *source, *cache, *fallback;
+    PyObject *source, *o_stop, *o_size, *o_out, *cache, *fallback;
     Py_buffer sb = {0}, zb = {0}, out = {0};
     Py_ssize_t limit;
     if (!configured())
         return NULL;
-    if (!PyArg_ParseTuple(args, "Uy*y*w*O!nO", &source, &sb, &zb, &out, &PyDict_Type, &cache, &limit, &fallback))
+    if (!PyArg_ParseTuple(args, "UOOOO!nO", &source, &o_stop, &o_size, &o_out, &PyDict_Type, &cache, &limit, &fallback))
         return NULL;
     PyObject *result = NULL;
     unsigned char small[1024];
     unsigned char *buf = NULL;
-    Py_ssize_t n = out.len / (Py_ssize_t)sizeof(int64_t), n_src = PyUnicode_GET_LENGTH(source);
-    if (out.itemsize != sizeof(int64_t) || sb.len != out.len || zb.len != out.len) {
-        PyErr_SetString(PyExc_ValueError, "stop, size and out must hold one int64 per string");
+    Py_ssize_t n_src = PyUnicode_GET_LENGTH(source);
+    if (get_writable_view(o_out, I64, -1, "out", &out) < 0)
         goto done;
-    }
+    /* one int64 of each per string */
+    Py_ssize_t n = out.len / (Py_ssize_t)sizeof(int64_t);
+    if (get_view(o_stop, I64, n, "stop", &sb) < 0 || get_view(o_size, I64, n, "size", &zb) < 0)
+        goto done;
     buf = values_buffer(small, sizeof(small));
     if (buf == NULL)
         goto done;
@@ -546,19 +548,25 @@ PyDoc_STRVAR(block_bits_doc,
              "element's bits, any other tag with attributes reads source[ends[t] - lens[t] : ends[t]] as\n"
              "slice_bits does. All arrays are int64 buffers.");
 
-static PyObject *block_bits(PyObject *self, PyObject *args)
+static PyObject *block_bits(PyObject *Py_UNUSED(self), PyObject *args)
 {
-    PyObject *source, *cache, *fallback;
+    PyObject *source, *cache, *fallback, *o_ab, *o_ib, *o_pb, *o_cb, *o_tb, *o_sb, *o_eb, *o_lb, *o_po, *o_oo;
     Py_buffer ab = {0}, ib = {0}, pb = {0}, cb = {0}, tb = {0}, sb = {0}, eb = {0}, lb = {0}, po = {0}, oo = {0};
     Py_ssize_t reach, limit;
     if (!configured())
         return NULL;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*nUw*w*O!nO", &ab, &ib, &pb, &cb, &tb, &sb, &eb, &lb, &reach, &source,
-                          &po, &oo, &PyDict_Type, &cache, &limit, &fallback))
+    if (!PyArg_ParseTuple(args, "OOOOOOOOnUOOO!nO", &o_ab, &o_ib, &o_pb, &o_cb, &o_tb, &o_sb, &o_eb, &o_lb, &reach,
+                          &source, &o_po, &o_oo, &PyDict_Type, &cache, &limit, &fallback))
         return NULL;
     PyObject *result = NULL;
     unsigned char small[1024];
     unsigned char *buf = NULL;
+    if (get_view(o_ab, I64, -1, "attr_bits", &ab) < 0 || get_view(o_ib, I64, -1, "el_attr_id", &ib) < 0 ||
+        get_view(o_pb, I64, -1, "parents", &pb) < 0 || get_view(o_cb, I64, -1, "container", &cb) < 0 ||
+        get_view(o_tb, I64, -1, "el_tag", &tb) < 0 || get_view(o_sb, I64, -1, "starts", &sb) < 0 ||
+        get_view(o_eb, I64, -1, "ends", &eb) < 0 || get_view(o_lb, I64, -1, "lens", &lb) < 0 ||
+        get_writable_view(o_po, I64, -1, "path_out", &po) < 0 || get_writable_view(o_oo, I64, -1, "own_out", &oo) < 0)
+        goto done;
     const Py_ssize_t w = (Py_ssize_t)sizeof(int64_t);
     Py_ssize_t n_attr = ab.len / w, n_el = ib.len / w, n = cb.len / w, n_tags = eb.len / w;
     Py_ssize_t n_src = PyUnicode_GET_LENGTH(source);
@@ -644,15 +652,16 @@ PyDoc_STRVAR(unpack_doc,
              "Writes bit j of path[b] to out[b, j] and bit j of own[b] to out[b, width + j] (j < width) as\n"
              "0.0 or 1.0: `out` is a float32 array of len(path) rows, strided (a slice of the feature matrix).");
 
-static PyObject *unpack(PyObject *self, PyObject *args)
+static PyObject *unpack(PyObject *Py_UNUSED(self), PyObject *args)
 {
     Py_buffer pb = {0}, ob = {0}, out = {0};
-    PyObject *dest;
+    PyObject *o_path, *o_own, *dest;
     Py_ssize_t width;
-    if (!PyArg_ParseTuple(args, "y*y*On", &pb, &ob, &dest, &width))
+    if (!PyArg_ParseTuple(args, "OOOn", &o_path, &o_own, &dest, &width))
         return NULL;
     PyObject *result = NULL;
-    if (PyObject_GetBuffer(dest, &out, PyBUF_RECORDS) < 0)
+    if (get_view(o_path, I64, -1, "path", &pb) < 0 || get_view(o_own, I64, pb.len / 8, "own", &ob) < 0 ||
+        PyObject_GetBuffer(dest, &out, PyBUF_RECORDS) < 0)
         goto done;
     Py_ssize_t n = pb.len / (Py_ssize_t)sizeof(int64_t);
     if (ob.len != pb.len || out.ndim != 2 || out.itemsize != sizeof(float) || strcmp(out.format, "f") != 0 ||
@@ -688,7 +697,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.core._hints",
-    "Class-hint bits of raw attribute strings (optional accelerator of scrapy_bte.core.hints).", -1, methods,
+    "Class-hint bits of raw attribute strings (optional accelerator of scrapy_bte.core.hints).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__hints(void)

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_native.h"
+
 #define FLAG_BLOCK 1
 
 /* Configuration, set once by configure() from the Python tables. */
@@ -257,7 +259,7 @@ PyDoc_STRVAR(configure_doc,
              "          void_names, autoclose, close_search)\n\n"
              "Load the tables of scrapy_bte.core.document and scrapy_bte.core.scripts.");
 
-static PyObject *configure(PyObject *self, PyObject *args)
+static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *drop, *resume, *cjk, *sea, *flags, *voids, *closes;
     double cw, sw;
@@ -357,7 +359,7 @@ static Py_ssize_t nbsp_to_space(int kind, void *buf, Py_ssize_t len)
     return nbsp_to_space_Py_UCS4(buf, len);
 }
 
-static PyObject *step0(PyObject *self, PyObject *arg)
+static PyObject *step0(PyObject *Py_UNUSED(self), PyObject *arg)
 {
     if (check_text(arg, "step0") < 0)
         return NULL;
@@ -385,7 +387,7 @@ PyDoc_STRVAR(scan_doc,
              "any segment has a character that is not white space. Arrays are\n"
              "bytearrays of uint8, int64 and float64.");
 
-static PyObject *scan(PyObject *self, PyObject *arg)
+static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *arg)
 {
     if (check_text(arg, "scan") < 0)
         return NULL;
@@ -503,7 +505,7 @@ PyDoc_STRVAR(open_elements_doc,
              "document.open_elements_reference over the tag indices `events` of the list `names`;\n"
              "returns bytearrays of int64.");
 
-static PyObject *open_elements(PyObject *self, PyObject *args)
+static PyObject *open_elements(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *events, *names;
     if (check_configured() < 0)
@@ -511,13 +513,8 @@ static PyObject *open_elements(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OO!", &events, &PyList_Type, &names))
         return NULL;
     Py_buffer view;
-    if (PyObject_GetBuffer(events, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+    if (get_view(events, I64, -1, "events", &view) < 0)
         return NULL;
-    if (view.itemsize != 8 || view.format == NULL || (strcmp(view.format, "l") && strcmp(view.format, "q"))) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_TypeError, "events must be a contiguous int64 array");
-        return NULL;
-    }
     const int64_t *ev = view.buf;
     Py_ssize_t n_ev = view.len / 8, n_names = PyList_GET_SIZE(names);
     Py_ssize_t el_cap = 0, st_cap = 0, n_el = 1, depth = 1;
@@ -622,18 +619,16 @@ PyDoc_STRVAR(split_blocks_doc,
              "does. The other pieces are skipped unread, and nothing after the last\n"
              "one kept is read at all.");
 
-static PyObject *split_blocks(PyObject *self, PyObject *args)
+static PyObject *split_blocks(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *text, *keep;
     if (!PyArg_ParseTuple(args, "OO", &text, &keep) || check_text(text, "split_blocks") < 0)
         return NULL;
     Py_buffer view;
-    if (PyObject_GetBuffer(keep, &view, PyBUF_C_CONTIGUOUS) < 0)
+    if (get_view(keep, I64, -1, "keep", &view) < 0)
         return NULL;
     Py_ssize_t n_keep = view.len / (Py_ssize_t)sizeof(int64_t), stored = -1;
-    PyObject *out = view.len % (Py_ssize_t)sizeof(int64_t) ? NULL : PyList_New(n_keep);
-    if (view.len % (Py_ssize_t)sizeof(int64_t))
-        PyErr_SetString(PyExc_ValueError, "keep must hold int64 indices");
+    PyObject *out = PyList_New(n_keep);
     if (out != NULL) {
         int kind = PyUnicode_KIND(text);
         BY_KIND(kind, stored =, split_blocks, out, PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), kind,
@@ -657,7 +652,7 @@ PyDoc_STRVAR(raw_blocks_doc,
              "summed in segment order as numpy.bincount does. Buffers: uint8 flags per\n"
              "tag, float64 words and int64 lengths per segment, int64 lengths per tag.");
 
-static PyObject *raw_blocks(PyObject *self, PyObject *args)
+static PyObject *raw_blocks(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *flags_obj, *words_obj, *seg_chars_obj, *tag_len_obj;
     int block_flag, open_flag, close_flag;
@@ -668,8 +663,8 @@ static PyObject *raw_blocks(PyObject *self, PyObject *args)
     PyObject *result = NULL, *seg_raw = NULL, *in_link = NULL, *words = NULL, *link = NULL, *tags = NULL, *bytes = NULL;
     signed char *next_close = NULL;
     double *seg_bytes = NULL, *tag_bytes = NULL;
-    if (PyObject_GetBuffer(flags_obj, &fl, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(words_obj, &sw, PyBUF_C_CONTIGUOUS) < 0 ||
-        PyObject_GetBuffer(seg_chars_obj, &sl, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(tag_len_obj, &tl, PyBUF_C_CONTIGUOUS) < 0)
+    if (get_view(flags_obj, U8, -1, "flags", &fl) < 0 || get_view(words_obj, F64, -1, "seg_words", &sw) < 0 ||
+        get_view(seg_chars_obj, I64, -1, "seg_chars", &sl) < 0 || get_view(tag_len_obj, I64, -1, "tag_len", &tl) < 0)
         goto done;
     Py_ssize_t n_tags = fl.len, n_seg = n_tags + 1;
     if (sw.len != n_seg * 8 || sl.len != n_seg * 8 || tl.len != n_tags * 8) {
@@ -771,7 +766,7 @@ PyDoc_STRVAR(kept_blocks_doc,
              "its attribute string (the offset of its \">\"). Buffers: int64 except\n"
              "uint8 flags and float64 raw_bytes; all results but opener are bytearrays.");
 
-static PyObject *kept_blocks(PyObject *self, PyObject *args)
+static PyObject *kept_blocks(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *keep_obj, *flags_obj, *rb_obj, *sl_obj, *tl_obj, *bytes_obj, *tags_obj, *names;
     int block_flag;
@@ -782,10 +777,10 @@ static PyObject *kept_blocks(PyObject *self, PyObject *args)
     PyObject *result = NULL, *start = NULL, *opener = NULL, *blk_bytes = NULL, *blk_tags = NULL, *seg_block = NULL,
              *seg_start = NULL, *attr_end = NULL;
     int64_t *raw_to_block = NULL;
-    if (PyObject_GetBuffer(keep_obj, &kp, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(flags_obj, &fl, PyBUF_C_CONTIGUOUS) < 0 ||
-        PyObject_GetBuffer(rb_obj, &rbv, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(sl_obj, &sl, PyBUF_C_CONTIGUOUS) < 0 ||
-        PyObject_GetBuffer(tl_obj, &tl, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(bytes_obj, &by, PyBUF_C_CONTIGUOUS) < 0 ||
-        PyObject_GetBuffer(tags_obj, &tg, PyBUF_C_CONTIGUOUS) < 0)
+    if (get_view(keep_obj, I64, -1, "keep", &kp) < 0 || get_view(flags_obj, U8, -1, "flags", &fl) < 0 ||
+        get_view(rb_obj, I64, -1, "seg_rawblock", &rbv) < 0 || get_view(sl_obj, I64, -1, "seg_len", &sl) < 0 ||
+        get_view(tl_obj, I64, -1, "tag_len", &tl) < 0 || get_view(bytes_obj, F64, -1, "raw_bytes", &by) < 0 ||
+        get_view(tags_obj, I64, -1, "raw_tags", &tg) < 0)
         goto done;
     Py_ssize_t n_keep = kp.len / 8, n_tags = fl.len, n_seg = n_tags + 1, n_raw = by.len / 8;
     if (kp.len % 8 || rbv.len != n_seg * 8 || sl.len != n_seg * 8 || tl.len != n_tags * 8 || by.len % 8 ||
@@ -943,7 +938,7 @@ static uint64_t slice_hash(const unsigned char *p, size_t n)
     return h ^ (h >> 32);
 }
 
-static PyObject *element_strings(PyObject *self, PyObject *args)
+static PyObject *element_strings(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *tags_obj, *names, *end_obj, *len_obj, *source;
     if (!PyArg_ParseTuple(args, "OO!OOU", &tags_obj, &PyList_Type, &names, &end_obj, &len_obj, &source))
@@ -952,8 +947,8 @@ static PyObject *element_strings(PyObject *self, PyObject *args)
     PyObject *el_name = NULL, *el_attrs = NULL, *result = NULL;
     PyObject *name_table = NULL, *name_strings = NULL, *attr_strings = NULL, *name_id = NULL, *attr_id = NULL;
     int64_t *table = NULL, *first = NULL;
-    if (PyObject_GetBuffer(tags_obj, &tb, PyBUF_C_CONTIGUOUS) < 0 || PyObject_GetBuffer(end_obj, &eb, PyBUF_C_CONTIGUOUS) < 0 ||
-        PyObject_GetBuffer(len_obj, &lb, PyBUF_C_CONTIGUOUS) < 0)
+    if (get_view(tags_obj, I64, -1, "el_tag", &tb) < 0 || get_view(end_obj, I64, -1, "attr_end", &eb) < 0 ||
+        get_view(len_obj, I64, -1, "attr_len", &lb) < 0)
         goto done;
     Py_ssize_t n_el = tb.len / 8, n_tags = PyList_GET_SIZE(names), n_src = PyUnicode_GET_LENGTH(source);
     if (n_el < 1 || eb.len != n_tags * 8 || lb.len != n_tags * 8) {
@@ -1077,7 +1072,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.core._scan", "C passes of scrapy_bte.core.document (optional accelerator).", -1, methods,
+    PyModuleDef_HEAD_INIT, "scrapy_bte.core._scan", "C passes of scrapy_bte.core.document (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__scan(void)

@@ -9,24 +9,30 @@
 #include <Python.h>
 #include <stdint.h>
 
+#include "_native.h"
+
 PyDoc_STRVAR(path_or_doc,
              "path_or(parents, own) -> bytearray\n\n"
              "Per element (int64), `own` OR-ed over the element and its ancestors,\n"
              "element 0 (the root) contributing nothing. `parents` and `own` are int64\n"
              "per element; every parent but the root's must precede its child.");
 
-static PyObject *path_or(PyObject *self, PyObject *args)
+static PyObject *path_or(PyObject *Py_UNUSED(self), PyObject *args)
 {
-    Py_buffer pbuf, obuf;
-    if (!PyArg_ParseTuple(args, "y*y*", &pbuf, &obuf))
+    PyObject *o_parents, *o_own;
+    if (!PyArg_ParseTuple(args, "OO", &o_parents, &o_own))
         return NULL;
-    PyObject *acc = NULL, *result = NULL;
-    Py_ssize_t n = pbuf.len / 8;
-    if (pbuf.len % 8 || obuf.len != pbuf.len) {
-        PyErr_SetString(PyExc_ValueError, "parents and own must be int64 with one entry per element");
-        goto done;
+    Py_buffer held[2];
+    int n_held = 0;
+    if (get_array(o_parents, I64, -1, "parents", held, &n_held) < 0) /* one entry per element */
+        return NULL;
+    Py_ssize_t n = held[0].len / 8;
+    if (get_array(o_own, I64, n, "own", held, &n_held) < 0) {
+        release_all(held, n_held);
+        return NULL;
     }
-    const int64_t *parents = pbuf.buf, *own = obuf.buf;
+    PyObject *acc = NULL, *result = NULL;
+    const int64_t *parents = held[0].buf, *own = held[1].buf;
     acc = PyByteArray_FromStringAndSize(NULL, n * 8);
     if (acc == NULL)
         goto done;
@@ -43,8 +49,7 @@ static PyObject *path_or(PyObject *self, PyObject *args)
     }
     result = Py_NewRef(acc);
 done:
-    PyBuffer_Release(&pbuf);
-    PyBuffer_Release(&obuf);
+    release_all(held, n_held);
     Py_XDECREF(acc);
     return result;
 }
@@ -56,7 +61,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.core._tree", "Values OR-ed down the element skeleton (optional accelerator).", -1,
-    methods,
+    methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__tree(void)

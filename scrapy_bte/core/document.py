@@ -260,8 +260,8 @@ def step0_reference(markup: str) -> tuple[str, str | None]:
             pos = n if end is None else end.end()
             continue
         if lead in "!?":  # doctype, CDATA, bogus comment, processing instruction
-            end = low.find(">", start)
-            pos = n if end < 0 else end + 1
+            gt = low.find(">", start)
+            pos = n if gt < 0 else gt + 1
             continue
         name = m.group(1)
         open_end = low.find(">", m.end())
@@ -664,7 +664,7 @@ def _skeleton(doc: Document) -> Skeleton:
         depths = np.frombuffer(depths_, np.int64)
         top = np.frombuffer(tops, np.int64)
         el_name, el_attrs, name_id, name_strings, attr_id, attr_strings = c.element_strings(
-            tags,
+            el_tag,
             lnames,
             np.ascontiguousarray(doc._attr_end, dtype=np.int64),
             np.ascontiguousarray(doc._attr_len, dtype=np.int64),
@@ -673,12 +673,13 @@ def _skeleton(doc: Document) -> Skeleton:
         el_name_id = np.frombuffer(name_id, np.int64)
         el_attr_id = np.frombuffer(attr_id, np.int64)
     else:
-        el_tag, el_parent, depths, top = open_elements_reference(events.tolist(), lnames)
-        ends = doc._attr_end[el_tag[1:]].tolist()
-        lens = doc._attr_len[el_tag[1:]].tolist()
-        el_name = ["#root"] + [lnames[t] for t in el_tag[1:]]
+        tag_list, el_parent, depth_list, top_list = open_elements_reference(events.tolist(), lnames)
+        depths, top = np.array(depth_list, dtype=np.int64), np.array(top_list, dtype=np.int64)
+        ends = doc._attr_end[tag_list[1:]].tolist()
+        lens = doc._attr_len[tag_list[1:]].tolist()
+        el_name = ["#root"] + [lnames[t] for t in tag_list[1:]]
         el_attrs = [""] + [src[e - n : e] for e, n in zip(ends, lens)]
-        el_tag = np.array(el_tag, dtype=np.int64)
+        el_tag = np.array(tag_list, dtype=np.int64)
         parents_arr = np.array(el_parent, dtype=np.int64)
         el_name_id, name_strings = _distinct(el_name)
         el_attr_id, attr_strings = _distinct(el_attrs)

@@ -529,16 +529,16 @@ def _texts_holding(texts: list[str], words: list[str]) -> set[int]:
     if lines and all(map(str.isascii, words)) and not any(c in joined for c in _LOWER_TO_ASCII):
         raw = joined.encode("utf-8", "surrogatepass").lower()
         found: set[int] = set()
-        for word in map(str.encode, words):
+        for needle in map(str.encode, words):
             line = last = 0
-            at = raw.find(word)
+            at = raw.find(needle)
             while at >= 0:
                 line += raw.count(b"\n", last, at)
                 found.add(line)
                 last = raw.find(b"\n", at)  # on to the next text
                 if last < 0:
                     break
-                at = raw.find(word, last)
+                at = raw.find(needle, last)
         return found
     low = joined.lower()
     if len(low) != len(joined):  # a character whose lower case is longer shifts offsets
@@ -566,7 +566,7 @@ def headline_mask(doc: Any, title: str | None, end: int | None = None) -> np.nda
     n = doc.n_blocks
     out = np.zeros(n, dtype=bool)
     wanted = set(_TOKEN_RE.findall(title.lower())) if title else set()
-    if len(wanted) < 2:
+    if title is None or len(wanted) < 2:
         return out
     # Only blocks of about the title's length can share 80 % of its words both ways.
     size = len(title)
@@ -596,7 +596,7 @@ def headline_mask_reference(doc: Any, title: str | None) -> np.ndarray:
     """The Python reference of :func:`headline_mask`: every block of about the title's length tokenised."""
     out = np.zeros(doc.n_blocks, dtype=bool)
     wanted = set(_TOKEN_RE.findall(title.lower())) if title else set()
-    if len(wanted) < 2:
+    if title is None or len(wanted) < 2:
         return out
     size = len(title)
     near = (doc.words >= 1) & (doc.words <= 40) & (doc.chars >= 0.4 * size) & (doc.chars <= 2.5 * size + 20)

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_native.h"
+
 /* float16 bits to float32, exactly (subnormals, infinities and NaN payloads included). */
 static inline float half_to_float(uint16_t h)
 {
@@ -64,7 +66,7 @@ PyDoc_STRVAR(feature_rows_doc,
              "occur (int64), their counts (float32) and their rows of the float16 `table`\n"
              "(features x classes) as float32, each as bytes; None when no feature is met.");
 
-static PyObject *feature_rows(PyObject *self, PyObject *args)
+static PyObject *feature_rows(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *o_next, *o_base, *o_out, *o_table;
     Py_buffer data;
@@ -147,8 +149,8 @@ static PyObject *feature_rows(PyObject *self, PyObject *args)
     for (Py_ssize_t k = 0; k < found; k++) {
         const char *row = (const char *)(src + features[k] * n_classes);
         for (Py_ssize_t b = 0; b < n_classes * 2; b += 64)
-            __builtin_prefetch(row + b);
-        __builtin_prefetch(row + n_classes * 2 - 1);
+            PREFETCH(row + b);
+        PREFETCH(row + n_classes * 2 - 1);
     }
     for (Py_ssize_t k = 0; k < found; k++) {
         const uint16_t *row = src + features[k] * n_classes;
@@ -182,7 +184,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.fields._langid",
-    "C pass of scrapy_bte.fields.language (optional accelerator).", -1, methods,
+    "C pass of scrapy_bte.fields.language (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__langid(void)

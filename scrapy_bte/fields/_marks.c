@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_native.h"
+
 /* At most this many words per call (one bit each in the tables). */
 #define MAX_WORDS 32
 
@@ -77,7 +79,7 @@ static int add_hit(hits_t *h, Py_ssize_t at)
         Py_UCS4 last = s[i + tables.min - 1];                                                                         \
         uint32_t m = tables.ends[last < 256 ? last : 0];                                                              \
         while (m) {                                                                                                   \
-            int j = __builtin_ctz(m);                                                                                 \
+            int j = count_trailing_zeros32(m);                                                                                \
             m &= m - 1;                                                                                               \
             const word_t *w = &tables.words[j];                                                                       \
             if (i + w->len > n)                                                                                       \
@@ -189,7 +191,7 @@ PyDoc_STRVAR(find_all_doc,
              "Per word of `words` (a tuple of ASCII strings of 2 or more characters,\n"
              "at most 32), every offset where `text` holds it, in increasing order.");
 
-static PyObject *find_all(PyObject *self, PyObject *args)
+static PyObject *find_all(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *text, *seq;
     if (!PyArg_ParseTuple(args, "UO!:find_all", &text, &PyTuple_Type, &seq))
@@ -246,7 +248,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.fields._marks", "C pass of scrapy_bte.fields.markup (optional accelerator).", -1,
-    methods,
+    methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__marks(void)

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "_arrays.h"
+#include "_native.h"
 
 PyDoc_STRVAR(smooth_keep_doc,
              "smooth_keep(p, words, link_words, container, parents, threshold, self_weight, half, max_link,\n"
@@ -23,7 +23,7 @@ PyDoc_STRVAR(smooth_keep_doc,
              "mask (one byte per block). p float32; words and link_words float64; container\n"
              "int64 element ids (0 = the root); parents int64, the parent of each element.");
 
-static PyObject *smooth_keep(PyObject *self, PyObject *args)
+static PyObject *smooth_keep(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *o_p, *o_words, *o_links, *o_container, *o_parents;
     double threshold, self_weight, max_link, article_words, list_words, list_share;
@@ -146,7 +146,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.learned._auto", "The smoothed keep decision of auto.decide (optional accelerator).",
-    -1, methods,
+    -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__auto(void)

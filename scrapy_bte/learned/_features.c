@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Layout of features.FEATURE_NAMES; the caller passes its own counts and they
- * are checked against these so the two cannot drift apart silently. */
+/* Layout of feature_schema.BLOCK_GROUPS (numeric groups) and CONTEXT_NAMES; the
+ * caller passes its own counts and they are checked against these so the two
+ * cannot drift apart silently (LAYOUT, at the end, exposes them to the tests). */
 #define WINDOW 2
 #define WIDE 6
 #define N_SHAPE 7
@@ -56,7 +57,7 @@ static inline double py_max(double a, double b)
 
 /* ------------------------------------------------------------------ buffers */
 
-#include "_arrays.h"
+#include "_native.h"
 
 /* The common exit: drop a half-built result on error, free the scratch, release the inputs. */
 static PyObject *finish(PyObject *result, void *scratch, void *groups, Py_buffer *held, int n_held)
@@ -157,7 +158,7 @@ PyDoc_STRVAR(block_features_doc,
              "parents: int64 parent of each element (container ids index it). first,\n"
              "last: BTE's span, both -1 without one.");
 
-static PyObject *block_features(PyObject *self, PyObject *args)
+static PyObject *block_features(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *o_words, *o_chars, *o_bytes, *o_tags, *o_link, *o_container, *o_depth, *o_parents, *o_opener, *o_bits,
         *o_hybrid, *o_text, *o_title, *o_out;
@@ -475,7 +476,7 @@ typedef struct {
     double count, p, pw, words;
 } CGroup;
 
-static PyObject *context_features(PyObject *self, PyObject *args)
+static PyObject *context_features(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *o_p, *o_words, *o_container;
     Py_ssize_t n_columns;
@@ -626,10 +627,26 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.learned._features", "Numeric body of features.block_features and context_features (optional accelerator).",
-    -1, methods,
+    -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__features(void)
 {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    /* The numeric groups of feature_schema.BLOCK_GROUPS in write order, with the
+     * widths this build writes (-1: the caller's n_openers or n_bits);
+     * tests/test_features.py names the first column where the schema differs. */
+    PyObject *layout = Py_BuildValue("((si)(si)(si)(si)(si)(si)(si)(si)(si)(si))", "shape", N_SHAPE, "neighbours",
+                                     N_NEIGHBOUR, "wide", N_WIDE, "page", N_PAGE, "span", N_SPAN, "openers", -1, "path",
+                                     -1, "tag", N_TAG, "groups", N_LEVELS * N_GROUP, "text", N_TEXT + 1);
+    if (layout == NULL || PyModule_AddObjectRef(m, "LAYOUT", layout) < 0 ||
+        PyModule_AddIntConstant(m, "N_CONTEXT", N_CONTEXT) < 0) {
+        Py_XDECREF(layout);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_DECREF(layout);
+    return m;
 }

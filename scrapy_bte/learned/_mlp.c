@@ -35,7 +35,7 @@ PyDoc_STRVAR(standardize_doc,
              "blocks ``parts`` side by side: each a float32 or float64 array of n rows,\n"
              "1-D (one column) or 2-D with any strides; mean and scale float32, d values.");
 
-static PyObject *standardize(PyObject *self, PyObject *args)
+static PyObject *standardize(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *o_parts, *o_mean, *o_scale;
     if (!PyArg_ParseTuple(args, "O!OO", &PyTuple_Type, &o_parts, &o_mean, &o_scale))
@@ -124,7 +124,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.learned._mlp",
-    "The standardised input matrix of MLPClassifier (optional accelerator).", -1, methods,
+    "The standardised input matrix of MLPClassifier (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__mlp(void)

@@ -17,6 +17,8 @@
 #include <Python.h>
 #include <stdint.h>
 
+#include "_native.h"
+
 /* Bits of the class table (features._END, _COMMA, _PUNCT, _DIGIT). */
 #define C_END 1
 #define C_COMMA 2
@@ -65,20 +67,18 @@ PyDoc_STRVAR(text_stats_doc,
              "maximum makes it. `classes` and `closers` are 65536-byte tables over the\n"
              "BMP; code points above it use the entry of U+FFFF.");
 
-static PyObject *text_stats(PyObject *self, PyObject *args)
+static PyObject *text_stats(PyObject *Py_UNUSED(self), PyObject *args)
 {
-    PyObject *texts;
-    Py_buffer cbuf, wbuf, cls, clo;
-    if (!PyArg_ParseTuple(args, "O!y*y*y*y*", &PyList_Type, &texts, &cbuf, &wbuf, &cls, &clo))
+    PyObject *texts, *o_chars, *o_words;
+    Py_buffer cbuf = {0}, wbuf = {0}, cls, clo;
+    if (!PyArg_ParseTuple(args, "O!OOy*y*", &PyList_Type, &texts, &o_chars, &o_words, &cls, &clo))
         return NULL;
     PyObject *rows = NULL, *result = NULL;
     Py_ssize_t n = PyList_GET_SIZE(texts);
+    if (get_view(o_chars, I64, n, "chars", &cbuf) < 0 || get_view(o_words, F64, n, "words", &wbuf) < 0)
+        goto done;
     if (cls.len != 65536 || clo.len != 65536) {
         PyErr_SetString(PyExc_ValueError, "class tables must have 65536 entries");
-        goto done;
-    }
-    if (cbuf.len != n * 8 || wbuf.len != n * 8) {
-        PyErr_SetString(PyExc_ValueError, "chars and words must have one entry per text");
         goto done;
     }
     const unsigned char *table = cls.buf, *closers = clo.buf;
@@ -211,18 +211,20 @@ PyDoc_STRVAR(title_overlap_doc,
              "blocks that open with h1-h6 or lie in the slice [max(0, first - 10) : first + 1]\n"
              "(-1 for none), and have 2 to 40 `words` (float64 per block).");
 
-static PyObject *title_overlap(PyObject *self, PyObject *args)
+static PyObject *title_overlap(PyObject *Py_UNUSED(self), PyObject *args)
 {
-    PyObject *texts, *openers, *title;
-    Py_buffer wbuf, obuf;
+    PyObject *texts, *openers, *title, *o_words, *o_out;
+    Py_buffer wbuf = {0}, obuf = {0};
     Py_ssize_t first;
-    if (!PyArg_ParseTuple(args, "O!O!y*nUw*", &PyList_Type, &texts, &PyList_Type, &openers, &wbuf, &first, &title,
-                          &obuf))
+    if (!PyArg_ParseTuple(args, "O!O!OnUO", &PyList_Type, &texts, &PyList_Type, &openers, &o_words, &first, &title,
+                          &o_out))
         return NULL;
     PyObject *low_title = NULL, *result = NULL;
     Title t = {0};
     Py_ssize_t n = PyList_GET_SIZE(texts);
-    if (PyList_GET_SIZE(openers) != n || wbuf.len != n * 8 || obuf.len != n * 8) {
+    if (get_view(o_words, F64, n, "words", &wbuf) < 0 || get_writable_view(o_out, F64, n, "out", &obuf) < 0)
+        goto done;
+    if (PyList_GET_SIZE(openers) != n) {
         PyErr_SetString(PyExc_ValueError, "texts, openers, words and out must have one entry per block");
         goto done;
     }
@@ -313,7 +315,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "scrapy_bte.learned._textstats", "Character counts of features._text_stats and the title overlap (optional accelerator).", -1,
-    methods,
+    methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__textstats(void)

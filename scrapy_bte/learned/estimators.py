@@ -73,9 +73,11 @@ class MLPClassifier:
         }
 
     # -- inference ---------------------------------------------------------
-    def _check_fitted(self) -> None:
-        if self.mean_ is None or not self.weights_:
+    def _fitted(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(mean_, scale_)`` of a fitted model; ModelError before :meth:`fit`."""
+        if self.mean_ is None or self.scale_ is None or not self.weights_:
             raise ModelError("model is not fitted")
+        return self.mean_, self.scale_
 
     def decision_function(self, X: np.ndarray, *columns: np.ndarray, accelerated: bool | None = None) -> np.ndarray:
         """Log-odds of class 1 per row.
@@ -85,8 +87,8 @@ class MLPClassifier:
         ``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`: the
         standardised matrix built in C or by :func:`standardized_reference`.
         """
-        self._check_fitted()
-        h = standardized((X, *columns), self.mean_, self.scale_, accelerated=accelerated)
+        mean, scale = self._fitted()
+        h = standardized((X, *columns), mean, scale, accelerated=accelerated)
         last = len(self.weights_) - 1
         for i, (w, b) in enumerate(zip(self.weights_, self.biases_)):
             h = h @ w
@@ -224,8 +226,8 @@ class MLPClassifier:
     # -- persistence ---------------------------------------------------------
     def arrays(self) -> dict[str, np.ndarray]:
         """The fitted state as named float arrays (what :meth:`BlockModel.save <scrapy_bte.learned.model.BlockModel.save>` writes)."""
-        self._check_fitted()
-        out = {"mean": self.mean_, "scale": self.scale_}
+        mean, scale = self._fitted()
+        out = {"mean": mean, "scale": scale}
         for i, (w, b) in enumerate(zip(self.weights_, self.biases_)):
             out[f"W{i}"] = w
             out[f"b{i}"] = b

@@ -1,47 +1,29 @@
-"""Block features for the learned classifier, computed from the one document model.
+"""Block and context features for the learned classifier, computed from the one document model.
 
-Everything is a handful of numpy operations over the block arrays; the only
-Python loops run once per *element* on the path of a block (ancestor names
-and attribute marks, memoised per element; attribute strings parsed once
-per process) and over a few headline candidates. Groups, in
-:data:`FEATURE_NAMES` order:
+The columns (names, order, groups, version) are declared in
+:mod:`.feature_schema`; this module computes them. Everything is a handful
+of numpy operations over the block arrays; the only Python loops run once
+per *element* on the path of a block (ancestor names and attribute marks,
+memoised per element; attribute strings parsed once per process) and over a
+few headline candidates.
 
-- **shape** (AI-Depot trio and Kohlschütter's shallow features): log words,
-  log characters, log markup bytes, text density (characters / bytes), tags
-  per word, link density, average word length;
-- **neighbours**: density, log characters and link density of the blocks
-  ``-window..+window`` around (0 beyond the page, with an "outside" flag), and
-  means over a wider window: content comes in runs;
-- **page context**: density and length relative to the page (so one model
-  fits short and long pages), relative position by block and by characters,
-  page size;
-- **BTE and heuristics**: inside the BTE span, distance to it, the span's
-  share of the page; kept by the ``hybrid`` method (BTE plus the page's
-  density threshold) and distance to its selection;
-- **tags**: the block's opener tag (one-hot over a fixed vocabulary), tag
-  names on the ancestor path (flags), standard attribute signals on the
-  path (ARIA roles, schema.org ``itemprop=articleBody``, hidden elements:
-  :data:`MARKS`), depth absolute and relative, same container as the
-  previous/next block;
-- **groups** (readability's container scoring, :data:`GROUP_LEVELS`): words,
-  share of the page, link density, density and block count of the blocks
-  sharing the block's container, its parent and its grandparent, and
-  whether that group is the page's largest;
-- **class/id words: none.** Template words of the ancestors' class and id
-  attributes (hashed into 2x64 buckets, or a fixed list of ~140 words such
-  as nav, footer, comment, share in 19 groups) were tried and dropped:
-  leave-one-set-out they memorised the training sites' templates and
-  conventions (comments are content in one set, boilerplate in another):
-  mean F1 0.871 (hashed) and 0.866 (word list) against 0.885 without with
-  an MLP, 0.882 against 0.894 with logistic regression; dragnet alone lost
-  0.04 with the word list;
-- **text**: share of digits, of uppercase among letters, of
-  punctuation, commas per word, sentence-ending punctuation per word and a
-  flag for a block ending a sentence, computed on code points with no word
-  list, so they mean the same in any script; overlap with the page title.
+The numeric groups (shape, neighbours, wide window, page context, BTE and
+hybrid span, opener, path names and marks, depth, container groups, text
+statistics) are filled in one C pass, ``scrapy_bte.learned._features``,
+when it is built, else by :func:`block_features_reference`; the
+page-furniture groups (class/id/role hint words on the path and on the
+block's own tag from :mod:`scrapy_bte.core.hints`, label-like text from
+:mod:`scrapy_bte.core.furniture`) are written by :func:`_furniture_columns`
+on both paths.
 
-Bump :data:`FEATURE_VERSION` whenever a feature changes meaning or order:
-models record it and refuse to load against another.
+Tried and dropped: hashed class and id tokens of the ancestors (2x64
+buckets) and an open list of ~140 template words. Leave-one-set-out they
+memorised the training sites' templates and conventions (comments are
+content in one set, boilerplate in another): mean F1 0.871 (hashed) and
+0.866 (word list) against 0.885 without with an MLP, 0.882 against 0.894
+with logistic regression; dragnet alone lost 0.04 with the word list. The
+hint columns kept instead use a small fixed vocabulary of the words
+templates name their furniture with (:data:`scrapy_bte.core.hints.GROUPS`).
 """
 
 from __future__ import annotations
@@ -49,6 +31,7 @@ from __future__ import annotations
 import re
 from itertools import repeat
 from types import ModuleType
+from typing import Protocol
 
 import numpy as np
 
@@ -60,49 +43,24 @@ from ..core.scripts import WORD_RE
 from ..core.tree import AttributeReader, path_or
 from ..methods import hybrid as _hybrid
 from ..methods.bte import Span, document_span
+from .feature_schema import (
+    ANCESTORS,
+    CONTEXT_NAMES,
+    GROUP_LEVELS,
+    MARKS,
+    N_FEATURES,
+    N_FURNITURE,
+    N_NUMERIC,
+    OPENERS,
+    WIDE,
+    WINDOW,
+)
 
 #: The C pass of the text statistics.
 _TEXTSTATS = accel.load("scrapy_bte.learned._textstats")
 #: The C pass that fills the numeric columns of the block and context features.
 _FEATURES = accel.load("scrapy_bte.learned._features")
 
-FEATURE_VERSION = 2
-WINDOW = 2
-WIDE = 6
-#: Block groups whose totals are features: blocks with the same container, parent, grandparent.
-GROUP_LEVELS = ("container", "parent", "grandparent")
-
-OPENERS = (
-    "",
-    "p",
-    "li",
-    "br",
-    "h1",
-    "h2",
-    "h3",
-    "h4-6",
-    "div",
-    "/div",
-    "td",
-    "/td",
-    "tr",
-    "dd-dt",
-    "blockquote",
-    "pre",
-    "section",
-    "article",
-    "table",
-    "ul-ol",
-    "/p",
-    "/li",
-    "figcaption",
-    "address",
-    "header",
-    "footer",
-    "aside",
-    "nav",
-    "other",
-)
 _OPENER_INDEX: dict[str, int] = {}
 for _i, _name in enumerate(OPENERS):
     for _tag in _name.split("-") if _name in ("dd-dt", "ul-ol") else [_name]:
@@ -111,37 +69,6 @@ for _tag in ("h4", "h5", "h6"):
     _OPENER_INDEX[_tag] = OPENERS.index("h4-6")
 _OTHER_OPENER = OPENERS.index("other")
 
-ANCESTORS = (
-    "article",
-    "main",
-    "section",
-    "aside",
-    "nav",
-    "header",
-    "footer",
-    "form",
-    "table",
-    "ul",
-    "ol",
-    "dl",
-    "blockquote",
-    "figure",
-    "center",
-    "menu",
-    "fieldset",
-    "td",
-)
-#: Standard (W3C ARIA, HTML, schema.org) attribute signals on the ancestor path: not
-#: site-specific words, so they carry across sites and languages.
-MARKS = (
-    "role=main",
-    "role=navigation",
-    "role=complementary",
-    "role=contentinfo",
-    "role=banner",
-    "itemprop=articleBody",
-    "hidden",
-)
 _MARK_BIT = {name: 1 << (len(ANCESTORS) + i) for i, name in enumerate(MARKS)}
 _ROLE_BITS = {
     "main": "role=main",
@@ -183,54 +110,6 @@ _CLOSERS[[0x22, 0x27, 0x29, 0xBB, 0x201D, 0x2019]] = True
 _CP_CLASS_BYTES = _CP_CLASS.tobytes()
 _CLOSERS_BYTES = _CLOSERS.astype(np.uint8).tobytes()
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-
-
-def _names() -> list[str]:
-    names = ["log_words", "log_chars", "log_bytes", "density", "tags_per_word", "link_density", "word_length"]
-    for off in [o for o in range(-WINDOW, WINDOW + 1) if o]:
-        names += [f"density@{off:+d}", f"log_chars@{off:+d}", f"link_density@{off:+d}", f"outside@{off:+d}"]
-    names += ["wide_density", "wide_link_density", "wide_log_chars", "wide_short_share"]
-    names += [
-        "density_rel",
-        "log_chars_rel",
-        "position",
-        "char_position",
-        "log_blocks",
-        "log_page_words",
-        "link_share_page",
-    ]
-    names += ["in_bte", "bte_distance", "bte_before", "bte_after", "bte_share", "in_hybrid", "hybrid_distance"]
-    names += [f"opener={o or 'none'}" for o in OPENERS]
-    names += [f"in_{a}" for a in ANCESTORS]
-    names += [f"in_{m}" for m in MARKS]
-    names += ["depth", "depth_rel", "same_container_prev", "same_container_next"]
-    for level in GROUP_LEVELS:
-        names += [
-            f"{level}_log_words",
-            f"{level}_word_share",
-            f"{level}_link_density",
-            f"{level}_density",
-            f"{level}_log_blocks",
-            f"{level}_is_largest",
-        ]
-    names += [
-        "digit_share",
-        "upper_share",
-        "punct_share",
-        "commas_per_word",
-        "stops_per_word",
-        "ends_sentence",
-        "title_overlap",
-    ]
-    names += [f"path_hint={g}" for g in _hints.GROUP_NAMES]
-    names += [f"own_hint={g}" for g in _hints.GROUP_NAMES]
-    names += list(_furniture.NAMES)
-    return names
-
-
-#: Ordered feature names: column ``i`` of :func:`block_features` is ``FEATURE_NAMES[i]``.
-FEATURE_NAMES: tuple[str, ...] = tuple(_names())
-N_FEATURES = len(FEATURE_NAMES)
 
 
 def _mark_bits(raw: str) -> int:
@@ -566,12 +445,6 @@ def _furniture_columns(doc: Document, out: np.ndarray | None = None) -> np.ndarr
     return out
 
 
-#: Columns of :func:`_furniture_columns` (appended after the ones the C pass fills).
-N_FURNITURE = 2 * _hints.N_GROUPS + len(_furniture.NAMES)
-#: Columns the C pass (or its numpy reference) fills: all but the furniture columns.
-N_NUMERIC = N_FEATURES - N_FURNITURE
-
-
 def _block_features_c(c: ModuleType, doc: Document, span: Span | None) -> np.ndarray:
     """:func:`block_features` with the numeric columns filled in one C call."""
     n = doc.n_blocks
@@ -609,30 +482,17 @@ def _block_features_c(c: ModuleType, doc: Document, span: Span | None) -> np.nda
     return out
 
 
-#: Names of :func:`context_features` columns (inputs of the second stage).
-CONTEXT_NAMES: tuple[str, ...] = (
-    "p",
-    "p_mean@1",
-    "p_mean@3",
-    "p_mean@8",
-    "p@-1",
-    "p@+1",
-    "p_max_after",
-    "p_max_before",
-    "p_container_mean",
-    "p_container_word_mean",
-    "p_page_max",
-    "p_rel_max",
-    "p_page_kept_share",
-    "p_page_kept_word_share",
-    "run_word_share",
-    "in_main_run",
-    "main_run_distance",
-    "gap_word_share",
-)
+class BlockArrays(Protocol):
+    """What :func:`context_features` reads of a page: a :class:`Document` or training's page blocks."""
+
+    @property
+    def words(self) -> np.ndarray: ...
+
+    @property
+    def container(self) -> np.ndarray: ...
 
 
-def context_features(p: np.ndarray, doc: Document, *, accelerated: bool | None = None) -> np.ndarray:
+def context_features(p: np.ndarray, doc: BlockArrays, *, accelerated: bool | None = None) -> np.ndarray:
     """First-stage probabilities of the block, its neighbours, its container and the page.
 
     Content comes in runs inside one container; a second stage that sees
@@ -656,7 +516,7 @@ def context_features(p: np.ndarray, doc: Document, *, accelerated: bool | None =
     return np.frombuffer(raw, dtype=np.float32).reshape(len(CONTEXT_NAMES), n).T
 
 
-def context_features_reference(p: np.ndarray, doc: Document) -> np.ndarray:
+def context_features_reference(p: np.ndarray, doc: BlockArrays) -> np.ndarray:
     """The numpy reference of :func:`context_features` (``p`` not empty)."""
     n = len(p)
     p = p.astype(np.float64)

@@ -2,7 +2,7 @@
 
 Files: ``model.npz`` holds only float arrays and is loaded with
 ``allow_pickle=False``; ``model.json`` beside it holds the feature names,
-:data:`~scrapy_bte.learned.features.FEATURE_VERSION`, hyper-parameters, training
+:data:`~scrapy_bte.learned.feature_schema.FEATURE_VERSION`, hyper-parameters, training
 sets, date and metrics. :func:`load` refuses, with
 :class:`~scrapy_bte.errors.ModelError`, anything that does not match.
 """
@@ -22,7 +22,8 @@ import numpy as np
 from ..core import boundedjson
 from ..errors import ModelError
 from .estimators import MLPClassifier
-from .features import CONTEXT_NAMES, FEATURE_NAMES, FEATURE_VERSION, context_features
+from .feature_schema import CONTEXT_NAMES, FEATURE_NAMES, FEATURE_VERSION
+from .features import context_features
 from .ngrams import NgramClassifier
 
 FORMAT = "scrapy-bte-block-model"
@@ -96,7 +97,8 @@ class BlockModel:
         }
         path = Path(path)
         with open(path, "wb") as fh:
-            np.savez_compressed(fh, **{k: np.asarray(v, dtype=np.float32) for k, v in arrays.items()})
+            stored: dict[str, Any] = {k: np.asarray(v, dtype=np.float32) for k, v in arrays.items()}
+            np.savez_compressed(fh, **stored)
         metadata_path(path).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         self.metadata = meta
 
@@ -188,7 +190,7 @@ def _classifier_from(
 ) -> MLPClassifier:
     """One stage's classifier from its arrays, checking every shape."""
     sizes = [inputs, *hidden, 1]
-    expected = {"mean": (inputs,), "scale": (inputs,)}
+    expected: dict[str, tuple[int, ...]] = {"mean": (inputs,), "scale": (inputs,)}
     for i, (a, b) in enumerate(itertools.pairwise(sizes)):
         expected[f"W{i}"] = (a, b)
         expected[f"b{i}"] = (b,)

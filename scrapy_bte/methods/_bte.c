@@ -11,20 +11,7 @@
 #include <Python.h>
 #include <math.h>
 
-/* A read-only contiguous buffer of 8-byte items of the given struct format. */
-static int get_array(PyObject *obj, Py_buffer *view, const char *formats, const char *what)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return -1;
-    if (view->itemsize != 8 || view->format == NULL || strchr(formats, view->format[0]) == NULL ||
-        view->format[1] != '\0') {
-        PyBuffer_Release(view);
-        PyErr_Format(PyExc_TypeError, "%s must be a contiguous %s array", what,
-                     formats[0] == 'd' ? "float64" : "int64");
-        return -1;
-    }
-    return 0;
-}
+#include "_native.h"
 
 /* The run encoding of the token sequence (2 * n_tags + 1 tokens) into vals/first/last,
  * which hold one entry per token at most; returns the number of runs. Tags whose byte in
@@ -71,16 +58,16 @@ PyDoc_STRVAR(runs_doc,
              "negative run; first/last are the segments each run touches. Tags whose\n"
              "byte in weightless (n_tags bytes) is not zero count as nothing.");
 
-static PyObject *runs(PyObject *self, PyObject *args)
+static PyObject *runs(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *obj, *skip_obj = Py_None;
     Py_ssize_t n_tags;
     if (!PyArg_ParseTuple(args, "On|O", &obj, &n_tags, &skip_obj))
         return NULL;
     Py_buffer view, skip_view = {0};
-    if (get_array(obj, &view, "d", "seg_words") < 0)
+    if (get_view(obj, F64, -1, "seg_words", &view) < 0)
         return NULL;
-    if (skip_obj != Py_None && PyObject_GetBuffer(skip_obj, &skip_view, PyBUF_C_CONTIGUOUS) < 0) {
+    if (skip_obj != Py_None && get_view(skip_obj, U8, -1, "weightless", &skip_view) < 0) {
         PyBuffer_Release(&view);
         return NULL;
     }
@@ -180,10 +167,10 @@ static int best_span(const double *v, Py_ssize_t n, double *score_out, Py_ssize_
     return 0;
 }
 
-static PyObject *max_span(PyObject *self, PyObject *obj)
+static PyObject *max_span(PyObject *Py_UNUSED(self), PyObject *obj)
 {
     Py_buffer view;
-    if (get_array(obj, &view, "d", "values") < 0)
+    if (get_view(obj, F64, -1, "values", &view) < 0)
         return NULL;
     Py_ssize_t n = view.len / 8;
     double best = 0.0;
@@ -205,7 +192,7 @@ PyDoc_STRVAR(span_doc,
              "numpy path must decide: a fractional word run inside the span (numpy's\n"
              "pairwise sum may round otherwise) or no block among its segments.");
 
-static PyObject *span(PyObject *self, PyObject *args)
+static PyObject *span(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *obj, *skip_obj, *block_obj;
     Py_ssize_t n_tags;
@@ -213,13 +200,13 @@ static PyObject *span(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OnObO", &obj, &n_tags, &skip_obj, &skip_bits, &block_obj))
         return NULL;
     Py_buffer view, block_view, skip_view = {0};
-    if (get_array(obj, &view, "d", "seg_words") < 0)
+    if (get_view(obj, F64, -1, "seg_words", &view) < 0)
         return NULL;
-    if (get_array(block_obj, &block_view, "lq", "seg_block") < 0) {
+    if (get_view(block_obj, I64, -1, "seg_block", &block_view) < 0) {
         PyBuffer_Release(&view);
         return NULL;
     }
-    if (skip_obj != Py_None && PyObject_GetBuffer(skip_obj, &skip_view, PyBUF_C_CONTIGUOUS) < 0) {
+    if (skip_obj != Py_None && get_view(skip_obj, U8, -1, "tag_flags", &skip_view) < 0) {
         PyBuffer_Release(&view);
         PyBuffer_Release(&block_view);
         return NULL;
@@ -297,7 +284,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.methods._bte", "BTE's run-length encoding and maximum-sum span in C.", -1, methods,
+    PyModuleDef_HEAD_INIT, "scrapy_bte.methods._bte", "BTE's run-length encoding and maximum-sum span in C.", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__bte(void) { return PyModule_Create(&module); }

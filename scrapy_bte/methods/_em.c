@@ -10,13 +10,15 @@
 #include <Python.h>
 #include <math.h>
 
+#include "_native.h"
+
 PyDoc_STRVAR(fit_doc,
              "fit(d, split, floor, iterations) -> (m0, m1, s0, s1, p) or None\n\n"
              "EM of a two-component 1-D Gaussian mixture over the float64 buffer d,\n"
              "started from the values on either side of split, as\n"
              "density.gaussian_threshold does; None when one side is empty.");
 
-static PyObject *fit(PyObject *self, PyObject *args)
+static PyObject *fit(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *obj;
     double m[2], s[2], p, split, floor_;
@@ -24,13 +26,8 @@ static PyObject *fit(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "Oddi", &obj, &split, &floor_, &iterations))
         return NULL;
     Py_buffer view;
-    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+    if (get_view(obj, F64, -1, "d", &view) < 0)
         return NULL;
-    if (view.itemsize != 8 || view.format == NULL || strcmp(view.format, "d") != 0) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_TypeError, "d must be a contiguous float64 array");
-        return NULL;
-    }
     const double *d = view.buf;
     Py_ssize_t n = view.len / 8;
     /* The start: moments of the values at or below the split and above it. */
@@ -102,7 +99,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.methods._em", "EM of density.gaussian_threshold (optional accelerator).", -1, methods,
+    PyModuleDef_HEAD_INIT, "scrapy_bte.methods._em", "EM of density.gaussian_threshold (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__em(void)

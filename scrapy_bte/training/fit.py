@@ -69,10 +69,7 @@ def training_pages(sets: Sequence[SetData], balance: float) -> list[PageBlocks]:
 
 def _stack(pages: Sequence[PageBlocks], extra: Sequence[np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
     X = np.concatenate(
-        [
-            p.X if extra is None else np.column_stack((p.X, e))
-            for p, e in zip(pages, extra if extra is not None else [None] * len(pages))
-        ]
+        [p.X for p in pages] if extra is None else [np.column_stack(pe) for pe in zip((p.X for p in pages), extra)]
     )
     y = np.concatenate([p.y for p in pages])
     w = np.concatenate([p.weight for p in pages])

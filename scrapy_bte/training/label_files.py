@@ -28,7 +28,7 @@ import numpy as np
 
 from ..core import boundedjson
 from ..errors import ConfigError
-from ..learned.features import FEATURE_VERSION
+from ..learned.feature_schema import FEATURE_VERSION
 
 FORMAT = "scrapy-bte-labels"
 VERSION = 1

@@ -66,7 +66,7 @@ def text_labels(texts: list[str], gold: str, min_share: float = MIN_SHARE) -> np
         return labels
     available = Counter(token_shingles(gold_tokens))
     joined = " " + " ".join(gold_tokens) + " "
-    short_left = Counter()  # how often each short token sequence may still be claimed
+    short_left: Counter[str] = Counter()  # how often each short token sequence may still be claimed
     block_tokens = [tokens(t) for t in texts]
     # Longest blocks claim their shingles first: an article paragraph wins
     # over a teaser or menu entry that repeats part of it.

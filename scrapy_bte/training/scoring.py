@@ -64,7 +64,7 @@ def score_set(data: SetData, method: str, model_path: str | None = None, quiet: 
     does after decoding's input checks); the block error rate compares the
     kept blocks with the labels of the pages that have labels.
     """
-    options = {"model_path": model_path} if method in LEARNED_METHODS and model_path else {}
+    options: dict[str, Any] = {"model_path": model_path} if method in LEARNED_METHODS and model_path else {}
     scores, conf, errors, blocks = [], [], 0, 0
     seconds = 0.0
     bar = Progress(f"{method} on {data.name}", len(data.pages), quiet)

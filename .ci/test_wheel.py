@@ -1,0 +1,57 @@
+"""Test the installed scrapy-bte (a wheel), not the source tree it was built from.
+
+    python .ci/test_wheel.py [pytest arguments]
+
+Run with the interpreter of the environment the wheel is installed in. It
+checks, from a directory outside the checkout, that ``scrapy_bte`` is the
+installed one and that every native pass is in use (and prints
+``scrapy-bte --version``); then it copies the test suite and the files it
+reads (``tests/``, ``example_project/``, pytest's settings in
+``pyproject.toml``) into a temporary directory and runs pytest there with
+``SCRAPY_BTE_REQUIRE_ACCEL=1``, so neither the tests nor the processes they
+start can import the uncompiled sources. Used by ``.ci/run`` and by
+cibuildwheel's test step; exits with pytest's status.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+CHECKOUT = Path(__file__).resolve().parents[1]
+
+_CHECK = """
+import pathlib, sys
+import scrapy_bte
+where = pathlib.Path(scrapy_bte.__file__).resolve()
+if where.parent == pathlib.Path(sys.argv[1]) / "scrapy_bte":
+    sys.exit(f"scrapy_bte imported from the source tree ({where}), not from the installed wheel")
+missing = [name for name, built in scrapy_bte.ACCELERATED.items() if not built]
+if missing or len(scrapy_bte.ACCELERATED) != 14:
+    sys.exit(f"native passes not in use: {missing} of {sorted(scrapy_bte.ACCELERATED)}")
+print(f"scrapy_bte from {where.parent}")
+"""
+
+
+def main(pytest_args: list[str]) -> int:
+    with tempfile.TemporaryDirectory(prefix="scrapy-bte-wheel-") as tmp:
+        root = Path(tmp)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env["SCRAPY_BTE_REQUIRE_ACCEL"] = "1"
+        subprocess.run([sys.executable, "-c", _CHECK, str(CHECKOUT)], cwd=root, env=env, check=True)
+        subprocess.run([sys.executable, "-m", "scrapy_bte", "--version"], cwd=root, env=env, check=True)
+        shutil.copytree(CHECKOUT / "tests", root / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            CHECKOUT / "example_project", root / "example_project", ignore=shutil.ignore_patterns("__pycache__")
+        )
+        shutil.copy2(CHECKOUT / "pyproject.toml", root / "pyproject.toml")
+        command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *pytest_args]
+        return subprocess.run(command, cwd=root, env=env).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

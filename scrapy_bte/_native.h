@@ -1,0 +1,164 @@
+/* Shared by the C passes: typed views of numpy arrays and portable bit helpers.
+ *
+ * Arrays. get_view acquires a C-contiguous buffer of `count` items of `kind`
+ * (any count if negative) and checks its format as well as its length, so a
+ * pass never reads an array of another type as its own: 0 on success; on
+ * failure -1 with TypeError (not an array of that type) or ValueError (wrong
+ * length) set and nothing held; get_writable_view also insists on a
+ * writable buffer. get_array does the same into the next slot
+ * of `held`, so a pass that holds several releases them all on every path
+ * (release_all).
+ *
+ * Bits. count_trailing_zeros32/64 (of a non-zero value) and PREFETCH use the
+ * compiler's builtin or intrinsic where there is one (GCC, Clang, MSVC on
+ * x64 and ARM64) and a plain C loop or nothing elsewhere; define
+ * SCRAPY_BTE_PORTABLE_C to build the plain C forms on any compiler (the
+ * parity tests then check them).
+ */
+#ifndef SCRAPY_BTE_NATIVE_H
+#define SCRAPY_BTE_NATIVE_H
+
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ arrays */
+
+enum kind { F32, F64, I64, U8 };
+
+static inline const char *kind_name(enum kind kind)
+{
+    switch (kind) {
+    case F32:
+        return "float32";
+    case F64:
+        return "float64";
+    case I64:
+        return "int64";
+    default:
+        return "uint8 or bool";
+    }
+}
+
+static inline int get_typed_view(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *view,
+                                 int writable)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0) {
+        PyErr_Format(PyExc_TypeError, writable ? "%s must be a writable contiguous array" : "%s must be a contiguous array",
+                     name);
+        return -1;
+    }
+    const char *fmt = view->format ? view->format : "B";
+    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
+        fmt++;
+    int ok;
+    switch (kind) {
+    case F32:
+        ok = view->itemsize == 4 && strcmp(fmt, "f") == 0;
+        break;
+    case F64:
+        ok = view->itemsize == 8 && strcmp(fmt, "d") == 0;
+        break;
+    case I64:
+        ok = view->itemsize == 8 && (strcmp(fmt, "l") == 0 || strcmp(fmt, "q") == 0);
+        break;
+    default:
+        ok = view->itemsize == 1 && (strcmp(fmt, "B") == 0 || strcmp(fmt, "?") == 0);
+        break;
+    }
+    if (!ok) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, writable ? "%s must be a writable contiguous %s array" : "%s must be a contiguous %s array",
+                     name, kind_name(kind));
+        return -1;
+    }
+    if (count >= 0 && view->len != count * view->itemsize) {
+        Py_ssize_t items = view->len / view->itemsize;
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_ValueError, "%s has %zd items, expected %zd", name, items, count);
+        return -1;
+    }
+    return 0;
+}
+
+static inline int get_view(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *view)
+{
+    return get_typed_view(obj, kind, count, name, view, 0);
+}
+
+/* As get_view, for an array the pass writes into. */
+static inline int get_writable_view(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *view)
+{
+    return get_typed_view(obj, kind, count, name, view, 1);
+}
+
+static inline int get_array(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *held,
+                            int *n_held)
+{
+    if (get_view(obj, kind, count, name, &held[*n_held]) < 0)
+        return -1;
+    (*n_held)++;
+    return 0;
+}
+
+static inline void release_all(Py_buffer *held, int n_held)
+{
+    for (int k = 0; k < n_held; k++)
+        PyBuffer_Release(&held[k]);
+}
+
+/* ------------------------------------------------------------------ bits */
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(SCRAPY_BTE_PORTABLE_C)
+static inline int count_trailing_zeros32(uint32_t x)
+{
+    return __builtin_ctz(x);
+}
+static inline int count_trailing_zeros64(uint64_t x)
+{
+    return __builtin_ctzll(x);
+}
+#define PREFETCH(p) __builtin_prefetch(p)
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64)) && !defined(SCRAPY_BTE_PORTABLE_C)
+#include <intrin.h>
+static __inline int count_trailing_zeros32(uint32_t x)
+{
+    unsigned long at;
+    _BitScanForward(&at, x);
+    return (int)at;
+}
+static __inline int count_trailing_zeros64(uint64_t x)
+{
+    unsigned long at;
+    _BitScanForward64(&at, x);
+    return (int)at;
+}
+#if defined(_M_X64)
+#define PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
+#else
+#define PREFETCH(p) __prefetch(p)
+#endif
+#else
+static inline int count_trailing_zeros32(uint32_t x)
+{
+    int n = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+static inline int count_trailing_zeros64(uint64_t x)
+{
+    int n = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+/* A hint only: without one the reads are the same, just not started early. */
+#define PREFETCH(p) ((void)(p))
+#endif
+
+#endif
