@@ -11,6 +11,7 @@ files are reproducible and line up with their inputs.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sys
 import time
 from collections import deque
@@ -157,48 +158,73 @@ class Summary:
         elapsed = time.perf_counter() - self.started
         return self.pages / elapsed if elapsed > 0 else 0.0
 
-    def line(self) -> str:
+    def counts(self) -> str:
         extra = ""
         if self.bad_inputs:
             extra += f", {self.bad_inputs} unreadable"
         if self.skipped:
             extra += f", {self.skipped} records skipped"
-        return f"{self.pages} pages, {self.empty} empty, {self.errors} errors{extra}, {self.rate():.1f} pages/s"
+        return f"{self.pages} pages, {self.empty} empty, {self.errors} errors{extra}"
+
+    def line(self) -> str:
+        return f"{self.counts()}, {self.rate():.1f} pages/s"
+
+
+def _size(stream: TextIO) -> tuple[int, int]:
+    """The terminal's columns and lines; 80 x 24 where it reports none (a fresh pseudo-terminal
+    says 0 x 0, and tqdm then draws nothing)."""
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (OSError, ValueError):
+        return 80, 24
+    return size.columns or 80, size.lines or 24
 
 
 class Progress:
-    """A progress bar on stderr, only when it is a terminal (never in a log file or pipe).
+    """A progress bar on stderr (tqdm), only when it is a terminal (never in a log file or pipe).
 
     The bar counts inputs (files, and each WARC file as one), since the
-    number of pages in a WARC file is not known before it is read; the
-    counts of the summary line follow it.
+    number of pages in a WARC file is not known before it is read; tqdm
+    gives their rate and the time left, and the counts of the summary line
+    follow it.
     """
 
     INTERVAL = 0.2
-    WIDTH = 20
 
     def __init__(self, total: int, stream: TextIO | None = None) -> None:
-        self.total = max(total, 1)
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = self.stream.isatty()
-        self._last = 0.0
-        self._shown = False
+        self._bar: Any = None
+        if self.enabled:
+            from tqdm import tqdm  # only on a terminal: a piped run never imports it
+
+            columns, lines = _size(self.stream)
+            self._bar = tqdm(
+                total=total,
+                file=self.stream,
+                unit="input",
+                mininterval=self.INTERVAL,
+                ncols=columns,
+                nrows=lines,
+                leave=False,
+            )
 
     def update(self, summary: Summary, inputs_read: int, *, final: bool = False) -> None:
-        """Redraw, at most every ``INTERVAL`` seconds (always when ``final``)."""
-        now = time.perf_counter()
-        if not self.enabled or (now - self._last < self.INTERVAL and not final):
+        """Move the bar to ``inputs_read`` with the page counts beside it (redrawn at most every ``INTERVAL`` s)."""
+        bar = self._bar
+        if bar is None or (inputs_read == bar.n and not final):
             return
-        self._last = now
-        share = min(inputs_read, self.total) / self.total
-        filled = round(share * self.WIDTH)
-        bar = "#" * filled + "-" * (self.WIDTH - filled)
-        self.stream.write(f"\r\x1b[K[{bar}] {inputs_read}/{self.total} inputs  {summary.line()}")
-        self.stream.flush()
-        self._shown = True
+        bar.set_postfix_str(summary.counts(), refresh=False)
+        bar.update(inputs_read - bar.n)
+        if final:
+            bar.refresh()
 
     def clear(self) -> None:
-        if self._shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self._shown = False
+        """Take the bar off the line for a message; the next update draws it again."""
+        if self._bar is not None:
+            self._bar.clear()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None

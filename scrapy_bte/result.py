@@ -9,6 +9,20 @@ from .fields.record import FIELD_NAMES
 
 SCORE_KEYS = ("bte_score", "density", "text_ratio", "confidence", "method", "title", "words", "fingerprint")
 
+#: Score key -> its column in a flat record: the crawl's ``BTE_FLAT_SCORES`` items and
+#: ``scrapy-bte extract --format csv`` write the same names, so one reader takes both.
+FLAT_SCORE_FIELDS = {
+    "bte_score": "bte_score",
+    "density": "bte_density",
+    "text_ratio": "bte_text_ratio",
+    "confidence": "bte_confidence",
+    "method": "bte_method",
+    "title": "bte_title",
+    "words": "bte_words",
+    "fingerprint": "bte_fingerprint",
+    "error": "bte_error",
+}
+
 
 @dataclass(frozen=True)
 class Extraction:

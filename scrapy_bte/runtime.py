@@ -139,12 +139,13 @@ class BTERuntime:
         get = self.stats.get
         pages = sum(get(key) for key in ("bte/extracted", "bte/empty", "bte/errors"))
         seconds = get("bte/milliseconds") / 1000.0
+        waiting = get("bte/wait_milliseconds") / 1000.0
         logger.info(
             "scrapy-bte: %d page(s) extracted (%d with text, %d empty, %d errors, %d timeouts,"
             " %d worker crash(es)),"
             " %d word(s), %d item(s) filled; skipped %d non-HTML, %d too large;"
             " %d extraction(s) saved (no item needed them); items dropped: %d too short, %d near-duplicate;"
-            " %.2f s extracting (%.3f s/page, %d worker(s))",
+            " %.2f s extracting (%.3f s/page, %d worker(s)), %.2f s waiting for a free worker (%.3f s/page)",
             pages,
             get("bte/extracted"),
             get("bte/empty"),
@@ -161,6 +162,8 @@ class BTERuntime:
             seconds,
             seconds / pages if pages else 0.0,
             self.config.workers,
+            waiting,
+            waiting / pages if pages else 0.0,
         )
         if self.stats.failures:
             logger.warning(
@@ -222,6 +225,7 @@ class BTERuntime:
         the reactor; with ``BTE_WORKERS = 0`` it is extracted right here.
         """
         started = time.perf_counter()
+        future: _pool.JobFuture | None = None
         try:
             if self.config.workers == 0:
                 result = self._extract_inline(html, url=url, encoding=encoding, content_type=content_type)
@@ -237,11 +241,26 @@ class BTERuntime:
             raise
         except Exception as exc:  # noqa: BLE001 - a bad page must never break the crawl
             result = self._failed(exc)
-        self.stats.add_seconds("bte/milliseconds", time.perf_counter() - started)
+        self._time(time.perf_counter() - started, future)
         self._count(result, url)
         return result
 
-    async def _submit(self, pool: _pool.WorkerPool, body: bytes, **kwargs: Any) -> Future[Extraction]:
+    def _time(self, seconds: float, future: _pool.JobFuture | None) -> None:
+        """Split a page's time into extraction (``bte/milliseconds``) and waiting for a worker.
+
+        Inline, all of it is extraction. With workers, extraction is the
+        page's time in its worker; the rest (a full pool, the queue, the
+        hand-over) is ``bte/wait_milliseconds``, so the summary's seconds per
+        page are the extraction's cost, not the crawl's backlog.
+        """
+        if self.config.workers == 0:
+            self.stats.add_seconds("bte/milliseconds", seconds)
+            return
+        worker = min(seconds, future.worker_seconds or 0.0) if future is not None else 0.0
+        self.stats.add_seconds("bte/milliseconds", worker)
+        self.stats.add_seconds("bte/wait_milliseconds", seconds - worker)
+
+    async def _submit(self, pool: _pool.WorkerPool, body: bytes, **kwargs: Any) -> _pool.JobFuture:
         """Submit to the pool, waiting (without blocking) while it is full."""
         while True:
             try:

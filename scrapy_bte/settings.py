@@ -21,6 +21,7 @@ from .errors import ConfigError
 from .fields.record import DEFAULT_FIELDS, FIELD_NAMES
 from .pool import suggested_max_pending
 from .pool.cpus import usable_cpus
+from .result import FLAT_SCORE_FIELDS
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -29,18 +30,6 @@ if TYPE_CHECKING:
 EXTRACT_MODES = ("items", "responses")
 """Values accepted by ``BTE_EXTRACT``."""
 
-FLAT_SCORE_FIELDS = {
-    "bte_score": "bte_score",
-    "density": "bte_density",
-    "text_ratio": "bte_text_ratio",
-    "confidence": "bte_confidence",
-    "method": "bte_method",
-    "title": "bte_title",
-    "words": "bte_words",
-    "fingerprint": "bte_fingerprint",
-    "error": "bte_error",
-}
-"""Score key -> top-level item field written when ``BTE_FLAT_SCORES`` is on."""
 
 ITEM_FIELDS = (*FIELD_NAMES, "page_type")
 """What ``BTE_FIELDS`` may name: the article fields read from the markup, and ``page_type``, which every

@@ -11,6 +11,7 @@ import gzip
 import json
 import os
 import pty
+import re
 import shutil
 import subprocess
 import sys
@@ -21,7 +22,8 @@ import pytest
 from conftest import SAMPLES
 
 from scrapy_bte import extract
-from scrapy_bte.cli import EXIT_EMPTY, EXIT_FAILED, EXIT_OK, main
+from scrapy_bte.cli import EXIT_EMPTY, EXIT_FAILED, EXIT_OK, WORKERS_PAY_FROM, default_jobs, main
+from scrapy_bte.pool.cpus import usable_cpus
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SAMPLE = SAMPLES / "article.html"
@@ -302,6 +304,19 @@ def test_progress_line_only_on_a_terminal(tmp_path):
     os.close(primary)
     assert proc.returncode == EXIT_OK
     text = seen.decode()
-    assert "\r\x1b[K" in text  # the line is redrawn in place and cleared at the end
-    assert "] 5/5 inputs" in text and "[" + "#" * 20 + "]" in text
+    assert text.count("\r") >= 3  # the line is redrawn in place and cleared at the end
+    # tqdm's bar: inputs done, elapsed<left, the rate, and the summary's counts beside them.
+    assert re.search(
+        r"100%\|.*\| 5/5 \[\d\d:\d\d<\d\d:\d\d, +[\d.]+(input/s|s/input), 5 pages, 0 empty, 0 errors\]", text
+    ), text
     assert "5 pages, 0 empty, 0 errors" in text.splitlines()[-1]
+
+
+def test_jobs_default_to_workers_only_where_they_were_measured_to_pay():
+    cpus = usable_cpus()
+    workers = cpus if cpus >= 2 else 0
+    assert default_jobs(["page.html"]) == 0  # starting workers costs more than one page
+    assert default_jobs([f"{i}.html" for i in range(WORKERS_PAY_FROM - 1)]) == 0
+    assert default_jobs([f"{i}.html" for i in range(WORKERS_PAY_FROM)]) == workers
+    assert default_jobs(["page.html", "crawl.warc.gz"]) == workers  # a WARC file holds many pages
+    assert default_jobs(["-"]) == 0

@@ -140,6 +140,43 @@ def test_report_shows_hostile_text_and_runs_nothing(browser, tmp_path):
     assert browser.execute_script("return typeof window.pwned") == "undefined" and no_alert(browser)
 
 
+LONG_URL = (
+    "https://news.example.com/" + "section/sub-section-with-a-long-name/" * 6 + "lead-image-" + "x" * 120 + ".jpg"
+)
+
+
+def test_report_wraps_long_values_at_1300_px(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    page = (
+        (FIXTURES / "comments.html")
+        .read_bytes()
+        .replace(
+            b"<head>",
+            f'<head><meta property="og:image" content="{LONG_URL}"><link rel="canonical" href="{LONG_URL}">'.encode(),
+            1,
+        )
+    )
+    report = tmp_path / "report.html"
+    report.write_text(render(explain(page, LONG_URL)), encoding="utf-8")
+    browser.set_window_size(1300, 900)
+    try:
+        browser.get(report.as_uri())
+        viewport = browser.execute_script("return document.documentElement.clientWidth")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= viewport
+        fields = browser.find_element(By.ID, "fields")
+        assert LONG_URL in fields.text.replace("\n", "")  # shown whole, over several lines
+        right = "return arguments[0].getBoundingClientRect().right"
+        column = browser.execute_script("return arguments[0].parentElement", fields)
+        assert browser.execute_script(right, fields) <= browser.execute_script(right, column) + 1
+        heading = browser.find_element(By.CSS_SELECTOR, "header h1")
+        assert browser.execute_script(right, heading) <= viewport
+        if os.environ.get("BTE_SCREENSHOT"):  # a picture to look at: BTE_SCREENSHOT=/tmp/wrap.png
+            browser.save_screenshot(os.environ["BTE_SCREENSHOT"])
+    finally:
+        browser.set_window_size(1280, 900)
+
+
 def test_labelling_page_by_click_and_keyboard(browser, tmp_path):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import subprocess
@@ -12,6 +13,7 @@ import pytest
 from conftest import SAMPLES
 
 from scrapy_bte.cli import EXIT_EMPTY, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
+from scrapy_bte.formats import csv_columns
 
 SAMPLE = SAMPLES / "article.html"
 SENTENCE = "granite blocks salvaged from a demolished railway viaduct"
@@ -30,13 +32,51 @@ def test_extract_prints_the_main_text(capsys):
     assert "All rights reserved" not in out
 
 
-def test_json_format_has_text_scores_and_source(capsys):
+def test_json_is_one_array_and_jsonl_one_object_per_line(capsys):
     code, out, _ = run(capsys, "extract", "--format", "json", "--method", "bte", str(SAMPLE), str(SAMPLE))
     assert code == EXIT_OK
-    lines = [json.loads(line) for line in out.splitlines()]
-    assert len(lines) == 2
-    assert lines[0]["method"] == "bte" and lines[0]["source"] == str(SAMPLE)
-    assert SENTENCE in lines[0]["text"] and 0 <= lines[0]["confidence"] <= 1
+    pages = json.loads(out)  # one document: json.load reads it whole
+    assert isinstance(pages, list) and len(pages) == 2
+    assert pages[0]["method"] == "bte" and pages[0]["source"] == str(SAMPLE)
+    assert SENTENCE in pages[0]["text"] and 0 <= pages[0]["confidence"] <= 1
+    for name in ("jsonl", "jsonlines"):  # Scrapy's feed names for JSON lines
+        code, out, _ = run(capsys, "extract", "--format", name, "--method", "bte", str(SAMPLE), str(SAMPLE))
+        assert code == EXIT_OK and [json.loads(line) for line in out.splitlines()] == pages
+
+
+def test_json_of_no_page_is_an_empty_array(capsys, tmp_path):
+    pdf = tmp_path / "file.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 8)
+    code, out, _ = run(capsys, "extract", "--format", "json", str(pdf))
+    assert code == EXIT_FAILED and json.loads(out) == []
+
+
+def test_csv_has_the_columns_of_a_flat_crawl_export(capsys, tmp_path):
+    page = str(Path(__file__).resolve().parent / "fixtures" / "comments.html")
+    output = tmp_path / "pages.csv"
+    code, _, _ = run(capsys, "extract", "--format", "csv", "-o", str(output), str(SAMPLE), page)
+    assert code == EXIT_OK
+    with output.open(newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert list(rows[0]) == list(csv_columns())
+    assert list(rows[0])[:4] == ["source", "text", "bte_score", "bte_density"]
+    expected = json.loads(run(capsys, "extract", "--format", "json", str(SAMPLE), page)[1])
+    for row, page_json in zip(rows, expected, strict=True):
+        assert row["source"] == page_json["source"]
+        assert row["text"] == page_json["text"]  # newlines survive, quoted
+        assert float(row["bte_confidence"]) == page_json["confidence"]
+        assert row["bte_title"] == page_json["title"] and row["bte_error"] == ""
+        assert row["author"] == (page_json["author"] or "")
+    code, _, _ = run(capsys, "extract", "--format", "csv", "--comments", "keep", "-o", str(output), page)
+    with output.open(newline="", encoding="utf-8") as fh:
+        (row,) = list(csv.DictReader(fh))
+    assert "Our two hives on the allotment" in row["comments"]
+
+
+def test_unknown_format_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["extract", "--format", "xml", str(SAMPLE)])
+    assert exit_info.value.code == EXIT_USAGE
 
 
 def test_stdin_and_title(capsys, monkeypatch):
@@ -66,7 +106,7 @@ def test_comments_keep_or_drop(capsys):
     assert code == EXIT_OK and comment not in dropped and "spring honey" in dropped
     code, default, _ = run(capsys, "extract", page)
     assert default == dropped
-    code, as_json, _ = run(capsys, "extract", "--format", "json", "--comments", "keep", page)
+    code, as_json, _ = run(capsys, "extract", "--format", "jsonl", "--comments", "keep", page)
     assert comment in json.loads(as_json)["comments"] and comment not in json.loads(as_json)["text"]
     code, _, err = run(capsys, "extract", "--method", "bte", "--comments", "drop", page)
     assert code == EXIT_USAGE and "block method" in err

@@ -9,6 +9,7 @@ The site itself must match its generator.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -151,3 +152,14 @@ def test_site_matches_its_generator(tmp_path: Path) -> None:
     assert len(generated) > 2 * len(ARTICLES)
     stale = [str(rel) for rel in generated if (SITE / rel).read_bytes() != (tmp_path / rel).read_bytes()]
     assert not stale
+
+
+def test_the_documented_item_is_what_the_crawl_exports(exported: dict[str, list[dict[str, Any]]]) -> None:
+    """README.md and docs/scrapy.md show an item of this crawl, written by docs/gen.py, not typed."""
+    spec = importlib.util.spec_from_file_location("docs_gen", REPO / "docs" / "gen.py")
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    (item,) = exported[gen.EXAMPLE_ARTICLE]
+    for path in gen.BLOCKS["example-item"][0]:
+        assert gen.current(path, "example-item") == gen.sample_item(item), f"{path}: run python docs/gen.py"

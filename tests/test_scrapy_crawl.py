@@ -6,6 +6,7 @@ several tests are run once per module.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ from conftest import (
     run_crawl,
 )
 
+from scrapy_bte.formats import csv_columns
 from scrapy_bte.result import SCORE_KEYS
 
 # One item per page; item kinds and opt-outs chosen per request.
@@ -156,7 +158,18 @@ def test_stats_and_summary(main: CrawlResult) -> None:
     assert main.stat("bte/gc_frozen") > 10_000  # Scrapy, numpy and the model left out of full collections
     summaries = [line for line in main.log_lines("INFO") if "page(s) extracted" in line]
     assert len(summaries) == 1, summaries
+    # Extraction time and the wait for a free worker are reported apart, each from its own stat.
+    extracting, waiting = re.search(
+        r"([\d.]+) s extracting .*, ([\d.]+) s waiting for a free worker", summaries[0]
+    ).groups()
+    assert float(extracting) == round(main.stat("bte/milliseconds") / 1000, 2)
+    assert float(waiting) == round(main.stat("bte/wait_milliseconds") / 1000, 2)
     assert_clean_log(main)
+
+
+def test_inline_extraction_never_waits_for_a_worker(main_crawls: Callable[[int], CrawlResult]) -> None:
+    assert "bte/wait_milliseconds" not in main_crawls(0).stats
+    assert main_crawls(0).stat("bte/milliseconds") > 0
 
 
 def test_worker_processes_are_started_and_stopped(main_crawls: Callable[[int], CrawlResult]) -> None:
@@ -257,6 +270,8 @@ def test_flat_scores_in_a_csv_feed(crawl: Callable[..., CrawlResult]) -> None:
     pdf = result.one("/doc.pdf")
     assert flat <= set(pdf) and pdf["text"] == ""
     assert pdf["bte_error"] == "skipped: non_html"
+    # `scrapy-bte extract --format csv` writes these columns too, its `source` in place of the spider's `url`.
+    assert list(article) == ["url", *csv_columns()[1:]]
 
 
 def test_html_field_is_extracted_and_dropped(crawl: Callable[..., CrawlResult]) -> None:

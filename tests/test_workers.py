@@ -221,6 +221,32 @@ def test_bad_configuration_is_rejected_up_front(kwargs):
         make_pool(1, **kwargs)
 
 
+def test_worker_seconds_count_the_time_in_a_worker_not_in_the_queue():
+    with make_pool(1, timeout=1.0) as p:
+        p.submit(b"warm").result(WAIT)  # the worker is up: no start-up time below
+        queued_at = time.monotonic()
+        first, second, hung = p.submit(b"sleep:0.4"), p.submit(b"sleep:0.4"), p.submit(b"sleep:60")
+        assert second.result(WAIT).text == "sleep:0.4"
+        waited = time.monotonic() - queued_at
+        with pytest.raises(WorkerTimeout):
+            hung.result(WAIT)
+    # The second page waited 0.4 s for the one worker, then ran 0.4 s in it.
+    assert waited >= 0.8
+    assert 0.4 <= first.worker_seconds < 0.7 and 0.4 <= second.worker_seconds < 0.7
+    assert 1.0 <= hung.worker_seconds < 2.0  # until its worker was killed
+    with make_pool(1) as p:
+        busy = p.submit(b"sleep:0.5")
+        assert wait_until(busy.running)
+        never_ran = p.submit(b"queued")
+        p.close(wait=False)
+        with pytest.raises(PoolClosed):
+            never_ran.result(WAIT)
+        assert never_ran.worker_seconds is None
+        with pytest.raises(PoolClosed):
+            busy.result(WAIT)
+        assert busy.worker_seconds is not None and busy.worker_seconds < 0.5
+
+
 def test_pending_work_is_bounded():
     with make_pool(1, max_pending=2) as p:
         first, second = p.submit(b"sleep:0.5"), p.submit(b"sleep:0.5")

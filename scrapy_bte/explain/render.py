@@ -23,11 +23,14 @@ STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2430;background:#fafafa}
 header,section{padding:12px 20px}
 header{background:#24344d;color:#fff}
-h1{font-size:20px;margin:0 0 4px}
+h1{font-size:20px;margin:0 0 4px;overflow-wrap:anywhere}
 h2{font-size:16px;margin:8px 0}
 .summary{margin:0;opacity:.9}
 table{border-collapse:collapse;font-size:13px}
 th,td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
+#fields,#scores{width:100%}
+#fields td,#scores td{overflow-wrap:anywhere}
+#fields td:first-child,#fields td:last-child{white-space:nowrap}
 .legend span{display:inline-block;padding:1px 8px;margin-right:8px;border-radius:3px}
 .figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(560px,1fr));gap:12px}
 .figure svg{width:100%;height:auto;background:#fff;border:1px solid #ddd}

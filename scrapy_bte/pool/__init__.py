@@ -14,11 +14,12 @@ adapts the pool's futures to its reactor.
 from .child import run_extract
 from .errors import PoolClosed, PoolFull, WorkerCrashed, WorkerOutOfMemory, WorkerTimeout
 from .parent import DEFAULT_TARGET, MIN_WORKER_MEMORY, WorkerPool, suggested_max_pending
-from .state import Lifecycle
+from .state import JobFuture, Lifecycle
 
 __all__ = [
     "DEFAULT_TARGET",
     "MIN_WORKER_MEMORY",
+    "JobFuture",
     "Lifecycle",
     "PoolClosed",
     "PoolFull",

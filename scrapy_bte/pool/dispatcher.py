@@ -178,7 +178,8 @@ class Dispatcher:
                     self.shared.queue.appendleft(job)
                 continue
             worker.job = job
-            worker.deadline = time.monotonic() + self.timeout if self.timeout is not None else float("inf")
+            job.dispatched = time.monotonic()
+            worker.deadline = job.dispatched + self.timeout if self.timeout is not None else float("inf")
 
     def next_job(self) -> Job | None:
         while True:
@@ -231,6 +232,7 @@ class Dispatcher:
             self.shared.request_close(ConfigError(msg[1]), drain=False)
         elif worker.job is not None and kind == worker.job.id:
             job, worker.job, worker.deadline = worker.job, None, float("inf")
+            job.ran_until(time.monotonic())
             ok, payload = msg[1], msg[2]
             if not ok and len(msg) > 3 and msg[3] == OUT_OF_MEMORY:
                 # The worker exits after this reply; its sentinel brings the replacement.
@@ -263,6 +265,7 @@ class Dispatcher:
         code = worker.process.exitcode
         if worker.job is not None:
             self.shared.count("crashes")
+            worker.job.ran_until(time.monotonic())
             settle(
                 worker.job.future,
                 exc=WorkerCrashed(
@@ -289,6 +292,7 @@ class Dispatcher:
             self.forget(worker)
             self.kill_later(worker.process)
             self.shared.count("timeouts")
+            job.ran_until(now)
             settle(
                 job.future,
                 exc=WorkerTimeout(f"extraction of {job.describe()} exceeded {self.timeout:g}s; worker killed"),
@@ -319,6 +323,7 @@ class Dispatcher:
             settle(job.future, exc=self.shared.fresh_close_error())
         for worker in list(self.workers):
             if worker.job is not None:
+                worker.job.ran_until(time.monotonic())
                 settle(worker.job.future, exc=self.shared.fresh_close_error())
                 self.kill_later(worker.process)
             else:

@@ -49,11 +49,10 @@ from concurrent.futures import Future
 from typing import Any
 
 from ..errors import ConfigError
-from ..result import Extraction
 from .child import describe_error
 from .dispatcher import Dispatcher
 from .errors import PoolClosed, PoolFull, WorkerCrashed, WorkerOutOfMemory, WorkerTimeout
-from .state import Job, Lifecycle, Shared
+from .state import Job, JobFuture, Lifecycle, Shared
 
 __all__ = [
     "DEFAULT_TARGET",
@@ -228,18 +227,19 @@ class WorkerPool:
         encoding: str | None = None,
         content_type: str | None = None,
         url: str | None = None,
-    ) -> Future[Extraction]:
+    ) -> JobFuture:
         """Queue one page; never blocks.
 
         The future resolves to an :class:`Extraction` (with ``error`` set when
         the target raised), or fails with :class:`WorkerTimeout`,
-        :class:`WorkerCrashed`, :class:`WorkerOutOfMemory` or :class:`PoolClosed`. Raises :class:`PoolFull`
+        :class:`WorkerCrashed`, :class:`WorkerOutOfMemory` or :class:`PoolClosed`; its ``worker_seconds``
+        tells how long of that the page spent in a worker. Raises :class:`PoolFull`
         when ``max_pending`` jobs are in flight and the closing error when the
         pool is closed.
         """
         if not isinstance(body, (bytes, bytearray, memoryview)):
             raise TypeError(f"body must be bytes, got {type(body).__name__}")
-        fut: Future[Extraction] = Future()
+        fut = JobFuture()
         shared = self._shared
         with shared.lock:
             if shared.state is not Lifecycle.OPEN:

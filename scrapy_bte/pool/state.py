@@ -36,13 +36,31 @@ class Lifecycle(enum.Enum):
     STOPPED = "stopped"
 
 
+class JobFuture(Future):
+    """The future :meth:`WorkerPool.submit` returns, with the page's time in a worker.
+
+    ``worker_seconds`` is set before the future completes: seconds from
+    handing the page to a worker to its reply, timeout or crash; ``None``
+    if the page never reached one (the pool closed first). What a caller
+    waits beyond it was spent in the queue, waiting for a free worker.
+    """
+
+    worker_seconds: float | None = None
+
+
 @dataclass(eq=False)
 class Job:
     """One page on its way through the pool."""
 
     id: int
-    future: Future
+    future: JobFuture
     payload: tuple[bytes, str | None, str | None, str | None]  # body, encoding, content type, URL
+    dispatched: float | None = None  # time.monotonic() when a worker took it
+
+    def ran_until(self, now: float) -> None:
+        """Record the page's time in its worker on the future, before it completes."""
+        if self.dispatched is not None:
+            self.future.worker_seconds = now - self.dispatched
 
     def describe(self) -> str:
         """The page's URL for messages, or the job's number."""
