@@ -44,11 +44,13 @@ def test_json_is_one_array_and_jsonl_one_object_per_line(capsys):
         assert code == EXIT_OK and [json.loads(line) for line in out.splitlines()] == pages
 
 
-def test_json_of_no_page_is_an_empty_array(capsys, tmp_path):
+def test_json_of_no_page_holds_only_the_error_record(capsys, tmp_path):
     pdf = tmp_path / "file.pdf"
     pdf.write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 8)
     code, out, _ = run(capsys, "extract", "--format", "json", str(pdf))
-    assert code == EXIT_FAILED and json.loads(out) == []
+    # No page came out: the array holds the failed input's error record only.
+    assert code == EXIT_FAILED
+    assert [set(record) for record in json.loads(out)] == [{"source", "error"}]
 
 
 def test_csv_has_the_columns_of_a_flat_crawl_export(capsys, tmp_path):
