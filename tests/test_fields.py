@@ -13,6 +13,7 @@ from scrapy_bte.fields import dates, values
 from scrapy_bte.fields.jsonld import Graph, parse
 from scrapy_bte.fields.read import read_markup, read_page, read_page_zones
 from scrapy_bte.fields.record import FIELD_NAMES, Fields
+from scrapy_bte.fields.title import strip_site
 from scrapy_bte.fields.zones import _fold, _similar_folded, find_headline, page_zones
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fields"
@@ -269,9 +270,9 @@ def test_authors_are_cleaned_not_invented():
 
 
 def test_site_name_is_stripped_from_titles():
-    assert values.strip_site("Ferry news | Lakeside Gazette", ["Lakeside Gazette"]) == "Ferry news"
-    assert values.strip_site("Lakeside Gazette: Ferry news", ["lakeside gazette"]) == "Ferry news"
-    assert values.strip_site("Ferry news - and more", ["Lakeside Gazette"]) == "Ferry news - and more"
+    assert strip_site("Ferry news | Lakeside Gazette", ["Lakeside Gazette"]) == "Ferry news"
+    assert strip_site("Lakeside Gazette: Ferry news", ["lakeside gazette"]) == "Ferry news"
+    assert strip_site("Ferry news - and more", ["Lakeside Gazette"]) == "Ferry news - and more"
 
 
 def test_graph_picks_the_article_node_among_others():

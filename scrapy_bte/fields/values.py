@@ -104,32 +104,3 @@ def language(value: object) -> str | None:
     if region:
         parts.append(region.upper())
     return "-".join(parts)
-
-
-#: Separators between the parts of a ``<title>`` ("Headline | Section | Site").
-TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|::|·|»|/)\s+|\s*[|｜]\s*")
-_SITE_SEP = re.compile(r"\s+[|\-–—:·»/]\s+|\s*[|｜：:_]\s*")
-
-
-def strip_site(title: str, names: list[str]) -> str:
-    """``title`` without a leading or trailing part that names the site ("Headline | Site").
-
-    ``names`` are the site's name and the page's other candidates for it
-    (a logo heading such as ``<h1>Site</h1>``).
-    """
-    folded = {n.casefold().strip() for n in names if n and n.strip()}
-    if not folded:
-        return title
-    best = title
-    for m in _SITE_SEP.finditer(title):
-        head, tail = title[: m.start()].strip(), title[m.end() :].strip()
-        low = tail.casefold()
-        if head and (low in folded or any(name.startswith(low) and len(low) >= 3 for name in folded)):
-            best = head
-            break
-    m = _SITE_SEP.search(best)
-    if m is not None:
-        head, tail = best[: m.start()].strip(), best[m.end() :].strip()
-        if tail and head.casefold() in folded:
-            return tail
-    return best
