@@ -193,9 +193,18 @@ SOURCES: dict[str, dict[str, Source]] = {
     },
     "date": {
         "json-ld": _art("datePublished", "dateCreated"),
-        "article": _meta("article:published_time", "article:published"),
+        "article": _meta("article:published_time", "article:published", "og:article:published_time"),
         "dc": _meta("dc.date.issued", "dcterms.issued", "dcterms.created", "dc.date", "dcterms.date"),
-        "meta": _meta("date", "pubdate", "publishdate", "publish-date"),
+        "meta": _meta("date", "pubdate", "publishdate", "publish-date", "publish_date", "published_at", "pub_date"),
+        # what analytics, newsletter and scholarly-index tags state (Parse.ly, Sailthru, Cxense, Highwire)
+        "tags": _meta(
+            "parsely-pub-date",
+            "sailthru.date",
+            "cxenseparse:publishtime",
+            "og:publish_date",
+            "citation_publication_date",
+            "citation_date",
+        ),
         "microdata": lambda p: p.prop("datepublished"),
         "time-published": Page.time_published,
         "json-ld-page": lambda p: p.webpage.get("datePublished"),
@@ -335,6 +344,20 @@ def titles(page: Page, chosen: str | None = None) -> list[str]:
     return out
 
 
+#: Days a printed dateline must differ from the markup's date by to replace it (time zones move a day).
+DATELINE_DAYS = 1
+
+
+def _printed_date_wins(markup_date: str | None, zones: Zones, doc: Document) -> bool:
+    """Whether the date printed next to the headline replaces the markup's: its block is a bare
+    date (:func:`~.dates.is_dateline`, not an "Updated ..." line) and the days differ. CMSs keep
+    a first draft's or a re-published copy's date in their markup; readers see the printed one."""
+    if not markup_date or not zones.date or not all(dates.is_dateline(doc.texts[i]) for i in zones.dateline):
+        return False
+    a, b = dates.day(markup_date), dates.day(zones.date)
+    return a is not None and b is not None and abs((a - b).days) > DATELINE_DAYS
+
+
 def _month_first(language: str | None) -> bool:
     return language in ("en", "en-US")
 
@@ -402,7 +425,7 @@ def complete(
         markup_titles or doc.title_tag,
         month_first=_month_first(out["language"]),
         byline=all_zones or need_author,
-        dateline=all_zones or need_date,
+        dateline=all_zones or "date" in wanted,
     )
     if "title" in wanted:
         out["title"], source = _title.settle(
@@ -417,6 +440,9 @@ def complete(
             sources["title"] = source
     if need_author and zones.author:
         out["author"], sources["author"] = zones.author, "byline-block"
-    if need_date and zones.date:
+    for name in ("date", "modified"):
+        if name in wanted and out[name] and len(out[name]) == 19:  # a local time: a <time> may say its zone
+            out[name] = dates.with_offset(out[name], [value for value, _ in page.times])
+    if zones.date and (need_date or ("date" in wanted and _printed_date_wins(out["date"], zones, doc))):
         out["date"], sources["date"] = zones.date, "dateline-block"
     return Fields(**out, sources=sources), zones
