@@ -1,8 +1,10 @@
-"""Article fields against the values mercury's own tests expect, side by side with trafilatura.
+"""Article fields against the values mercury's own tests and WCXB expect, side by side with trafilatura.
 
 For each mercury page (``<id>.meta.json`` holds the expected ``title``,
-``author``, ``date_published`` and ``lead_image_url``) both readers run in
-the same process on the same bytes:
+``author``, ``date_published`` and ``lead_image_url``) and each WCXB page
+(its ``meta.json`` holds ``title``, ``author`` and ``date``, read with
+:func:`scrapy_bte.training.wcxb.load_wcxb`) both readers run in the same
+process on the same bytes:
 
 * scrapy_bte: ``extract(html, url=page_url, fields=FIELD_NAMES)`` and its fields;
 * trafilatura: ``trafilatura.bare_extraction(html, url=page_url, with_metadata=True)``.
@@ -21,7 +23,8 @@ source alone has a value and how often it is right: the order
 ``--old-sets`` scores titles on the older sets against the first line of
 their gold (which is the headline on most of their pages, not on all).
 
-    python benchmarks/fields.py                     # mercury table
+    python benchmarks/fields.py                     # mercury table, then WCXB's (overall and per page type)
+    python benchmarks/fields.py --wcxb-only         # WCXB's tables alone
     python benchmarks/fields.py --sources           # per-source table
     python benchmarks/fields.py --old-sets          # titles on the five older sets
     python benchmarks/fields.py --languages         # declared language against the text's
@@ -44,6 +47,7 @@ from scrapy_bte.api import as_markup
 from scrapy_bte.fields import read as read_fields
 from scrapy_bte.fields.record import DEFAULT_FIELDS, FIELD_NAMES
 from scrapy_bte.fields.values import name_words
+from scrapy_bte.training.wcxb import load_wcxb
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -176,6 +180,59 @@ def mercury(data: Path, sources: bool) -> None:
         print("\n".join(misses))
 
 
+WCXB_FIELDS = ("title", "author", "date")
+
+
+def wcxb(folder: Path, show_misses: bool = False) -> None:
+    """Title, author and date on WCXB against trafilatura's metadata, overall and per page type."""
+    pages = load_wcxb(folder)
+    peer = _trafilatura()
+    hits: dict[tuple[str, str], list[int]] = {}  # (page type or "all", field) -> [n, ours, trafilatura]
+    misses: list[str] = []
+    spent = {"ours": 0.0, "trafilatura": 0.0}
+    for page in pages:
+        t0 = time.perf_counter()
+        ours, chosen_from = _ours(page.html, page.url)
+        spent["ours"] += time.perf_counter() - t0
+        theirs: dict[str, str | None] = {}
+        if peer is not None:
+            t0 = time.perf_counter()
+            theirs = peer(page.html, page.url or None)
+            spent["trafilatura"] += time.perf_counter() - t0
+        for name in WCXB_FIELDS:
+            want = getattr(page, name)
+            if not want:
+                continue
+            ok = right(name, ours[name], want)
+            peer_ok = right(name, theirs.get(name), want)
+            for group in ("all", page.page_type):
+                row = hits.setdefault((group, name), [0, 0, 0])
+                row[0] += 1
+                row[1] += ok
+                row[2] += peer_ok
+            if not ok:
+                misses.append(
+                    f"{page.id} [{page.page_type}] {name}: got {ours[name]!r} want {want!r} "
+                    f"({chosen_from.get(name, '-')}; trafilatura {'right' if peer_ok else repr(theirs.get(name))})"
+                )
+    print(
+        f"\nWCXB: {len(pages)} pages; scrapy_bte {len(pages) / max(spent['ours'], 1e-9):.0f} pages/s (whole extract()), "
+        f"trafilatura {len(pages) / max(spent['trafilatura'], 1e-9):.0f} pages/s\n"
+    )
+    print("| page type | field | pages with a value | scrapy_bte | trafilatura |")
+    print("|---|---|---:|---:|---:|")
+    groups = ["all", *sorted({g for g, _ in hits} - {"all"})]
+    for group in groups:
+        for name in WCXB_FIELDS:
+            if (group, name) not in hits:
+                continue
+            n, ok, peer_ok = hits[(group, name)]
+            print(f"| {group} | {name} | {n} | {ok} ({ok / n:.0%}) | {peer_ok} ({peer_ok / n:.0%}) |")
+    if show_misses and misses:
+        print("\nMisses:")
+        print("\n".join(misses))
+
+
 def languages(data: Path) -> None:
     """Declared language (markup) against the language of the gold text (py3langid on the whole article)."""
     from scrapy_bte.api import parse
@@ -266,7 +323,8 @@ def old_sets(data: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "datasets")
-    parser.add_argument("--sources", action="store_true", help="per-source table and the list of misses")
+    parser.add_argument("--sources", action="store_true", help="per-source table and the lists of misses")
+    parser.add_argument("--wcxb-only", action="store_true", help="WCXB's tables alone")
     parser.add_argument("--old-sets", action="store_true", help="titles on the five older sets")
     parser.add_argument("--languages", action="store_true", help="declared against detected language")
     parser.add_argument("--speed", default=None, metavar="SETS", help="cost of the fields in extract() on these sets")
@@ -279,8 +337,11 @@ def main() -> None:
         speed(args.data, args.speed.split(","), args.repeat)
     elif args.languages:
         languages(args.data / "mercury")
+    elif args.wcxb_only:
+        wcxb(args.data / "wcxb", args.sources)
     else:
         mercury(args.data / "mercury", args.sources)
+        wcxb(args.data / "wcxb", args.sources)
 
 
 if __name__ == "__main__":

@@ -15,8 +15,7 @@ from .core.document import Document, build, clean_text
 from .core.fingerprint import fingerprint
 from .errors import ConfigError, ExtractionError
 from .fields.read import read_document
-from .fields.record import FIELD_NAMES, Fields
-from .fields.title import document_title
+from .fields.record import FIELD_NAMES
 from .learned import auto as _auto
 from .learned import model as _model
 from .learned import page_type as _page_type
@@ -130,8 +129,8 @@ def extract(
     source of values. ``fields`` names the article fields to read
     (:data:`~scrapy_bte.fields.record.DEFAULT_FIELDS`,
     :data:`~scrapy_bte.fields.record.FIELD_NAMES` for all); by default
-    none is read, as reading them costs 20-25 % more time per page,
-    and ``title`` comes from the page's title markup. ``options`` tune the method (see the README). Raises
+    none is read, as reading them costs 20-25 % more time per page;
+    ``title`` is always read, by the same rule (:mod:`scrapy_bte.fields.title`). ``options`` tune the method (see the README). Raises
     :class:`~scrapy_bte.errors.ExtractionError` for input that is not a
     document (binary bodies, wrong types, over ``max_bytes``) and
     :class:`~scrapy_bte.errors.ConfigError` for unknown methods or options.
@@ -172,10 +171,6 @@ def check_fields(fields: Any) -> tuple[str, ...]:
     return tuple(name for name in FIELD_NAMES if name in fields)
 
 
-#: The fields of a call that reads none (frozen, so one value serves every such call).
-_NO_FIELDS = Fields()
-
-
 def extract_document(
     doc: Document,
     *,
@@ -193,8 +188,10 @@ def extract_document(
     # First, so the class hints it reads are computed once for the page and shared with the block features.
     page_type = _page_type.classify(doc, url)
     rules_type = selection_type(page_type.name, page_type.probabilities)
-    title = document_title(doc)
-    read = read_document(doc, url, fields) if fields else _NO_FIELDS
+    # The title is read on every call, by the one rule ``fields=`` uses: it is also the headline ``auto`` leaves out.
+    read = read_document(doc, url, fields if "title" in fields else ("title", *fields))
+    title = read.title
+    sources = read.sources if "title" in fields else {k: v for k, v in read.sources.items() if k != "title"}
     span = _bte.document_span(doc)
     n = doc.n_blocks
     probs = None
@@ -269,7 +266,7 @@ def extract_document(
     return Extraction(
         text=text,
         paragraphs=paragraphs,
-        title=read.title if "title" in fields else title,
+        title=title,
         method=method,
         bte_score=_bte.span_score(span, doc.total_words),
         density=kept_chars / kept_bytes if kept_bytes else 0.0,
@@ -288,7 +285,7 @@ def extract_document(
         site_name=read.site_name,
         language=read.language,
         canonical_url=read.canonical_url,
-        field_sources=dict(read.sources),
+        field_sources=dict(sources),
         comments="\n".join(doc.texts[b] for b in comment_blocks) if comment_blocks is not None and comments else None,
         page_type=page_type.name,
     )

@@ -14,7 +14,7 @@ from scrapy_bte.api import METHODS, parse
 from scrapy_bte.core.document import STYLE_TAGS, build, step0
 from scrapy_bte.core.scripts import char_f1, weighted_words
 from scrapy_bte.core.tree import AttributeReader
-from scrapy_bte.fields.title import choose_title, strip_site_name
+from scrapy_bte.fields.title import title_parts
 from scrapy_bte.methods.bte import brute_force, document_span, max_span, token_runs
 
 HERE = Path(__file__).parent
@@ -237,16 +237,52 @@ def test_link_text_can_be_discounted_in_bte():
     assert no_links.words < finn.words or no_links.first_block >= finn.first_block
 
 
-def test_titles_follow_the_documented_preference_order():
-    assert choose_title("OG headline", "Tag | Site", "H1") == "OG headline"
-    assert choose_title(None, "Council approves budget | Daily Planet", "H1") == "Council approves budget"
-    assert choose_title(None, None, "Only the h1") == "Only the h1"
-    assert choose_title(None, None, None) is None
-    assert (
-        strip_site_name("Daily Planet - Council approves the new budget", "Daily Planet")
-        == "Council approves the new budget"
-    )
-    assert strip_site_name("No separator here") == "No separator here"
+def _head_page(head: str, body: str) -> bytes:
+    return f"<html><head>{head}</head><body>{body}<p>{'Stone by stone the wall went up again. ' * 20}</p></body></html>".encode()
+
+
+@pytest.mark.parametrize(
+    ("head", "body", "title"),
+    [
+        # og:title before <title>; the site name stripped from either
+        ('<meta property="og:title" content="OG headline"><title>Tag | Site</title>', "", "OG headline"),
+        ("<title>Council approves budget | Daily Planet</title>", "", "Council approves budget"),
+        (
+            '<meta property="og:site_name" content="Daily Planet"><title>Daily Planet - Council approves it</title>',
+            "",
+            "Council approves it",
+        ),
+        # a colon inside a headline does not split it; one setting off the site's name does
+        ("<title>Fall 2025: what cooks eat - Section - Daily Planet</title>", "", "Fall 2025: what cooks eat"),
+        (
+            '<meta property="og:site_name" content="Daily Planet"><title>Daily Planet: Ferry news</title>',
+            "",
+            "Ferry news",
+        ),
+        # the headline block that repeats the markup's title with the site around it wins
+        (
+            '<meta property="og:title" content="Ferry service returns this spring | Daily Planet">',
+            "<h1>Ferry service returns this spring</h1>",
+            "Ferry service returns this spring",
+        ),
+        ("", "<h1>Only the h1</h1>", "Only the h1"),
+        ("", "", None),
+    ],
+)
+def test_titles_follow_the_documented_preference_order(head: str, body: str, title: str | None) -> None:
+    html = _head_page(head, body)
+    assert extract(html).title == title
+    assert extract(html, fields=["title"]).title == title  # one rule with or without fields
+    assert extract(html, fields=["author"]).title == title
+
+
+def test_title_parts_split_at_strong_separators_only():
+    assert title_parts("Fall 2025: What Experts Eat | Site") == ["Fall 2025: What Experts Eat", "Site"]
+    assert title_parts("Headline :: Section / Site") == ["Headline", "Section", "Site"]
+    assert title_parts("No separator here") == ["No separator here"]
+
+
+def test_other_checks_of_titles_and_names():
     assert extract(SAMPLE).title == "Harbour town rebuilds its sea wall with recycled stone"
     assert extract(page("<h1>Fallback heading</h1><p>text text</p>")).title == "Fallback heading"
 

@@ -13,6 +13,7 @@ from scrapy_bte.fields import dates, values
 from scrapy_bte.fields.jsonld import Graph, parse
 from scrapy_bte.fields.read import read_markup, read_page, read_page_zones
 from scrapy_bte.fields.record import FIELD_NAMES, Fields
+from scrapy_bte.fields.title import strip_site
 from scrapy_bte.fields.zones import _fold, _similar_folded, find_headline, page_zones
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fields"
@@ -269,12 +270,92 @@ def test_authors_are_cleaned_not_invented():
 
 
 def test_site_name_is_stripped_from_titles():
-    assert values.strip_site("Ferry news | Lakeside Gazette", ["Lakeside Gazette"]) == "Ferry news"
-    assert values.strip_site("Lakeside Gazette: Ferry news", ["lakeside gazette"]) == "Ferry news"
-    assert values.strip_site("Ferry news - and more", ["Lakeside Gazette"]) == "Ferry news - and more"
+    assert strip_site("Ferry news | Lakeside Gazette", ["Lakeside Gazette"]) == "Ferry news"
+    assert strip_site("Lakeside Gazette: Ferry news", ["lakeside gazette"]) == "Ferry news"
+    assert strip_site("Ferry news - and more", ["Lakeside Gazette"]) == "Ferry news - and more"
 
 
 def test_graph_picks_the_article_node_among_others():
     graph = Graph(['{"@graph": [{"@type": "WebPage", "name": "Page"}, {"@type": "Article", "headline": "H"}]}'])
     assert graph.article()["headline"] == "H"
     assert graph.page()["name"] == "Page"
+
+
+@pytest.mark.parametrize(
+    ("byline", "author"),
+    [
+        # a job title in the element next to the name, joined without a space
+        (
+            '<div class="byline"><span class="name">Howard Blume</span><span class="role">Staff Writer</span></div>',
+            "Howard Blume",
+        ),
+        ('<div class="byline">By Emma Ryan Writer</div>', "Emma Ryan"),
+        ('<div class="byline">Guide by Will Judd Former Deputy Tech Editor</div>', "Will Judd"),
+        ('<div class="byline">Chris Jones ⋅ Founder and Editor</div>', "Chris Jones"),
+        ('<div class="byline">by Lena Fischer » Tue Aug 27, 2019 1:47 am</div>', "Lena Fischer"),
+        ('<div class="author"><p>Author</p><p>Isaiah Shelton</p></div>', "Isaiah Shelton"),
+    ],
+)
+def test_a_byline_gives_the_name_without_job_title_or_labels(byline: str, author: str) -> None:
+    body = "<p>" + "The council voted on the new ferry timetable after a long evening of debate. " * 6 + "</p>"
+    markup = f"<html><body><h1>Ferry timetable approved after debate</h1>{byline}{body}</body></html>"
+    f = read_page(markup)
+    assert f.author == author and f.sources["author"] == "byline-block"
+
+
+def test_a_date_alone_in_an_author_element_is_no_author() -> None:
+    body = "<p>" + "The council voted on the new ferry timetable after a long evening of debate. " * 6 + "</p>"
+    markup = f'<html><body><h1>Ferry timetable approved</h1><div class="author"><p>August 28, 2025</p></div>{body}</body></html>'
+    f = read_page(markup)
+    assert f.author is None and f.date == "2025-08-28"
+
+
+def test_job_titles_and_user_cards_are_cut_from_author_values() -> None:
+    assert values.author("Howard BlumeStaff Writer") == "Howard Blume"
+    assert values.author("Mateusz HabernyFounder at Oakywood") == "Mateusz Haberny"
+    assert values.author("Rasmus Barslund Founder & Lead Reviewer") == "Rasmus Barslund"
+    assert values.author("Recipe by PJ Hamel") == "PJ Hamel"
+    assert values.author("Authored by: Dr. Ehsan Jazini") == "Dr. Ehsan Jazini"
+    assert values.author("drat 1,655 1 1 gold badge 14 14 silver badges") == "drat"
+    assert values.author("Staff Writer") is None  # a job title alone names nobody
+    # names that hold capitals or job-like letters inside stay whole
+    for name in ("Rachel MacDonald", "LeBron James", "Ann McEditor", "The Editors", "Maria Byrne", "TMZ Staff"):
+        assert values.author(name) == name
+
+
+def test_a_microdata_author_cut_by_the_text_window_holds_no_markup() -> None:
+    avatar = '<img src="/a.png" alt="">' * 40
+    markup = f'<html><body><div itemprop="author"><span>{avatar}<div class="user-card-details-long"></div></span></div></body></html>'
+    assert "<" not in (read_markup(markup).author or "")
+
+
+def test_a_naive_meta_date_takes_the_zone_a_time_element_gives() -> None:
+    head = '<meta property="article:published_time" content="2025-10-25T17:52:00">'
+    body = '<h1>Haushalt beschlossen</h1><time datetime="2025-10-25T17:52:00+02:00">25. Oktober 2025, 17.52 Uhr</time>'
+    f = read_page(f"<html><head>{head}</head><body>{body}<p>Der Rat hat beraten.</p></body></html>")
+    assert f.date == "2025-10-25T17:52:00+02:00" and f.sources["date"] == "article"
+    # another moment's zone is not borrowed
+    other = body.replace("17:52:00+02:00", "09:00:00+02:00")
+    f = read_page(f"<html><head>{head}</head><body>{other}<p>Der Rat hat beraten.</p></body></html>")
+    assert f.date == "2025-10-25T17:52:00"
+
+
+def test_the_printed_dateline_wins_over_a_markup_date_of_another_day() -> None:
+    head = '<script type="application/ld+json">{"@type": "Article", "datePublished": "2025-06-24"}</script>'
+    body = "<p>" + "Yoga teachers set their prices by city, experience and class size, as this guide shows. " * 5
+    page = "<html><head>{}</head><body><h1>How much to charge for a yoga class</h1>{}{}</p></body></html>"
+    f = read_page(page.format(head, "<div>August 25, 2024</div>", body))
+    assert f.date == "2024-08-25" and f.sources["date"] == "dateline-block"
+    # an "Updated ..." line is a revision's date: the markup's stays
+    f = read_page(page.format(head, "<div>Updated August 25, 2024</div>", body))
+    assert f.date == "2025-06-24" and f.sources["date"] == "json-ld"
+    # the same day within a day's time zones: the markup's, which has the clock
+    f = read_page(
+        page.format(head.replace("2025-06-24", "2024-08-25T23:30:00-05:00"), "<div>August 26, 2024</div>", body)
+    )
+    assert f.date == "2024-08-25T23:30:00-05:00"
+
+
+def test_analytics_tags_state_the_publication_date() -> None:
+    head = '<meta name="parsely-pub-date" content="2020-02-10T16:48:12Z">'
+    assert read_markup(f"<html><head>{head}</head><body><p>x</p></body></html>").date == "2020-02-10T16:48:12+00:00"

@@ -670,6 +670,69 @@ def edge_mask(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:
     out |= image_captions(doc)
     if np.count_nonzero(keep):
         out |= boxed_furniture(doc, keep) | signup_boxes(doc, keep)
+        out |= edge_notes(doc, keep, out)
+    return out
+
+
+#: A dateline at the body's edge holds at most this many words ("25. Oktober 2025, 17.52 Uhr").
+EDGE_DATE_WORDS = 8
+#: A newsletter promotion holds at most this many words.
+PROMO_WORDS = 40
+# A newsletter promotion: the word and an invitation, in the languages measured.
+_NEWSLETTER_RE = re.compile(r"newsletter|nieuwsbrief|boletín|lettre d.information|biuletyn", re.IGNORECASE)
+_INVITE_RE = re.compile(
+    r"sign(?:ing)?[ -]up|subscri|inbox|deliver|receive|get |join|register|"
+    r"abonn|anmeld|melden sie|registrier|erhalten|bestellen|"
+    r"inscri|recev|suscr|recib|iscriv|ricev|zapisz|otrzym|aanmeld|ontvang",
+    re.IGNORECASE,
+)
+
+
+#: Words a dateline may hold besides its date ("Stand:", "Published on", "Uhr").
+EDGE_DATE_OTHER_WORDS = 2
+_LETTER_RUN_RE = re.compile(r"[^\W\d_]+")
+
+
+def _dateline(text: str, words: float) -> bool:
+    """Whether a block whose flags read as a date is a dateline: short, and little but the date."""
+    if words > EDGE_DATE_WORDS:
+        return False
+    others = [w for w in _LETTER_RUN_RE.findall(text.lower()) if w not in _DATE_WORDS]
+    return len(others) <= EDGE_DATE_OTHER_WORDS
+
+
+def _promotion(text: str, words: float) -> bool:
+    """Whether a block invites the reader to a newsletter ("Sign up for our daily newsletter ...")."""
+    return words <= PROMO_WORDS and _NEWSLETTER_RE.search(text) is not None and _INVITE_RE.search(text) is not None
+
+
+def edge_notes(doc: Any, keep: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """Datelines and newsletter promotions at the body's edges: the kept blocks read from each end
+    of the body inwards while they are promotions, then one dateline (blocks ``known`` as
+    furniture are stepped over), so a date or a promotion inside the text stays. A dateline is a
+    short block whose flags read as a date and which holds little else (:func:`_dateline`), next
+    to a block that is not dated (the top one is :func:`top_furniture`'s too; pages print one at
+    the foot as well)."""
+    out = np.zeros(doc.n_blocks, dtype=bool)
+    kept = (keep & ~known).nonzero()[0].tolist()
+    if not kept:
+        return out
+    dated = label_features(doc)[:, 4]
+    texts = doc.texts
+    words = doc.words
+    for order in (kept, kept[::-1]):
+        for k, b in enumerate(order):
+            size = float(words[b])
+            if _promotion(texts[b], size):
+                out[b] = True
+                continue
+            inner = order[k + 1] if k + 1 < len(order) else None
+            # One dateline, not a run of dated blocks (a table of dates is content).
+            if dated[b] > 0 and _dateline(texts[b], size) and (inner is None or dated[inner] == 0):
+                out[b] = True
+            break
+    if out[kept].all():
+        return np.zeros(doc.n_blocks, dtype=bool)  # nothing else kept: not an edge
     return out
 
 

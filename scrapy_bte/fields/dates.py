@@ -10,7 +10,7 @@ gives: a date alone stays a date, a time without an offset stays local.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 
 _ISO = re.compile(
@@ -179,6 +179,49 @@ def first_at(text: str) -> int | None:
     """Where the first written-out date in ``text`` starts (to cut a byline before it)."""
     starts = [m.start() for m in _searches(text) if m]
     return min(starts) if starts else None
+
+
+#: Words that make a dated line a revision's, not the publication's ("Updated May 2, 2025").
+_REVISION = re.compile(
+    r"\b(?:updated?|modified|edited|revised|last|aktualisiert|geändert|actualizad[oa]|modifié|mis à jour|aggiornato)\b",
+    re.IGNORECASE,
+)
+_WORDS = re.compile(r"\w+")
+#: Words besides the date a printed dateline may hold ("Published", "On", a weekday).
+DATELINE_EXTRA_WORDS = 2
+
+
+def with_offset(value: str, others: list[str]) -> str:
+    """``value`` with the UTC offset one of ``others`` gives the same local time (to the minute),
+    when ``value`` is a local time without one: a naive ``<meta>`` and a ``<time datetime>``
+    stating the same moment with its zone."""
+    if len(value) != 19 or value[10] != "T":  # a date alone, or already with an offset
+        return value
+    for other in others:
+        full = normalize(other)
+        if full is not None and len(full) > 19 and full[:16] == value[:16] and full[19] in "+-":
+            return value + full[19:]
+    return value
+
+
+def day(value: str) -> date | None:
+    """The calendar day of an ISO 8601 value (as :func:`normalize` writes it)."""
+    try:
+        return date.fromisoformat(value[:10])
+    except ValueError:
+        return None
+
+
+def is_dateline(text: str) -> bool:
+    """Whether ``text`` is a printed publication date: a date and at most
+    :data:`DATELINE_EXTRA_WORDS` other words, none saying it is a revision's."""
+    if _REVISION.search(text) is not None:
+        return False
+    rest = text
+    for m in _searches(text):
+        if m is not None:
+            rest = rest.replace(m.group(0), " ")
+    return len(rest) < len(text) and len(_WORDS.findall(rest)) <= DATELINE_EXTRA_WORDS
 
 
 def from_text(text: str, month_first: bool = False) -> str | None:

@@ -63,12 +63,24 @@ META_KEYS = (
     "pubdate",
     "publishdate",
     "publish-date",
+    "publish_date",
+    "published_at",
+    "pub_date",
+    "og:article:published_time",
+    "og:publish_date",
+    "parsely-pub-date",
+    "sailthru.date",
+    "cxenseparse:publishtime",
+    "citation_publication_date",
+    "citation_date",
     "language",
 )
 #: ``itemprop`` names read from microdata anywhere in the page.
 ITEMPROPS = frozenset({"headline", "author", "datepublished", "datemodified", "description", "image", "inlanguage"})
 _TAG_AT = re.compile(r"<([a-zA-Z][\w:-]*)((?:\s[^>]*)?)/?>")
 _STRIP_TAGS = re.compile(r"<[^>]*>")
+# A tag the window cuts in two: never text.
+_CUT_TAG = re.compile(r"<[^>]*$")
 # Elements whose value is an attribute, not their text (microdata's rules).
 _VALUE_ATTR = {
     "meta": "content",
@@ -152,7 +164,7 @@ def inner_text(markup: str, start: int, name: str, window: int = TEXT_WINDOW) ->
     """Text of the element whose start tag ends at ``start`` (up to its first end tag, within ``window``)."""
     stop = markup.find("</" + name, start, start + window)
     chunk = markup[start : start + window if stop < 0 else stop]
-    return clean_text(_STRIP_TAGS.sub(" ", chunk))
+    return clean_text(_STRIP_TAGS.sub(" ", _CUT_TAG.sub("", chunk)))
 
 
 def jsonld_scripts(markup: str, marks: Marks | None = None) -> list[str]:

@@ -9,16 +9,17 @@ still needs it. Most pages are answered by their head alone.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from ..core.document import Document, build, meta_content, meta_tags
 from . import dates, values
 from . import language as _language
 from . import markup as _markup
+from . import title as _title
 from .jsonld import Graph
 from .record import FIELD_NAMES, Fields
-from .zones import Zones, _fold, _similar_folded, page_zones
+from .zones import Zones, page_zones
 
 
 def _node_names(graph: Graph, value: Any) -> str | None:
@@ -56,9 +57,13 @@ def _node_name(graph: Graph, value: Any) -> str | None:
 class Page:
     """One page's markup and what has been read from it so far (each scan at most once)."""
 
-    def __init__(self, markup: str, doc: Document | None = None) -> None:
+    def __init__(
+        self, markup: str, doc: Document | None = None, meta_keys: tuple[str, ...] = _markup.META_KEYS
+    ) -> None:
         self.markup = markup
         self.doc = doc
+        #: The ``<meta>`` keys :attr:`meta` reads: fewer when fewer fields are wanted (see :func:`meta_keys`).
+        self.meta_keys = meta_keys
 
     @cached_property
     def marks(self) -> _markup.Marks:
@@ -72,11 +77,13 @@ class Page:
     @cached_property
     def meta(self) -> dict[str, str]:
         tags = self.doc.meta_tags if self.doc is not None else meta_tags(self.markup)
-        return meta_content(self.markup, _markup.META_KEYS, values=("content", "value"), tags=tags)
+        return meta_content(self.markup, self.meta_keys, values=("content", "value"), tags=tags)
 
     @cached_property
     def graph(self) -> Graph:
-        return Graph(_markup.jsonld_scripts(self.markup, self.marks))
+        # One word is found as fast by a plain search: the pass over all of :data:`~.markup.WORDS`
+        # is paid for only by a call that reads the other scans too (and then it was made first).
+        return Graph(_markup.jsonld_scripts(self.markup, self.__dict__.get("marks")))
 
     @cached_property
     def article(self) -> dict[str, Any]:
@@ -134,15 +141,21 @@ class Page:
 Source = Callable[[Page], Any]
 
 
-def _meta(*keys: str) -> Source:
-    def read(p: Page) -> str | None:
+class _Meta:
+    """The reader of the first of some ``<meta>`` keys (which it names, so a page reads only the keys wanted)."""
+
+    def __init__(self, *keys: str) -> None:
+        self.keys = keys
+
+    def __call__(self, p: Page) -> str | None:
         meta = p.meta
-        for key in keys:
+        for key in self.keys:
             if key in meta:
                 return meta[key]
         return None
 
-    return read
+
+_meta = _Meta
 
 
 def _art(*keys: str) -> Source:
@@ -180,9 +193,18 @@ SOURCES: dict[str, dict[str, Source]] = {
     },
     "date": {
         "json-ld": _art("datePublished", "dateCreated"),
-        "article": _meta("article:published_time", "article:published"),
+        "article": _meta("article:published_time", "article:published", "og:article:published_time"),
         "dc": _meta("dc.date.issued", "dcterms.issued", "dcterms.created", "dc.date", "dcterms.date"),
-        "meta": _meta("date", "pubdate", "publishdate", "publish-date"),
+        "meta": _meta("date", "pubdate", "publishdate", "publish-date", "publish_date", "published_at", "pub_date"),
+        # what analytics, newsletter and scholarly-index tags state (Parse.ly, Sailthru, Cxense, Highwire)
+        "tags": _meta(
+            "parsely-pub-date",
+            "sailthru.date",
+            "cxenseparse:publishtime",
+            "og:publish_date",
+            "citation_publication_date",
+            "citation_date",
+        ),
         "microdata": lambda p: p.prop("datepublished"),
         "time-published": Page.time_published,
         "json-ld-page": lambda p: p.webpage.get("datePublished"),
@@ -233,6 +255,14 @@ SOURCES: dict[str, dict[str, Source]] = {
 }
 #: Per field, the source names in trust order.
 ORDER: dict[str, tuple[str, ...]] = {name: tuple(SOURCES[name]) for name in FIELD_NAMES}
+
+
+@lru_cache(maxsize=64)
+def meta_keys(wanted: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``<meta>`` keys the wanted fields' sources read (a title also reads the site's name, to strip it)."""
+    names = set(wanted) | ({"site_name"} if "title" in wanted else set())
+    keys = {key for name in names for read in SOURCES[name].values() if isinstance(read, _Meta) for key in read.keys}
+    return tuple(key for key in _markup.META_KEYS if key in keys)
 
 
 def clean(fieldname: str, value: Any, base: str | None) -> str | None:
@@ -314,30 +344,18 @@ def titles(page: Page, chosen: str | None = None) -> list[str]:
     return out
 
 
-#: Headings among the first blocks that may be the site's logo (a title part equal to one is the site's name).
-LOGO_BLOCKS = 40
-#: Whether a heading that rewords the markup's title (most words shared) replaces it: measured, it
-#: fixes as many pages as it breaks (editors' social titles against the printed headline).
-TITLE_OVERLAP = False
+#: Days a printed dateline must differ from the markup's date by to replace it (time zones move a day).
+DATELINE_DAYS = 1
 
 
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
-
-
-def _title_tag_part(title: str, doc: Document) -> str:
-    """The part of a ``<title>`` ("Headline - Section - Site") that is the headline.
-
-    A part a heading of the page repeats wins; else the longest part, as
-    sites put the headline next to short section and site names.
-    """
-    parts = [p.strip() for p in values.TITLE_SEPARATORS.split(title) if p.strip()]
-    if len(parts) <= 1:
-        return title
-    heads = {_fold(doc.texts[i]) for i, name in enumerate(doc.opener) if name in _HEADINGS}
-    for part in parts:
-        if _fold(part) in heads:
-            return part
-    return max(parts, key=len)
+def _printed_date_wins(markup_date: str | None, zones: Zones, doc: Document) -> bool:
+    """Whether the date printed next to the headline replaces the markup's: its block is a bare
+    date (:func:`~.dates.is_dateline`, not an "Updated ..." line) and the days differ. CMSs keep
+    a first draft's or a re-published copy's date in their markup; readers see the printed one."""
+    if not markup_date or not zones.date or not all(dates.is_dateline(doc.texts[i]) for i in zones.dateline):
+        return False
+    a, b = dates.day(markup_date), dates.day(zones.date)
+    return a is not None and b is not None and abs((a - b).days) > DATELINE_DAYS
 
 
 def _month_first(language: str | None) -> bool:
@@ -360,7 +378,7 @@ def read_page(
 def read_document(doc: Document, url: str | None = None, wanted: tuple[str, ...] = FIELD_NAMES) -> Fields:
     """:func:`read_page` over a built document (whose ``markup`` it reads); byline and dateline
     blocks are looked for only where the markup lacks the author or date."""
-    page = Page(doc.markup, doc)
+    page = Page(doc.markup, doc, meta_keys(wanted))
     return complete(choose(page, url, wanted), page, wanted)[0]
 
 
@@ -407,25 +425,24 @@ def complete(
         markup_titles or doc.title_tag,
         month_first=_month_first(out["language"]),
         byline=all_zones or need_author,
-        dateline=all_zones or need_date,
+        dateline=all_zones or "date" in wanted,
     )
     if "title" in wanted:
-        if zones.headline is not None:
-            heading = doc.texts[zones.headline]
-            folded = _fold(heading)
-            if any(_similar_folded(folded, _fold(t), TITLE_OVERLAP) for t in markup_titles):
-                if out["title"] is None or _fold(out["title"]) != folded:
-                    out["title"], sources["title"] = heading, "headline-block"
-            elif out["title"] is None:
-                out["title"], sources["title"] = heading, "h1"
-        if sources.get("title") not in ("headline-block", "h1") and out["title"]:
-            logos = [doc.texts[i] for i, name in enumerate(doc.opener[:LOGO_BLOCKS]) if name == "h1"]
-            site = out["site_name"] or (_first(page, "site_name", None) or ("", ""))[1]
-            out["title"] = values.strip_site(out["title"], [site, *logos])
-            if sources.get("title") == "title-tag":
-                out["title"] = _title_tag_part(out["title"], doc)
+        out["title"], source = _title.settle(
+            doc,
+            out["title"],
+            sources.get("title"),
+            zones.headline,
+            markup_titles,
+            lambda: out["site_name"] or (_first(page, "site_name", None) or ("", ""))[1],
+        )
+        if source is not None:
+            sources["title"] = source
     if need_author and zones.author:
         out["author"], sources["author"] = zones.author, "byline-block"
-    if need_date and zones.date:
+    for name in ("date", "modified"):
+        if name in wanted and out[name] and len(out[name]) == 19:  # a local time: a <time> may say its zone
+            out[name] = dates.with_offset(out[name], [value for value, _ in page.times])
+    if zones.date and (need_date or ("date" in wanted and _printed_date_wins(out["date"], zones, doc))):
         out["date"], sources["date"] = zones.date, "dateline-block"
     return Fields(**out, sources=sources), zones

@@ -1,49 +1,125 @@
-"""The page's title, in a documented order of preference.
+"""The page's title: one rule, whether or not fields were asked for.
 
-1. ``og:title`` (then ``twitter:title``): publishers set it to the headline
-   without the site's name.
-2. ``<title>`` with the site name stripped: split at the usual separators
-   (`` | ``, `` - ``, `` – ``, `` — ``, `` :: ``, `` · ``, `` » ``) and drop
-   the parts that name the site (``og:site_name`` when given, otherwise keep
-   the longest part).
-3. The first ``<h1>`` block.
+``Extraction.title`` and the headline ``auto`` leaves out of the body both
+come from here (through :func:`scrapy_bte.fields.read.read_document`), so a
+page has one title. The order of preference:
+
+1. The markup's title, the first of JSON-LD ``headline``/``name``,
+   ``og:title``, ``twitter:title``, microdata ``headline``, Dublin Core
+   title, ``<title>`` (:data:`scrapy_bte.fields.read.SOURCES`).
+2. The headline block: an ``h1``/``h2`` that repeats one of the markup's
+   titles with the site's name or a section around it replaces that title
+   (the printed headline, without what the head adds); a page whose markup
+   gives no title takes its first ``h1``.
+3. Otherwise the markup's title loses a leading or trailing part that names
+   the site (``og:site_name`` and kin, or an ``h1`` among the first blocks
+   that is the site's logo); a ``<title>`` then keeps the part a heading of
+   the page repeats, else its longest part.
+
+Parts are split at :data:`TITLE_SEPARATORS` throughout, the one pattern.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
+from typing import Any
 
-_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|::|·|»|/)\s+")
+from .zones import _fold, _similar_folded
+
+#: Separators between the parts of a title ("Headline | Section | Site", "Site: Headline"). A ``weak``
+#: one (a colon not spaced on both sides, an underscore) sets off the site's name but never splits a
+#: headline ("Fall 2025: What Experts Eat" is one headline): measured on every set, splitting there
+#: to keep the longest part loses more titles than it fixes.
+TITLE_SEPARATORS = re.compile(r"\s+(?:[|\-–—:·»/]|::)\s+|\s*[|｜：]\s*|(?P<weak>\s*[:_]\s*)")
 
 
-def strip_site_name(title: str, site_name: str | None = None) -> str:
-    parts = [p.strip() for p in _SEPARATORS.split(title) if p.strip()]
+def title_parts(title: str) -> list[str]:
+    """The parts of ``title`` between its separators, weak ones left inside the parts."""
+    parts: list[str] = []
+    start = 0
+    for m in TITLE_SEPARATORS.finditer(title):
+        if m.group("weak") is None:
+            parts.append(title[start : m.start()])
+            start = m.end()
+    parts.append(title[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def strip_site(title: str, names: Iterable[str]) -> str:
+    """``title`` without a leading or trailing part that names the site ("Headline | Site").
+
+    ``names`` are the site's name and the page's other candidates for it
+    (a logo heading such as ``<h1>Site</h1>``).
+    """
+    folded = {n.casefold().strip() for n in names if n and n.strip()}
+    if not folded:
+        return title
+    best = title
+    for m in TITLE_SEPARATORS.finditer(title):
+        head, tail = title[: m.start()].strip(), title[m.end() :].strip()
+        low = tail.casefold()
+        if head and (low in folded or any(name.startswith(low) and len(low) >= 3 for name in folded)):
+            best = head
+            break
+    m = TITLE_SEPARATORS.search(best)
+    if m is not None:
+        head, tail = best[: m.start()].strip(), best[m.end() :].strip()
+        if tail and head.casefold() in folded:
+            return tail
+    return best
+
+
+def title_tag_part(title: str, headings: Iterable[str]) -> str:
+    """The part of a ``<title>`` ("Headline - Section - Site") that is the headline.
+
+    A part one of ``headings`` (the page's heading texts, read only when the
+    title has parts) repeats wins; else the longest part, as sites put the headline next to
+    short section and site names.
+    """
+    parts = title_parts(title)
     if len(parts) <= 1:
-        return title.strip()
-    if site_name:
-        site = site_name.strip().lower()
-        kept = [p for p in parts if p.lower() != site]
-        if kept and len(kept) < len(parts):
-            parts = kept
-            if len(parts) == 1:
-                return parts[0]
+        return title
+    heads = {_fold(text) for text in headings}
+    for part in parts:
+        if _fold(part) in heads:
+            return part
     return max(parts, key=len)
 
 
-def choose_title(
-    og_title: str | None, title_tag: str | None, h1: str | None, site_name: str | None = None
-) -> str | None:
-    if og_title:
-        return og_title
-    if title_tag:
-        stripped = strip_site_name(title_tag, site_name)
-        if stripped:
-            return stripped
-    return h1 or None
+#: Headings among the first blocks that may be the site's logo (a title part equal to one is the site's name).
+LOGO_BLOCKS = 40
+#: Whether a heading that rewords the markup's title (most words shared) replaces it: measured, it
+#: fixes as many pages as it breaks (editors' social titles against the printed headline).
+TITLE_OVERLAP = False
+#: Headings a part of a ``<title>`` is compared with.
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
 
 
-def document_title(doc) -> str | None:  # doc: Document
-    h1_block = doc.first_block_opened_by("h1")
-    h1 = doc.texts[h1_block] if h1_block is not None else None
-    og = doc.meta.get("og:title") or doc.meta.get("twitter:title")
-    return choose_title(og, doc.title_tag, h1, doc.meta.get("og:site_name"))
+def settle(
+    doc: Any,
+    title: str | None,
+    source: str | None,
+    headline: int | None,
+    markup_titles: list[str],
+    site_name: Callable[[], str | None],
+) -> tuple[str | None, str | None]:
+    """The page's title and its source, from the markup's (``title`` read from ``source``) and the
+    ``headline`` block of ``doc`` (:func:`~.zones.find_headline` given ``markup_titles``): steps 2
+    and 3 of the module's order. ``site_name`` is called only when a site's name is to be stripped.
+    """
+    if headline is not None:
+        heading = doc.texts[headline]
+        folded = _fold(heading)
+        if any(_similar_folded(folded, _fold(t), TITLE_OVERLAP) for t in markup_titles):
+            if title is None or _fold(title) != folded:
+                return heading, "headline-block"
+        elif title is None:
+            return heading, "h1"
+    if not title:
+        return title, source
+    logos = [doc.texts[i] for i, name in enumerate(doc.opener[:LOGO_BLOCKS]) if name == "h1"]
+    title = strip_site(title, [site_name() or "", *logos])
+    if source == "title-tag":
+        title = title_tag_part(title, (doc.texts[i] for i, name in enumerate(doc.opener) if name in _HEADINGS))
+    return title, source

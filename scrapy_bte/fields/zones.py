@@ -30,6 +30,8 @@ _BY_START = re.compile(
     r"^(?:(?:written|posted|reported|text|words|story)\s+)?(?:by|von|par|por|door|av|af|autor(?:in|a)?|auteur|tekst|text)\s*:?\s+\S",
     re.IGNORECASE,
 )
+# A block that is only a byline's label ("Author", "Topic Author", "Article by:"): the names follow.
+_BY_LABEL = re.compile(r"^(?:\w+\s+)?(?:by|author|autor(?:in)?|auteur|verfasser(?:in)?)\s*:?$", re.IGNORECASE)
 _BYLINE_HINT = re.compile(r"byline|author|writer|autor|auteur|contributor", re.IGNORECASE)
 _DATE_HINT = re.compile(r"date|time|publish|posted|dateline|updated", re.IGNORECASE)
 # The same words for ASCII hints (nearly all class names), where lower-casing and a substring test
@@ -40,7 +42,7 @@ _CLASS_ID = re.compile(
     r"""(?:^|\s)(?:class|id|rel|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE
 )
 # Where an author's name ends inside a byline: a separator, a digit, a date word.
-_NAME_END = re.compile(r"\s+[-–—|•·/]\s+|\s*[|•·]\s*|\d|\b(?:[Uu]pdated|[Pp]ublished|on|am|le|el|il|em|in)\b")
+_NAME_END = re.compile(r"\s+[-–—|•·/]\s+|\s*[|•·⋅»›]\s*|\d|\b(?:[Uu]pdated|[Pp]ublished|on|am|le|el|il|em|in)\b")
 _WORD = re.compile(r"\w+")
 _DIGIT = re.compile(r"\d")
 #: A title may exceed its heading by this many characters (" | Site Name") and still repeat it.
@@ -215,7 +217,9 @@ def byline_author(text: str) -> str | None:
     """The names in a byline line: "By Ann Lee and Bo Li - 3 May 2024, 14:05" gives "Ann Lee and Bo Li"."""
     body = text
     at = dates.first_at(body)
-    if at is not None and at > 0:
+    if at == 0:
+        return None  # a dateline ("August 28, 2025"), whatever element it sits in
+    if at is not None:
         body = body[:at]
     cut = _NAME_END.search(body)
     if cut is not None and cut.start() > 0:
@@ -287,8 +291,10 @@ def page_zones(
         # "By") wants a block without digits, where there is no date to read.
         found = dates.from_text(text, month_first=month_first) if digit and date is None else None
         by_words = _BY_START.match(text) is not None
-        if not by_words and _BY_START.match(text + " x") is not None and len(text.split()) <= 2:
-            pending_by = i  # only "By": the names follow in the next block
+        if not by_words and (
+            _BY_LABEL.match(text) is not None or (_BY_START.match(text + " x") is not None and len(text.split()) <= 2)
+        ):
+            pending_by = i  # only "By" or "Author": the names follow in the next block
             continue
         hints = 0 if (by_words or (author is not None and found is None)) else block_hints(i)
         if (
@@ -306,7 +312,9 @@ def page_zones(
                 pending_by = None
         elif author is None and (by_words or hints & _BYLINE_BIT or opener[i] == "address"):
             name = byline_author(text)
-            if name is not None and (by_words or len(_WORD.findall(name)) >= len(_WORD.findall(text)) // 2):
+            if name is not None and (
+                by_words or len(_WORD.findall(name)) >= len(_WORD.findall(values.without_job_title(text))) // 2
+            ):
                 by_blocks.append(i)
                 author = name
         if (

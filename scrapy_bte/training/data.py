@@ -22,7 +22,7 @@ import numpy as np
 
 from ..api import as_markup, parse
 from ..errors import ConfigError
-from ..fields.title import document_title
+from ..fields.read import read_document
 from ..learned.features import block_features
 from ..methods.bte import document_span
 from . import label_files
@@ -160,7 +160,7 @@ def _page_blocks(page: Page, source: LabelSource, path: Path) -> tuple[PageBlock
         use_markers=source.use_markers,
     )
     if y is not None and source.body:
-        y = body_labels(doc, y, document_title(doc))
+        y = body_labels(doc, y, read_document(doc, None, ("title",)).title)
     known = np.ones(doc.n_blocks, dtype=bool)
     saved = label_files.read(path)
     hand = None if saved is None else saved.block_labels(doc.texts)
