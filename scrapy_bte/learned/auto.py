@@ -34,6 +34,9 @@ SMOOTH_MAX_LINK = 0.5
 #: A block of at least this many words, this share of them link text, is a link list, never content.
 LINK_LIST_WORDS = 50
 LINK_LIST_SHARE = 0.95
+#: An article body, for :func:`one_body`: its words, and the share of the kept words it holds.
+BODY_WORDS = 100
+BODY_SHARE = 0.6
 #: A kept block of at least this many words that repeats an earlier kept block's text goes
 #: (a shop's description shown in a tab and in a summary; WCXB counts each word each time).
 REPEAT_WORDS = 5
@@ -70,6 +73,10 @@ def select(
     p = model.predict_document(doc, block_features(doc, span))
     rules = profile(page_type) if smooth else ARTICLE
     threshold = model.threshold if rules.threshold is None else rules.threshold
+    if rules.records_need_cards and threshold < model.threshold:
+        keep, q = decide(doc, p, model.threshold, smooth=smooth)
+        if one_body(doc, keep):
+            rules, threshold = ARTICLE, model.threshold  # an article the classifier took for a list
     keep, q = decide(doc, p, threshold, smooth=smooth, reasons=reasons)
     if smooth:
         if rules.records is not None:
@@ -86,6 +93,21 @@ def select(
         if rules.drop_repeats:
             keep = drop_repeats(doc, keep, reasons)
     return keep, q
+
+
+def one_body(doc: Any, keep: np.ndarray) -> bool:
+    """Whether ``keep`` (the article profile's reading) is one article body: at least
+    :data:`BODY_WORDS` words, :data:`BODY_SHARE` of them in blocks of one element that
+    are not list items. A listing's cards each sit in their own element or list item."""
+    words = np.asarray(doc.words, dtype=np.float64)
+    total = float(words[keep].sum())
+    if total < BODY_WORDS:
+        return False
+    body = keep & ~doc.starts_element("li")
+    if not body.any():
+        return False
+    container = np.asarray(doc.container, dtype=np.int64)
+    return float(np.bincount(container[body], words[body]).max()) >= BODY_SHARE * total
 
 
 def drop_repeats(doc: Any, keep: np.ndarray, reasons: np.ndarray | None = None) -> np.ndarray:

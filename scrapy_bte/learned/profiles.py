@@ -38,6 +38,9 @@ class Profile:
     #: :func:`selection_type`). A forum thread and an article with a comment thread look
     #: alike, and the forum profile puts the comments in the text: it asks for more.
     min_probability: float = 0.6
+    #: Read the page as an article after all when the article profile's reading is one
+    #: body of paragraphs (:func:`~scrapy_bte.learned.auto.one_body`), not cards.
+    records_need_cards: bool = False
 
 
 ARTICLE = Profile()
@@ -53,8 +56,8 @@ PROFILES: dict[str, Profile] = {
         min_probability=0.8,
     ),
     "product": Profile(records=0.2, article_edges=False, drop_repeats=True),
-    "collection": Profile(threshold=0.35, records=0.1, article_edges=False, drop_repeats=True),
-    "listing": Profile(threshold=0.35, records=0.1, article_edges=False, drop_repeats=True),
+    "collection": Profile(threshold=0.35, records=0.1, article_edges=False, drop_repeats=True, records_need_cards=True),
+    "listing": Profile(threshold=0.35, records=0.1, article_edges=False, drop_repeats=True, records_need_cards=True),
     "documentation": Profile(threshold=0.4, records=0.2, article_edges=False, drop_repeats=True),
     "service": Profile(threshold=0.4, records=0.2, article_edges=False, drop_repeats=True),
 }
