@@ -5,7 +5,7 @@ This script also lets the model learn from mercury itself without scoring a
 site it has seen: the 126 pages are split into ``--folds`` folds by site
 (``domain`` in ``<id>.meta.json``: se.pl's 12 pages stay together), and each
 fold is scored by a model trained on the five older sets plus the other
-folds (``--body-labels``, the shipped model's training). With 126 pages a
+folds (``--body-labels``) and WCXB as typed data, the shipped model's training. With 126 pages a
 difference of 0.01 F1 can be noise, so the script prints a 95 % interval
 from a bootstrap over sites (pages of one site resampled together), for the
 peers too (``--peers``: same pages, same resamples):
@@ -84,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.disable(logging.CRITICAL)
     source = LabelSource(body=True)
     older = [load_set(args.data / name, source, quiet=True) for name in OLDER]
+    if (args.data / "wcxb").is_dir():  # as the shipped model: WCXB as typed data, labels as they are
+        older.append(load_set(args.data / "wcxb", LabelSource(body=False), quiet=True))
     mercury = load_set(args.data / "mercury", source, quiet=True)
     sites = [site_of(args.data / "mercury", page.name) for page in mercury.pages]
     fold = folds_by_site(sites, args.folds)

@@ -15,7 +15,7 @@ import csv
 import json
 from typing import Any, TextIO
 
-from .fields.record import DEFAULT_FIELDS, FIELD_NAMES
+from .fields.record import DEFAULT_ITEM_FIELDS, ITEM_FIELDS
 from .result import FLAT_SCORE_FIELDS, Extraction
 from .terminal import printable
 
@@ -23,8 +23,8 @@ from .terminal import printable
 FORMATS = ("text", "json", "jsonl", "jsonlines", "csv")
 
 
-#: The article fields of a CSV row: the crawl's default ``BTE_FIELDS``, in the order items list them.
-CSV_FIELDS = tuple(name for name in FIELD_NAMES if name in DEFAULT_FIELDS)
+#: The fields of a CSV row: the crawl's default ``BTE_FIELDS``, in the order items list them.
+CSV_FIELDS = tuple(name for name in ITEM_FIELDS if name in DEFAULT_ITEM_FIELDS)
 
 
 def csv_columns(comments: bool = False) -> tuple[str, ...]:

@@ -18,7 +18,7 @@ from scrapy.exceptions import NotConfigured
 
 from .api import METHODS
 from .errors import ConfigError
-from .fields.record import DEFAULT_FIELDS, FIELD_NAMES
+from .fields.record import DEFAULT_ITEM_FIELDS, FIELD_NAMES, ITEM_FIELDS
 from .pool import suggested_max_pending
 from .pool.cpus import usable_cpus
 from .result import FLAT_SCORE_FIELDS
@@ -30,12 +30,6 @@ if TYPE_CHECKING:
 EXTRACT_MODES = ("items", "responses")
 """Values accepted by ``BTE_EXTRACT``."""
 
-
-ITEM_FIELDS = (*FIELD_NAMES, "page_type")
-"""What ``BTE_FIELDS`` may name: the article fields read from the markup, and ``page_type``, which every
-extraction computes (see :mod:`scrapy_bte.learned.page_type`)."""
-DEFAULT_ITEM_FIELDS = (*DEFAULT_FIELDS, "page_type")
-"""``BTE_FIELDS`` by default."""
 
 # Arguments the middleware passes to ``extract`` itself; BTE_OPTIONS may not
 # override them (it would silently break the middleware's contract).

@@ -12,6 +12,12 @@ FIELD_NAMES = ("title", "author", "date", "modified", "description", "image", "s
 #: The fields read when nobody says which: what an article's reader cites and filters by.
 DEFAULT_FIELDS = ("title", "author", "date", "description", "language", "image")
 
+#: What an item (``BTE_FIELDS``) or a CSV row may hold: the article fields read from the markup,
+#: and ``page_type``, which every extraction computes (see :mod:`scrapy_bte.learned.page_type`).
+ITEM_FIELDS = (*FIELD_NAMES, "page_type")
+#: ``BTE_FIELDS`` by default, and the fields of a CSV row.
+DEFAULT_ITEM_FIELDS = (*DEFAULT_FIELDS, "page_type")
+
 
 @dataclass(frozen=True)
 class Fields:

@@ -18,7 +18,7 @@ import numpy as np
 from ..core import accel
 from ..core.furniture import FIRST_PARAGRAPH_WORDS, edge_mask
 from ..fields.zones import page_zones
-from ..methods import records
+from ..methods import hybrid, records
 from ..methods.reasons import Reason
 from .features import block_features, window_mean
 from .model import BlockModel
@@ -78,6 +78,14 @@ def select(
         if one_body(doc, keep):
             rules, threshold = ARTICLE, model.threshold  # an article the classifier took for a list
     keep, q = decide(doc, p, threshold, smooth=smooth, reasons=reasons)
+    if smooth and not (q >= threshold).any():
+        # The model sees no content anywhere (a page unlike any it learned from): BTE's
+        # text plateau, as ``hybrid`` reads it, is better evidence than the least unlikely blocks.
+        plateau = hybrid.select(doc, span)
+        if plateau.any():
+            if reasons is not None:
+                reasons[:] = np.where(plateau, Reason.FALLBACK, Reason.LOW_PROBABILITY)
+            return plateau, q
     if smooth:
         if rules.records is not None:
             extended = records.extend(doc, keep, q, rules.records)

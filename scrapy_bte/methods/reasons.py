@@ -44,7 +44,7 @@ DESCRIPTIONS = {
     Reason.LOW_PROBABILITY: "model probability below the threshold",
     Reason.LIFTED: "smoothing: its neighbours' probabilities lifted it over the threshold",
     Reason.SUNK: "smoothing: its neighbours' probabilities pulled it under the threshold",
-    Reason.FALLBACK: "no block passed the threshold: within half of the best probability",
+    Reason.FALLBACK: "no block passed the threshold: within half of the best probability (auto: BTE's plateau, as hybrid reads it)",
     Reason.SAME_ARTICLE: "long link-free block in the element that holds most kept text",
     Reason.LINK_LIST: "link list: 50 words or more, nearly all link text",
     Reason.FURNITURE: "the article's furniture, never its body: headline, kicker, byline, dateline, "
