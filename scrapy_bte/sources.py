@@ -227,11 +227,12 @@ def _page_of(record: warc.Record, path: str, max_bytes: int | None) -> Item | No
         return Skipped(uri, "revisit")
     body = record.block
     content_type = headers.get("content-type")
-    http = None
+    http: warc.HttpMessage | None = None
     if media_type(content_type) == "application/http":
-        http = warc.http_response(body)
-        if isinstance(http, str):
-            return BadInput(uri, f"{http} (record in {path} at byte {record.offset})")
+        response = warc.http_response(body)
+        if isinstance(response, str):
+            return BadInput(uri, f"{response} (record in {path} at byte {record.offset})")
+        http = response
         if not 200 <= http.status < 300:
             return Skipped(uri, f"HTTP status {http.status}")
         content_type, body = http.headers.get("content-type"), http.body

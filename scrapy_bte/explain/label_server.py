@@ -110,7 +110,7 @@ class LabelHandler(BaseHTTPRequestHandler):
         return self.server.app  # type: ignore[attr-defined]
 
     def setup(self) -> None:
-        self.timeout = self.server.read_timeout  # type: ignore[attr-defined]
+        self.timeout = self.server.read_timeout  # type: ignore[attr-defined,misc]
         super().setup()
 
     def log_message(self, format: str, *args: object) -> None:

@@ -441,8 +441,9 @@ def complete(
     if need_author and zones.author:
         out["author"], sources["author"] = zones.author, "byline-block"
     for name in ("date", "modified"):
-        if name in wanted and out[name] and len(out[name]) == 19:  # a local time: a <time> may say its zone
-            out[name] = dates.with_offset(out[name], [value for value, _ in page.times])
+        value = out[name]
+        if name in wanted and value and len(value) == 19:  # a local time: a <time> may say its zone
+            out[name] = dates.with_offset(value, [time for time, _ in page.times])
     if zones.date and (need_date or ("date" in wanted and _printed_date_wins(out["date"], zones, doc))):
         out["date"], sources["date"] = zones.date, "dateline-block"
     return Fields(**out, sources=sources), zones

@@ -62,9 +62,9 @@ def strip_site(title: str, names: Iterable[str]) -> str:
         if head and (low in folded or any(name.startswith(low) and len(low) >= 3 for name in folded)):
             best = head
             break
-    m = TITLE_SEPARATORS.search(best)
-    if m is not None:
-        head, tail = best[: m.start()].strip(), best[m.end() :].strip()
+    sep = TITLE_SEPARATORS.search(best)
+    if sep is not None:
+        head, tail = best[: sep.start()].strip(), best[sep.end() :].strip()
         if tail and head.casefold() in folded:
             return tail
     return best

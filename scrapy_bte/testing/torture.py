@@ -24,6 +24,7 @@ import struct
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -457,14 +458,14 @@ def small_cases() -> list[Case]:
         cases.append(
             Case(
                 f"unclosed_{opener.strip('<>').split()[0].lower()}_before_{len(cases)}",
-                lambda o=opener: unclosed_before(o),
+                partial(unclosed_before, opener),
                 SENTENCES,
             )
         )
         cases.append(
             Case(
                 f"unclosed_{opener.strip('<>').split()[0].lower()}_at_end_{len(cases)}",
-                lambda o=opener: unclosed_at_end(o),
+                partial(unclosed_at_end, opener),
                 SENTENCES,
             )
         )
