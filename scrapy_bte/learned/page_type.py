@@ -171,8 +171,8 @@ OG_TYPES: tuple[tuple[str, frozenset[str]], ...] = (
 URL_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
     (group, frozenset(words.split()))
     for group, words in (
-        ("product", "product products p dp item shop store buy sku"),
-        ("forum", "forum forums thread threads t topic topics questions q community discussion"),
+        ("product", "product products p dp item itm pdp shop store buy sku"),
+        ("forum", "forum forums thread threads t topic topics questions q community discussion viewtopic showthread r"),
         ("collection", "category categories collections collection c tag tags catalog search"),
         ("docs", "docs doc documentation api reference manual guide guides wiki learn tutorial"),
         ("article", "blog news article articles post posts story stories"),
@@ -190,6 +190,19 @@ HOST_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("blog", "blog news"),
     )
 )
+#: Title words, grouped by the page type they suggest (class names and titles are English on most sites).
+TITLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    (group, frozenset(words.split()))
+    for group, words in (
+        ("product", "buy shop price sale order store online"),
+        ("forum", "forum forums thread question questions help reddit community discussion reply topic"),
+        ("docs", "documentation docs reference manual api guide tutorial introduction chapter"),
+        ("article", "how why what best top ways tips vs review"),
+        ("service", "services service company agency professional solutions pricing contact near hire expert"),
+        ("list", "news latest archive category categories collection collections all results page shop"),
+    )
+)
+_TITLE_SEPARATORS = re.compile(r"\s[|\-\u2013\u2014:\u00b7]\s")
 _YEAR_RE = re.compile(r"/(?:19|20)\d\d/(?:\d\d?/)?")
 _SUFFIX_RE = re.compile(r"\.(?:html?|php|aspx?|jsp|cfm)$")
 _SEGMENT_WORDS = re.compile(r"[a-z]+")
@@ -237,6 +250,7 @@ def _names() -> list[str]:
     names += [f"url_{g}" for g, _ in URL_WORDS] + [f"host_{g}" for g, _ in HOST_WORDS]
     names += ["log_words", "log_blocks", "log_block_words", "link_share", "short_share", "largest_container_share"]
     names += ["linked_block_share", "title_words", "currency_per_block", "question_marks_per_block"]
+    names += [f"title_{g}" for g, _ in TITLE_WORDS] + ["title_parts"]
     names += [f"hint_{g}" for g in _hints.GROUP_NAMES] + [f"hint_{g}" for g in _hints.PAGE_GROUP_NAMES]
     names += [f"hint_count_{g}" for g in _hints.PAGE_GROUP_NAMES]
     return names
@@ -248,6 +262,7 @@ _COLUMN = {name: i for i, name in enumerate(EVIDENCE_NAMES)}
 _CONTAINER_SHARE = _COLUMN[f"in_{CONTAINER_TAGS[0]}_share"] + np.arange(len(CONTAINER_TAGS))
 _HINT_SHARE = _COLUMN[f"hint_{_hints.GROUP_NAMES[0]}"] + np.arange(_hints.N_GROUPS + len(_hints.PAGE_GROUP_NAMES))
 _HINT_COUNT = _COLUMN[f"hint_count_{_hints.PAGE_GROUP_NAMES[0]}"] + np.arange(len(_hints.PAGE_GROUP_NAMES))
+_PAGE_GROUP_BITS = np.array([_hints.group_bit(g) for g in _hints.PAGE_GROUP_NAMES], dtype=np.int64)
 _SCHEMA_COLUMNS = _COLUMN[f"schema_{SCHEMA_GROUPS[0][0]}"] + np.arange(len(SCHEMA_GROUPS))
 _COUNTED_COLUMNS = _COLUMN[f"count_{COUNTED_TAGS[0]}"] + np.arange(len(COUNTED_TAGS))
 
@@ -309,7 +324,7 @@ def _url_evidence(url: str | None, out: np.ndarray) -> None:
     out[_COLUMN["url_trailing_slash"]] = float(path.endswith("/") and bool(segments))
     out[_COLUMN["url_root"]] = float(not segments)
     words = set(segments)
-    for segment in segments[:-1] if len(segments) > 1 else segments:
+    for segment in segments:
         words.update(_SEGMENT_WORDS.findall(segment))
     for group, vocabulary in URL_WORDS:
         out[_COLUMN[f"url_{group}"]] = float(not words.isdisjoint(vocabulary))
@@ -317,6 +332,15 @@ def _url_evidence(url: str | None, out: np.ndarray) -> None:
     host_words = set(host[:-2]) if len(host) > 2 else set()
     for group, vocabulary in HOST_WORDS:
         out[_COLUMN[f"host_{group}"]] = float(not host_words.isdisjoint(vocabulary))
+
+
+def _title_evidence(title: str, out: np.ndarray) -> None:
+    low = title.lower()
+    out[_COLUMN["title_words"]] = np.log1p(len(low.split()))
+    out[_COLUMN["title_parts"]] = len(_TITLE_SEPARATORS.findall(low))
+    words = set(_SEGMENT_WORDS.findall(low))
+    for group, vocabulary in TITLE_WORDS:
+        out[_COLUMN[f"title_{group}"]] = float(not words.isdisjoint(vocabulary))
 
 
 def _runs(doc: Document, words: np.ndarray, total: float, elements: np.ndarray, out: np.ndarray) -> None:
@@ -336,45 +360,46 @@ def _runs(doc: Document, words: np.ndarray, total: float, elements: np.ndarray, 
     if n_el < 2 or total <= 0:
         return
     up = np.maximum(parents, 0)
-    levels = [np.asarray(doc.container, dtype=np.int64)]
-    for _ in range(SIBLING_REACH - 1):
-        levels.append(up[levels[-1]])
-    has_text = np.zeros(n_el, dtype=bool)
-    for level in levels:
-        has_text[level] = True
-    has_text[0] = False
+    levels = np.empty((SIBLING_REACH, len(words)), dtype=np.int64)
+    levels[0] = doc.container
+    for k in range(1, SIBLING_REACH):
+        levels[k] = up[levels[k - 1]]
+    has_text = np.zeros(n_el, dtype=np.float64)
+    has_text[levels.ravel()] = 1.0
+    has_text[0] = 0.0
     link = doc.link_words
     n_names = len(skeleton.name_strings)
     for kind, shape in (
         ("", skeleton.el_attr_id * n_names + skeleton.el_name_id),
         ("loose_", elements * n_names + skeleton.el_name_id),
     ):
-        _, shape_id = np.unique(shape, return_inverse=True)
-        _, group = np.unique(parents * (int(shape_id.max()) + 1) + shape_id.ravel(), return_inverse=True)
-        group = group.ravel()
-        n_groups = int(group.max()) + 1
-        text_members = np.bincount(group, weights=has_text, minlength=n_groups)
+        # Siblings of one shape: the same (parent, shape) pair, numbered densely by sorting once.
+        key = parents.astype(np.float64) * float(int(shape.max()) + 1) + shape
+        order = np.argsort(key, kind="stable")
+        starts = np.empty(n_el, dtype=bool)
+        starts[0] = True
+        np.not_equal(key[order[1:]], key[order[:-1]], out=starts[1:])
+        group = np.empty(n_el, dtype=np.int64)
+        group[order] = np.cumsum(starts) - 1
+        text_members = np.bincount(group, weights=has_text)
         is_run = text_members[group] >= RUN_MIN
         is_run[0] = False
-        in_run = np.zeros(len(words), dtype=bool)
-        best_share, best_items, best_words = 0.0, 0.0, 0.0
-        for level in levels:
-            hit = is_run[level]
-            if not hit.any():
-                continue
-            in_run |= hit
-            per_group = np.bincount(group[level[hit]], weights=words[hit], minlength=n_groups)
-            g = int(per_group.argmax())
-            if per_group[g] / total > best_share:
-                best_share, best_items = per_group[g] / total, text_members[g]
-                best_words = per_group[g] / max(text_members[g], 1.0)
+        hit = is_run[levels]  # (levels, blocks)
+        in_run = hit.any(axis=0)
+        runs = int(np.count_nonzero(text_members >= RUN_MIN))
+        if not runs or not in_run.any():
+            continue
+        # Each block belongs to the run of its lowest level that is one.
+        lowest = levels[hit.argmax(axis=0), np.arange(len(words))]
         run_words = float(words[in_run].sum())
+        per_group = np.bincount(group[lowest[in_run]], weights=words[in_run], minlength=len(text_members))
+        g = int(per_group.argmax())
         out[_COLUMN[f"{kind}run_share"]] = run_words / total
-        out[_COLUMN[f"{kind}run_link_share"]] = float(link[in_run].sum()) / run_words if run_words else 0.0
-        out[_COLUMN[f"{kind}largest_run_items"]] = np.log1p(best_items)
-        out[_COLUMN[f"{kind}largest_run_share"]] = best_share
-        out[_COLUMN[f"{kind}largest_run_item_words"]] = np.log1p(best_words)
-        out[_COLUMN[f"{kind}runs"]] = np.log1p(np.count_nonzero(text_members >= RUN_MIN))
+        out[_COLUMN[f"{kind}run_link_share"]] = float(link[in_run].sum()) / run_words
+        out[_COLUMN[f"{kind}largest_run_items"]] = np.log1p(text_members[g])
+        out[_COLUMN[f"{kind}largest_run_share"]] = per_group[g] / total
+        out[_COLUMN[f"{kind}largest_run_item_words"]] = np.log1p(per_group[g] / text_members[g])
+        out[_COLUMN[f"{kind}runs"]] = np.log1p(runs)
 
 
 def _slots(doc: Document, words: np.ndarray, total: float, out: np.ndarray) -> None:
@@ -434,7 +459,8 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     out[_COLUMN["link_share"]] = float(link.sum()) * share
     out[_COLUMN["short_share"]] = float(words[words < SHORT_WORDS].sum()) * share
     out[_COLUMN["linked_block_share"]] = np.count_nonzero(link > 0.5 * words) / n
-    out[_COLUMN["title_words"]] = np.log1p(len(doc.title_tag.split())) if doc.title_tag else 0.0
+    if doc.title_tag:
+        _title_evidence(doc.title_tag, out)
     joined = "\n".join(doc.texts)
     out[_COLUMN["currency_per_block"]] = sum(map(joined.count, _CURRENCY)) / n
     out[_COLUMN["question_marks_per_block"]] = joined.count("?") / n
@@ -463,7 +489,7 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     path, own_bits = _hints.block_hints(doc)
     n_hints = _hints.N_GROUPS + len(_hints.PAGE_GROUP_NAMES)
     out[_HINT_SHARE] = (words @ _bit_columns(path | own_bits, n_hints)) * share
-    out[_HINT_COUNT] = np.log1p(_bit_columns(elements, n_hints)[:, _hints.N_GROUPS :].sum(axis=0))
+    out[_HINT_COUNT] = np.log1p(np.count_nonzero(elements[:, None] & _PAGE_GROUP_BITS, axis=0))
     return out
 
 
