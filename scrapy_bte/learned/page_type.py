@@ -38,6 +38,7 @@ writes both.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -208,7 +209,7 @@ _SUFFIX_RE = re.compile(r"\.(?:html?|php|aspx?|jsp|cfm)$")
 _SEGMENT_WORDS = re.compile(r"[a-z]+")
 _NUMERIC_RE = re.compile(r"\d{3,}")
 _JSONLD = ("ld+json",)
-_CURRENCY = ("$", "€", "£", "¥", "₹")
+_CURRENCY = ("$", "€", "£")
 
 #: Block openers that start an item when a container holds several: a card's heading, a list item, a term.
 SLOTS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -259,10 +260,15 @@ def _names() -> list[str]:
 #: Ordered evidence names: column ``i`` of :func:`page_evidence` is ``EVIDENCE_NAMES[i]``.
 EVIDENCE_NAMES: tuple[str, ...] = tuple(_names())
 _COLUMN = {name: i for i, name in enumerate(EVIDENCE_NAMES)}
+_OPENER_GROUP = {name: k for k, (_group, names) in enumerate(OPENER_GROUPS) for name in names}
+_OPENER_SHARE = _COLUMN[f"opener_share_{OPENER_GROUPS[0][0]}"] + np.arange(len(OPENER_GROUPS))
 _CONTAINER_SHARE = _COLUMN[f"in_{CONTAINER_TAGS[0]}_share"] + np.arange(len(CONTAINER_TAGS))
 _HINT_SHARE = _COLUMN[f"hint_{_hints.GROUP_NAMES[0]}"] + np.arange(_hints.N_GROUPS + len(_hints.PAGE_GROUP_NAMES))
 _HINT_COUNT = _COLUMN[f"hint_count_{_hints.PAGE_GROUP_NAMES[0]}"] + np.arange(len(_hints.PAGE_GROUP_NAMES))
-_PAGE_GROUP_BITS = np.array([_hints.group_bit(g) for g in _hints.PAGE_GROUP_NAMES], dtype=np.int64)
+#: Row v: the page-group bits set in v (the element bits above the furniture groups).
+_PAGE_BIT_TABLE = (
+    (np.arange(1 << len(_hints.PAGE_GROUP_NAMES))[:, None] >> np.arange(len(_hints.PAGE_GROUP_NAMES))) & 1
+).astype(np.float64)
 _SCHEMA_COLUMNS = _COLUMN[f"schema_{SCHEMA_GROUPS[0][0]}"] + np.arange(len(SCHEMA_GROUPS))
 _COUNTED_COLUMNS = _COLUMN[f"count_{COUNTED_TAGS[0]}"] + np.arange(len(COUNTED_TAGS))
 
@@ -434,7 +440,7 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     out = np.zeros(len(EVIDENCE_NAMES), dtype=np.float32)
     _url_evidence(url, out)
     tag_counts = Counter(doc._lnames)
-    out[_COLUMN["log_tags"]] = np.log1p(doc.total_tags)
+    out[_COLUMN["log_tags"]] = math.log1p(doc.total_tags)
     out[_COUNTED_COLUMNS] = np.log1p([tag_counts.get(t, 0) for t in COUNTED_TAGS])
     schema = _schema_counts(doc)
     og = _og_type(doc)
@@ -453,9 +459,9 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     total = float(words.sum())
     share = 1.0 / total if total > 0 else 0.0
     link = np.asarray(doc.link_words, dtype=np.float64)
-    out[_COLUMN["log_words"]] = np.log1p(total)
-    out[_COLUMN["log_blocks"]] = np.log1p(n)
-    out[_COLUMN["log_block_words"]] = np.log1p(total / n)
+    out[_COLUMN["log_words"]] = math.log1p(total)
+    out[_COLUMN["log_blocks"]] = math.log1p(n)
+    out[_COLUMN["log_block_words"]] = math.log1p(total / n)
     out[_COLUMN["link_share"]] = float(link.sum()) * share
     out[_COLUMN["short_share"]] = float(words[words < SHORT_WORDS].sum()) * share
     out[_COLUMN["linked_block_share"]] = np.count_nonzero(link > 0.5 * words) / n
@@ -465,12 +471,8 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     out[_COLUMN["currency_per_block"]] = sum(map(joined.count, _CURRENCY)) / n
     out[_COLUMN["question_marks_per_block"]] = joined.count("?") / n
 
-    openers = Counter(doc.opener)
-    opener_words = dict.fromkeys(openers, 0.0)
-    for name, w in zip(doc.opener, words.tolist()):
-        opener_words[name] += w
-    for group, names in OPENER_GROUPS:
-        out[_COLUMN[f"opener_share_{group}"]] = sum(opener_words.get(name, 0.0) for name in names) * share
+    opener = np.fromiter(map(_OPENER_GROUP.get, doc.opener, repeat(len(OPENER_GROUPS))), np.int64, n)
+    out[_OPENER_SHARE] = np.bincount(opener, weights=words, minlength=len(OPENER_GROUPS) + 1)[:-1] * share
 
     skeleton = doc.skeleton
     container = np.asarray(doc.container, dtype=np.int64)
@@ -489,7 +491,9 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     path, own_bits = _hints.block_hints(doc)
     n_hints = _hints.N_GROUPS + len(_hints.PAGE_GROUP_NAMES)
     out[_HINT_SHARE] = (words @ _bit_columns(path | own_bits, n_hints)) * share
-    out[_HINT_COUNT] = np.log1p(np.count_nonzero(elements[:, None] & _PAGE_GROUP_BITS, axis=0))
+    # Elements per page-group bit: a histogram of the page bits taken together, then one product.
+    page_bits = np.bincount(elements >> _hints.N_GROUPS, minlength=len(_PAGE_BIT_TABLE))
+    out[_HINT_COUNT] = np.log1p(page_bits @ _PAGE_BIT_TABLE)
     return out
 
 

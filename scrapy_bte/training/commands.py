@@ -336,10 +336,16 @@ def run_train_page_type(args: argparse.Namespace) -> int:
             seed=args.seed,
         )
 
-    true, predicted = _page_types.fold_predictions(rows, make, k=args.folds, seed=args.seed, balance=args.balance)
+    true, predicted, no_url = _page_types.fold_predictions(
+        rows, make, k=args.folds, seed=args.seed, balance=args.balance
+    )
     matrix = _page_types.confusion(true, predicted)
     accuracy = float((true == predicted).mean())
-    print(f"page-type accuracy on {len(true)} WCXB pages, {args.folds} folds grouped by domain: {accuracy:.3f}")
+    accuracy_no_url = float((true == no_url).mean())
+    print(
+        f"page-type accuracy on {len(true)} WCXB pages, {args.folds} folds grouped by domain: {accuracy:.3f} "
+        f"({accuracy_no_url:.3f} without their URLs)"
+    )
     print(_page_types.format_confusion(matrix))
     model = _page_type.PageTypeModel(_page_types.fit(rows, make, balance=args.balance))
     parts = ["scrapy-bte", "train-page-type", "--wcxb", args.wcxb]
@@ -362,6 +368,7 @@ def run_train_page_type(args: argparse.Namespace) -> int:
         "skipped_article_pages": rows.skipped,
         "metrics": {
             "fold_accuracy": round(accuracy, 4),
+            "fold_accuracy_without_url": round(accuracy_no_url, 4),
             "folds": args.folds,
             "confusion": matrix.tolist(),
         },

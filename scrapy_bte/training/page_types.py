@@ -27,7 +27,7 @@ from ..api import parse
 from ..errors import ExtractionError
 from ..fields.read import read_document
 from ..learned.estimators import SoftmaxClassifier
-from ..learned.page_type import PAGE_TYPES, page_evidence
+from ..learned.page_type import EVIDENCE_NAMES, PAGE_TYPES, page_evidence
 from .wcxb import domain_folds, load_wcxb
 
 
@@ -99,6 +99,17 @@ def article_rows(folders: Sequence[str | Path], limit: int | None = None) -> Row
     )
 
 
+#: The evidence columns read from the URL (zero when ``page_evidence`` gets no URL).
+URL_COLUMNS = np.array([i for i, name in enumerate(EVIDENCE_NAMES) if name.startswith(("url_", "host_", "has_url"))])
+
+
+def without_urls(X: np.ndarray) -> np.ndarray:
+    """``X`` as :func:`~scrapy_bte.learned.page_type.page_evidence` computes it without a URL."""
+    out = X.copy()
+    out[:, URL_COLUMNS] = 0.0
+    return out
+
+
 def join(a: Rows, b: Rows) -> Rows:
     return Rows(
         np.concatenate([a.X, b.X]) if len(b.y) else a.X,
@@ -126,15 +137,22 @@ Factory = Callable[[], SoftmaxClassifier]
 
 
 def fit(rows: Rows, make: Factory, mask: np.ndarray | None = None, balance: float = BALANCE) -> SoftmaxClassifier:
-    """A classifier fitted on ``rows`` (those of ``mask``), classes weighted by :func:`class_weights`."""
+    """A classifier fitted on ``rows`` (those of ``mask``), classes weighted by :func:`class_weights`.
+
+    Every row is seen twice, with its URL and without (:func:`without_urls`): pages
+    extracted from files or strings come without one, and the model must not then
+    read the missing URL as evidence of a type.
+    """
     X, y = (rows.X, rows.y) if mask is None else (rows.X[mask], rows.y[mask])
-    return make().fit(X, y, class_weights(y, balance))
+    weights = class_weights(y, balance)
+    return make().fit(np.concatenate([X, without_urls(X)]), np.concatenate([y, y]), np.concatenate([weights, weights]))
 
 
 def fold_predictions(
     rows: Rows, make: Factory, k: int = 5, seed: int = 0, balance: float = BALANCE
-) -> tuple[np.ndarray, np.ndarray]:
-    """Site-disjoint predictions of the scored rows: (true class, predicted class) per WCXB page.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Site-disjoint predictions of the scored rows: per WCXB page its true class, the class predicted
+    with its URL and the class predicted without it.
 
     WCXB pages are split by :func:`domain_folds`; each fold is predicted by a
     model trained on the other folds plus the extra rows of other domains.
@@ -147,6 +165,7 @@ def fold_predictions(
 
     folds = np.array(domain_folds([_Page(rows.domains[i], PAGE_TYPES[rows.y[i]]) for i in scored], k=k, seed=seed))
     predicted = np.zeros(len(scored), dtype=np.int64)
+    no_url = np.zeros(len(scored), dtype=np.int64)
     for f in range(k):
         held = scored[folds == f]
         held_domains = {rows.domains[i] for i in held}
@@ -155,7 +174,8 @@ def fold_predictions(
         train &= np.array([d not in held_domains for d in rows.domains])
         clf = fit(rows, make, train, balance)
         predicted[folds == f] = clf.predict(rows.X[held])
-    return rows.y[scored], predicted
+        no_url[folds == f] = clf.predict(without_urls(rows.X[held]))
+    return rows.y[scored], predicted, no_url
 
 
 def confusion(true: np.ndarray, predicted: np.ndarray) -> np.ndarray:
