@@ -311,7 +311,7 @@ def _og_type(doc: Document) -> str | None:
 
 
 def _url_evidence(url: str | None, out: np.ndarray) -> None:
-    if not url:
+    if not url or not isinstance(url, str):
         return
     try:
         parts = urlsplit(url)
