@@ -10,7 +10,7 @@ Here the pages are split into ``--folds`` folds by domain
 with a block model trained the shipped model's way (the older sets and
 mercury with ``--body-labels``, WCXB's other folds as typed data) and a
 page-type classifier trained the shipped classifier's way
-(``scrapy-bte train-page-type``: WCXB's other folds, article pages of
+(``scrapy-bte train-page-type``: WCXB's other folds and article pages of
 mercury, L3S-GN1 and dragnet, each page also without its address), neither
 of which saw a page of the fold's domains. ``scrapy_bte.hybrid`` needs no
 model; the peers run as ``benchmarks/run.py`` runs them. Every row is given
@@ -57,9 +57,9 @@ def fold_models(data: Path, pages: list[WcxbPage], folds: np.ndarray, k: int, li
     wcxb, index = _wcxb_blocks(data / "wcxb", pages, limit)
     rows = page_type_training.wcxb_rows(data / "wcxb", limit)
     rows = page_type_training.join(rows, page_type_training.article_rows([data / s for s in ARTICLE_SETS], 150))
-    rows = page_type_training.join(rows, page_type_training.without_urls(rows))
     domain_fold = {p.domain: int(f) for p, f in zip(pages, folds)}
     config = TrainConfig()
+    shipped = page_types.default_model().metadata["hyperparameters"]  # the shipped classifier's settings
     models = []
     for f in range(k):
         keep = [index[i] for i in np.flatnonzero(folds != f)]
@@ -69,7 +69,14 @@ def fold_models(data: Path, pages: list[WcxbPage], folds: np.ndarray, k: int, li
         mask = np.array([domain_fold.get(d, -1) != f for d in rows.domains])
 
         def make() -> SoftmaxClassifier:
-            return SoftmaxClassifier(len(page_types.PAGE_TYPES), (), epochs=600, learning_rate=0.02, l2=0.01, seed=0)
+            return SoftmaxClassifier(
+                len(page_types.PAGE_TYPES),
+                tuple(shipped["hidden"]),
+                epochs=shipped["epochs"],
+                learning_rate=shipped["learning_rate"],
+                l2=shipped["l2"],
+                seed=shipped["seed"],
+            )
 
         models.append((str(path), page_types.PageTypeModel(page_type_training.fit(rows, make, mask))))
         print(f"fold {f + 1}/{k} trained", flush=True)

@@ -126,7 +126,8 @@ def extract(
     ``<meta charset>``, then sniffing), str, or an lxml element (not
     modified). ``url`` is the page's address: relative URLs in its fields
     (``image``, ``canonical_url``) resolve against it; it is never a
-    source of values. ``fields`` names the article fields to read
+    source of field values, but its path is evidence of ``page_type``
+    (``/t/``, ``/products/``, ``/docs/``, ...). ``fields`` names the article fields to read
     (:data:`~scrapy_bte.fields.record.DEFAULT_FIELDS`,
     :data:`~scrapy_bte.fields.record.FIELD_NAMES` for all); by default
     none is read, as reading them costs 20-25 % more time per page;

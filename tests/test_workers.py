@@ -426,5 +426,5 @@ def test_real_extraction_matches_direct_call():
     ).encode()
     with WorkerPool(1, timeout=30.0, max_pending=2) as p:
         via_pool = p.submit(html, content_type="text/html; charset=utf-8", url="http://x/").result(60)
-    direct = extract(html, content_type="text/html; charset=utf-8")
+    direct = extract(html, content_type="text/html; charset=utf-8", url="http://x/")  # the URL is page-type evidence
     assert via_pool == direct

@@ -406,6 +406,8 @@ _SPLIT_RE = re.compile(r"[^a-z]+")
 _cache: dict[str, int] = {}
 #: The last document's result: features and the body rules read it for the same page.
 _last = LastDocument()
+#: The last document's distinct attribute strings' bits: the block hints and the page-type evidence read them.
+_last_strings = LastDocument()
 
 
 #: Longest first, so that at each position the alternation takes the longest stem that matches.
@@ -532,7 +534,7 @@ def block_hints(doc: Any, *, accelerated: bool | None = None) -> tuple[np.ndarra
         path = np.empty(n, np.int64)
         own = np.empty(n, np.int64)
         c.block_bits(
-            _bits_of(skeleton.attr_strings),
+            _string_bits(doc) if accelerated is None else _bits_of(skeleton.attr_strings),
             skeleton.el_attr_id,
             skeleton.parents,
             np.ascontiguousarray(doc.container, dtype=np.int64),
@@ -610,10 +612,18 @@ def group_bit(name: str) -> int:
     return 1 << GROUP_NAMES.index(name)
 
 
+def _string_bits(doc: Any) -> np.ndarray:
+    """:func:`_bits_of` the skeleton's distinct attribute strings, once per document."""
+    bits = _last_strings.get(doc)
+    if bits is None:
+        bits = _bits_of(doc.skeleton.attr_strings)
+        _last_strings.put(doc, bits)
+    return bits
+
+
 def element_bits(doc: Any) -> np.ndarray:
     """Per element of the skeleton, the bits its own attribute string names (0 for the root)."""
-    skeleton = doc.skeleton
-    out = _bits_of(skeleton.attr_strings)[skeleton.el_attr_id]
+    out = _string_bits(doc)[doc.skeleton.el_attr_id]
     out[0] = 0
     return out
 

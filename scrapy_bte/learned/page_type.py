@@ -38,6 +38,7 @@ writes both.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -172,8 +173,8 @@ OG_TYPES: tuple[tuple[str, frozenset[str]], ...] = (
 URL_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
     (group, frozenset(words.split()))
     for group, words in (
-        ("product", "product products p dp item shop store buy sku"),
-        ("forum", "forum forums thread threads t topic topics questions q community discussion"),
+        ("product", "product products p dp item itm pdp shop store buy sku"),
+        ("forum", "forum forums thread threads t topic topics questions q community discussion viewtopic showthread r"),
         ("collection", "category categories collections collection c tag tags catalog search"),
         ("docs", "docs doc documentation api reference manual guide guides wiki learn tutorial"),
         ("article", "blog news article articles post posts story stories"),
@@ -191,12 +192,25 @@ HOST_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("blog", "blog news"),
     )
 )
+#: Title words, grouped by the page type they suggest (class names and titles are English on most sites).
+TITLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    (group, frozenset(words.split()))
+    for group, words in (
+        ("product", "buy shop price sale order store online"),
+        ("forum", "forum forums thread question questions help reddit community discussion reply topic"),
+        ("docs", "documentation docs reference manual api guide tutorial introduction chapter"),
+        ("article", "how why what best top ways tips vs review"),
+        ("service", "services service company agency professional solutions pricing contact near hire expert"),
+        ("list", "news latest archive category categories collection collections all results page shop"),
+    )
+)
+_TITLE_SEPARATORS = re.compile(r"\s[|\-\u2013\u2014:\u00b7]\s")
 _YEAR_RE = re.compile(r"/(?:19|20)\d\d/(?:\d\d?/)?")
 _SUFFIX_RE = re.compile(r"\.(?:html?|php|aspx?|jsp|cfm)$")
 _SEGMENT_WORDS = re.compile(r"[a-z]+")
 _NUMERIC_RE = re.compile(r"\d{3,}")
 _JSONLD = ("ld+json",)
-_CURRENCY = ("$", "€", "£", "¥", "₹")
+_CURRENCY = ("$", "€", "£")
 
 #: Block openers that start an item when a container holds several: a card's heading, a list item, a term.
 SLOTS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -238,6 +252,7 @@ def _names() -> list[str]:
     names += [f"url_{g}" for g, _ in URL_WORDS] + [f"host_{g}" for g, _ in HOST_WORDS]
     names += ["log_words", "log_blocks", "log_block_words", "link_share", "short_share", "largest_container_share"]
     names += ["linked_block_share", "title_words", "currency_per_block", "question_marks_per_block"]
+    names += [f"title_{g}" for g, _ in TITLE_WORDS] + ["title_parts"]
     names += [f"hint_{g}" for g in _hints.GROUP_NAMES] + [f"hint_{g}" for g in _hints.PAGE_GROUP_NAMES]
     names += [f"hint_count_{g}" for g in _hints.PAGE_GROUP_NAMES]
     return names
@@ -246,9 +261,15 @@ def _names() -> list[str]:
 #: Ordered evidence names: column ``i`` of :func:`page_evidence` is ``EVIDENCE_NAMES[i]``.
 EVIDENCE_NAMES: tuple[str, ...] = tuple(_names())
 _COLUMN = {name: i for i, name in enumerate(EVIDENCE_NAMES)}
+_OPENER_GROUP = {name: k for k, (_group, names) in enumerate(OPENER_GROUPS) for name in names}
+_OPENER_SHARE = _COLUMN[f"opener_share_{OPENER_GROUPS[0][0]}"] + np.arange(len(OPENER_GROUPS))
 _CONTAINER_SHARE = _COLUMN[f"in_{CONTAINER_TAGS[0]}_share"] + np.arange(len(CONTAINER_TAGS))
 _HINT_SHARE = _COLUMN[f"hint_{_hints.GROUP_NAMES[0]}"] + np.arange(_hints.N_GROUPS + len(_hints.PAGE_GROUP_NAMES))
 _HINT_COUNT = _COLUMN[f"hint_count_{_hints.PAGE_GROUP_NAMES[0]}"] + np.arange(len(_hints.PAGE_GROUP_NAMES))
+#: Row v: the page-group bits set in v (the element bits above the furniture groups).
+_PAGE_BIT_TABLE = (
+    (np.arange(1 << len(_hints.PAGE_GROUP_NAMES))[:, None] >> np.arange(len(_hints.PAGE_GROUP_NAMES))) & 1
+).astype(np.float64)
 _SCHEMA_COLUMNS = _COLUMN[f"schema_{SCHEMA_GROUPS[0][0]}"] + np.arange(len(SCHEMA_GROUPS))
 _COUNTED_COLUMNS = _COLUMN[f"count_{COUNTED_TAGS[0]}"] + np.arange(len(COUNTED_TAGS))
 
@@ -272,9 +293,10 @@ def _microdata_counts(doc: Document, counts: np.ndarray) -> None:
     """Adds the ``itemtype`` declarations on structural elements to ``counts``."""
     skeleton = doc.skeleton
     strings = skeleton.attr_strings
-    with_type = [i for i, raw in enumerate(strings) if "itemtype" in raw or "ITEMTYPE" in raw]
-    if not with_type:
+    joined = "\x00".join(strings)
+    if "itemtype" not in joined and "ITEMTYPE" not in joined:  # two C-level searches, not one per string
         return
+    with_type = [i for i, raw in enumerate(strings) if "itemtype" in raw or "ITEMTYPE" in raw]
     uses = np.bincount(skeleton.el_attr_id, minlength=len(strings))
     for i in with_type:
         for kind in _ITEMTYPE_RE.findall(strings[i]):
@@ -291,7 +313,7 @@ def _og_type(doc: Document) -> str | None:
 
 
 def _url_evidence(url: str | None, out: np.ndarray) -> None:
-    if not url:
+    if not url or not isinstance(url, str):
         return
     try:
         parts = urlsplit(url)
@@ -310,7 +332,7 @@ def _url_evidence(url: str | None, out: np.ndarray) -> None:
     out[_COLUMN["url_trailing_slash"]] = float(path.endswith("/") and bool(segments))
     out[_COLUMN["url_root"]] = float(not segments)
     words = set(segments)
-    for segment in segments[:-1] if len(segments) > 1 else segments:
+    for segment in segments:
         words.update(_SEGMENT_WORDS.findall(segment))
     for group, vocabulary in URL_WORDS:
         out[_COLUMN[f"url_{group}"]] = float(not words.isdisjoint(vocabulary))
@@ -318,6 +340,15 @@ def _url_evidence(url: str | None, out: np.ndarray) -> None:
     host_words = set(host[:-2]) if len(host) > 2 else set()
     for group, vocabulary in HOST_WORDS:
         out[_COLUMN[f"host_{group}"]] = float(not host_words.isdisjoint(vocabulary))
+
+
+def _title_evidence(title: str, out: np.ndarray) -> None:
+    low = title.lower()
+    out[_COLUMN["title_words"]] = np.log1p(len(low.split()))
+    out[_COLUMN["title_parts"]] = len(_TITLE_SEPARATORS.findall(low))
+    words = set(_SEGMENT_WORDS.findall(low))
+    for group, vocabulary in TITLE_WORDS:
+        out[_COLUMN[f"title_{group}"]] = float(not words.isdisjoint(vocabulary))
 
 
 def _runs(doc: Document, words: np.ndarray, total: float, elements: np.ndarray, out: np.ndarray) -> None:
@@ -337,45 +368,46 @@ def _runs(doc: Document, words: np.ndarray, total: float, elements: np.ndarray, 
     if n_el < 2 or total <= 0:
         return
     up = np.maximum(parents, 0)
-    levels = [np.asarray(doc.container, dtype=np.int64)]
-    for _ in range(SIBLING_REACH - 1):
-        levels.append(up[levels[-1]])
-    has_text = np.zeros(n_el, dtype=bool)
-    for level in levels:
-        has_text[level] = True
-    has_text[0] = False
+    levels = np.empty((SIBLING_REACH, len(words)), dtype=np.int64)
+    levels[0] = doc.container
+    for k in range(1, SIBLING_REACH):
+        levels[k] = up[levels[k - 1]]
+    has_text = np.zeros(n_el, dtype=np.float64)
+    has_text[levels.ravel()] = 1.0
+    has_text[0] = 0.0
     link = doc.link_words
     n_names = len(skeleton.name_strings)
     for kind, shape in (
         ("", skeleton.el_attr_id * n_names + skeleton.el_name_id),
         ("loose_", elements * n_names + skeleton.el_name_id),
     ):
-        _, shape_id = np.unique(shape, return_inverse=True)
-        _, group = np.unique(parents * (int(shape_id.max()) + 1) + shape_id.ravel(), return_inverse=True)
-        group = group.ravel()
-        n_groups = int(group.max()) + 1
-        text_members = np.bincount(group, weights=has_text, minlength=n_groups)
+        # Siblings of one shape: the same (parent, shape) pair, numbered densely by sorting once.
+        key = parents.astype(np.float64) * float(int(shape.max()) + 1) + shape
+        order = np.argsort(key, kind="stable")
+        starts = np.empty(n_el, dtype=bool)
+        starts[0] = True
+        np.not_equal(key[order[1:]], key[order[:-1]], out=starts[1:])
+        group = np.empty(n_el, dtype=np.int64)
+        group[order] = np.cumsum(starts) - 1
+        text_members = np.bincount(group, weights=has_text)
         is_run = text_members[group] >= RUN_MIN
         is_run[0] = False
-        in_run = np.zeros(len(words), dtype=bool)
-        best_share, best_items, best_words = 0.0, 0.0, 0.0
-        for level in levels:
-            hit = is_run[level]
-            if not hit.any():
-                continue
-            in_run |= hit
-            per_group = np.bincount(group[level[hit]], weights=words[hit], minlength=n_groups)
-            g = int(per_group.argmax())
-            if per_group[g] / total > best_share:
-                best_share, best_items = per_group[g] / total, text_members[g]
-                best_words = per_group[g] / max(text_members[g], 1.0)
+        hit = is_run[levels]  # (levels, blocks)
+        in_run = hit.any(axis=0)
+        runs = int(np.count_nonzero(text_members >= RUN_MIN))
+        if not runs or not in_run.any():
+            continue
+        # Each block belongs to the run of its lowest level that is one.
+        lowest = levels[hit.argmax(axis=0), np.arange(len(words))]
         run_words = float(words[in_run].sum())
+        per_group = np.bincount(group[lowest[in_run]], weights=words[in_run], minlength=len(text_members))
+        g = int(per_group.argmax())
         out[_COLUMN[f"{kind}run_share"]] = run_words / total
-        out[_COLUMN[f"{kind}run_link_share"]] = float(link[in_run].sum()) / run_words if run_words else 0.0
-        out[_COLUMN[f"{kind}largest_run_items"]] = np.log1p(best_items)
-        out[_COLUMN[f"{kind}largest_run_share"]] = best_share
-        out[_COLUMN[f"{kind}largest_run_item_words"]] = np.log1p(best_words)
-        out[_COLUMN[f"{kind}runs"]] = np.log1p(np.count_nonzero(text_members >= RUN_MIN))
+        out[_COLUMN[f"{kind}run_link_share"]] = float(link[in_run].sum()) / run_words
+        out[_COLUMN[f"{kind}largest_run_items"]] = np.log1p(text_members[g])
+        out[_COLUMN[f"{kind}largest_run_share"]] = per_group[g] / total
+        out[_COLUMN[f"{kind}largest_run_item_words"]] = np.log1p(per_group[g] / text_members[g])
+        out[_COLUMN[f"{kind}runs"]] = np.log1p(runs)
 
 
 def _slots(doc: Document, words: np.ndarray, total: float, out: np.ndarray) -> None:
@@ -410,7 +442,7 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     out = np.zeros(len(EVIDENCE_NAMES), dtype=np.float32)
     _url_evidence(url, out)
     tag_counts = Counter(doc._lnames)
-    out[_COLUMN["log_tags"]] = np.log1p(doc.total_tags)
+    out[_COLUMN["log_tags"]] = math.log1p(doc.total_tags)
     out[_COUNTED_COLUMNS] = np.log1p([tag_counts.get(t, 0) for t in COUNTED_TAGS])
     schema = _schema_counts(doc)
     og = _og_type(doc)
@@ -429,23 +461,20 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     total = float(words.sum())
     share = 1.0 / total if total > 0 else 0.0
     link = np.asarray(doc.link_words, dtype=np.float64)
-    out[_COLUMN["log_words"]] = np.log1p(total)
-    out[_COLUMN["log_blocks"]] = np.log1p(n)
-    out[_COLUMN["log_block_words"]] = np.log1p(total / n)
+    out[_COLUMN["log_words"]] = math.log1p(total)
+    out[_COLUMN["log_blocks"]] = math.log1p(n)
+    out[_COLUMN["log_block_words"]] = math.log1p(total / n)
     out[_COLUMN["link_share"]] = float(link.sum()) * share
     out[_COLUMN["short_share"]] = float(words[words < SHORT_WORDS].sum()) * share
     out[_COLUMN["linked_block_share"]] = np.count_nonzero(link > 0.5 * words) / n
-    out[_COLUMN["title_words"]] = np.log1p(len(doc.title_tag.split())) if doc.title_tag else 0.0
+    if doc.title_tag:
+        _title_evidence(doc.title_tag, out)
     joined = "\n".join(doc.texts)
     out[_COLUMN["currency_per_block"]] = sum(map(joined.count, _CURRENCY)) / n
     out[_COLUMN["question_marks_per_block"]] = joined.count("?") / n
 
-    openers = Counter(doc.opener)
-    opener_words = dict.fromkeys(openers, 0.0)
-    for name, w in zip(doc.opener, words.tolist()):
-        opener_words[name] += w
-    for group, names in OPENER_GROUPS:
-        out[_COLUMN[f"opener_share_{group}"]] = sum(opener_words.get(name, 0.0) for name in names) * share
+    opener = np.fromiter(map(_OPENER_GROUP.get, doc.opener, repeat(len(OPENER_GROUPS))), np.int64, n)
+    out[_OPENER_SHARE] = np.bincount(opener, weights=words, minlength=len(OPENER_GROUPS) + 1)[:-1] * share
 
     skeleton = doc.skeleton
     container = np.asarray(doc.container, dtype=np.int64)
@@ -464,7 +493,9 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     path, own_bits = _hints.block_hints(doc)
     n_hints = _hints.N_GROUPS + len(_hints.PAGE_GROUP_NAMES)
     out[_HINT_SHARE] = (words @ _bit_columns(path | own_bits, n_hints)) * share
-    out[_HINT_COUNT] = np.log1p(_bit_columns(elements, n_hints)[:, _hints.N_GROUPS :].sum(axis=0))
+    # Elements per page-group bit: a histogram of the page bits taken together, then one product.
+    page_bits = np.bincount(elements >> _hints.N_GROUPS, minlength=len(_PAGE_BIT_TABLE))
+    out[_HINT_COUNT] = np.log1p(page_bits @ _PAGE_BIT_TABLE)
     return out
 
 
@@ -581,14 +612,3 @@ def classify(doc: Document, url: str | None, model: PageTypeModel | None = None)
         # cases (canonical link, og:url), and the path's shape is strong evidence.
         url = read_document(doc, None, ("canonical_url",)).canonical_url
     return (model or default_model()).classify(page_evidence(doc, url))
-
-
-#: The evidence that comes from the page's address: a page without one has them all at 0.
-URL_EVIDENCE = tuple(i for i, name in enumerate(EVIDENCE_NAMES) if name.startswith(("has_url", "url_", "host_")))
-
-
-def without_url(evidence: np.ndarray) -> np.ndarray:
-    """``evidence`` (rows) as :func:`page_evidence` gives it for the same pages read without an address."""
-    out = np.array(evidence, dtype=np.float32, copy=True)
-    out[..., list(URL_EVIDENCE)] = 0.0
-    return out

@@ -314,10 +314,19 @@ def add_train_page_type_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("--articles-limit", type=int, default=150, help="at most this many pages per article folder")
     p.add_argument("-o", "--output", required=True, metavar="MODEL.npz", help="where to write the model")
-    p.add_argument("--hidden", type=_ints, default=(), metavar="SIZES", help="hidden layers (default: none, logistic)")
-    p.add_argument("--epochs", type=int, default=600)
-    p.add_argument("--learning-rate", type=float, default=0.02)
-    p.add_argument("--l2", type=float, default=1e-2)
+    p.add_argument(
+        "--hidden", type=_ints, default=(32,), metavar="SIZES", help="hidden layers (default 32; empty: logistic)"
+    )
+    p.add_argument("--epochs", type=int, default=500)
+    p.add_argument("--learning-rate", type=float, default=0.005)
+    p.add_argument("--l2", type=float, default=0.03)
+    p.add_argument(
+        "--balance",
+        type=float,
+        default=_page_types.BALANCE,
+        help="class weights (rows / (classes * class rows)) ** B: 1 = classes equal, 0 = rows equal "
+        f"(default {_page_types.BALANCE})",
+    )
     p.add_argument("--folds", type=int, default=5, help="site-disjoint folds for the accuracy (default 5)")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=run_train_page_type)
@@ -340,28 +349,29 @@ def run_train_page_type(args: argparse.Namespace) -> int:
             seed=args.seed,
         )
 
-    addressed = len(rows.y)
-    rows = _page_types.join(rows, _page_types.without_urls(rows))
-    true, predicted = _page_types.fold_predictions(rows, make, k=args.folds, seed=args.seed)
+    true, predicted, no_url = _page_types.fold_predictions(
+        rows, make, k=args.folds, seed=args.seed, balance=args.balance
+    )
     matrix = _page_types.confusion(true, predicted)
     accuracy = float((true == predicted).mean())
-    print(f"page-type accuracy on {len(true)} WCXB pages, {args.folds} folds grouped by domain: {accuracy:.3f}")
+    accuracy_no_url = float((true == no_url).mean())
+    print(
+        f"page-type accuracy on {len(true)} WCXB pages, {args.folds} folds grouped by domain: {accuracy:.3f} "
+        f"({accuracy_no_url:.3f} without their URLs)"
+    )
     print(_page_types.format_confusion(matrix))
-    # The same WCXB pages read without their address (as from a file): the copies of the scored rows.
-    copies = np.zeros(len(rows.y), dtype=bool)
-    copies[addressed:] = rows.scored[:addressed]
-    true_nu, predicted_nu = _page_types.fold_predictions(rows, make, k=args.folds, seed=args.seed, predict=copies)
-    accuracy_nu = float((true_nu == predicted_nu).mean())
-    print(f"the same pages without their address: {accuracy_nu:.3f}")
-    print(_page_types.format_confusion(_page_types.confusion(true_nu, predicted_nu)))
-    model = _page_type.PageTypeModel(_page_types.fit(rows, make))
+    model = _page_type.PageTypeModel(_page_types.fit(rows, make, balance=args.balance))
     parts = ["scrapy-bte", "train-page-type", "--wcxb", args.wcxb]
     if args.articles:
         parts += ["--articles", *args.articles, "--articles-limit", str(args.articles_limit)]
     parts += ["-o", args.output]
-    if args.hidden:
-        parts += ["--hidden", ",".join(map(str, args.hidden))]
-    for flag, value in (("--epochs", args.epochs), ("--learning-rate", args.learning_rate), ("--l2", args.l2)):
+    parts += ["--hidden", ",".join(map(str, args.hidden))]
+    for flag, value in (
+        ("--epochs", args.epochs),
+        ("--learning-rate", args.learning_rate),
+        ("--l2", args.l2),
+        ("--balance", args.balance),
+    ):
         parts += [flag, str(value)]
     meta = {
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -371,7 +381,7 @@ def run_train_page_type(args: argparse.Namespace) -> int:
         "skipped_article_pages": rows.skipped,
         "metrics": {
             "fold_accuracy": round(accuracy, 4),
-            "fold_accuracy_without_url": round(accuracy_nu, 4),
+            "fold_accuracy_without_url": round(accuracy_no_url, 4),
             "folds": args.folds,
             "confusion": matrix.tolist(),
         },
