@@ -64,7 +64,7 @@ PAGE_TYPES: tuple[str, ...] = ("article", "forum", "product", "collection", "lis
 FORMAT = "scrapy-bte-page-type-model"
 FORMAT_VERSION = 1
 #: Bump whenever an evidence column changes meaning or order: models record it and refuse to load against another.
-EVIDENCE_VERSION = 1
+EVIDENCE_VERSION = 2
 
 #: Elements counted anywhere in the tag stream (log of 1 + count).
 COUNTED_TAGS = (
@@ -210,7 +210,6 @@ _SUFFIX_RE = re.compile(r"\.(?:html?|php|aspx?|jsp|cfm)$")
 _SEGMENT_WORDS = re.compile(r"[a-z]+")
 _NUMERIC_RE = re.compile(r"\d{3,}")
 _JSONLD = ("ld+json",)
-_CURRENCY = ("$", "€", "£")
 
 #: Block openers that start an item when a container holds several: a card's heading, a list item, a term.
 SLOTS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -233,15 +232,7 @@ def _names() -> list[str]:
     names += [f"count_{t}" for t in COUNTED_TAGS]
     names += [f"opener_share_{g}" for g, _ in OPENER_GROUPS]
     names += [f"in_{t}_share" for t in CONTAINER_TAGS]
-    for kind in ("", "loose_"):
-        names += [
-            f"{kind}run_share",
-            f"{kind}run_link_share",
-            f"{kind}largest_run_items",
-            f"{kind}largest_run_share",
-            f"{kind}largest_run_item_words",
-            f"{kind}runs",
-        ]
+    names += ["run_share", "run_link_share", "largest_run_items", "largest_run_share", "largest_run_item_words", "runs"]
     for slot in SLOT_NAMES:
         names += [f"{slot}_slot_share", f"{slot}_slot_item_words"]
     names += [f"schema_{g}" for g, _ in SCHEMA_GROUPS]
@@ -251,7 +242,7 @@ def _names() -> list[str]:
     names += ["url_trailing_slash", "url_root"]
     names += [f"url_{g}" for g, _ in URL_WORDS] + [f"host_{g}" for g, _ in HOST_WORDS]
     names += ["log_words", "log_blocks", "log_block_words", "link_share", "short_share", "largest_container_share"]
-    names += ["linked_block_share", "title_words", "currency_per_block", "question_marks_per_block"]
+    names += ["linked_block_share", "title_words"]
     names += [f"title_{g}" for g, _ in TITLE_WORDS] + ["title_parts"]
     names += [f"hint_{g}" for g in _hints.GROUP_NAMES] + [f"hint_{g}" for g in _hints.PAGE_GROUP_NAMES]
     names += [f"hint_count_{g}" for g in _hints.PAGE_GROUP_NAMES]
@@ -352,15 +343,15 @@ def _title_evidence(title: str, out: np.ndarray) -> None:
 
 
 def _runs(doc: Document, words: np.ndarray, total: float, elements: np.ndarray, out: np.ndarray) -> None:
-    """Repeated sibling shapes: how much text sits in runs of same-shaped siblings.
+    """Repeated sibling shapes: how much text sits in runs of same-shaped siblings (cards, posts, rows).
 
-    An element's shape is its tag name and attribute string (a template
-    repeats both for each card or post); siblings share a parent. Blocks
-    count as in a run when their container or one of the
-    :data:`SIBLING_REACH` - 1 elements above it has at least :data:`RUN_MIN`
-    siblings of its shape that hold text. The ``loose_`` columns take the
-    tag name and the class-hint bits (``elements``) as the shape instead,
-    which stays the same where a template numbers its items' ids.
+    An element's shape is its tag name and the class-hint bits of its
+    attributes (``elements``, :mod:`scrapy_bte.core.hints`): a template
+    repeats both for each card or post, even where it numbers their ids.
+    Siblings share a parent. Blocks count as in a run when their container
+    or one of the :data:`SIBLING_REACH` - 1 elements above it has at least
+    :data:`RUN_MIN` siblings of its shape that hold text. (The exact
+    attribute string as the shape added nothing by site folds.)
     """
     skeleton = doc.skeleton
     parents = skeleton.parents
@@ -375,39 +366,34 @@ def _runs(doc: Document, words: np.ndarray, total: float, elements: np.ndarray, 
     has_text = np.zeros(n_el, dtype=np.float64)
     has_text[levels.ravel()] = 1.0
     has_text[0] = 0.0
-    link = doc.link_words
-    n_names = len(skeleton.name_strings)
-    for kind, shape in (
-        ("", skeleton.el_attr_id * n_names + skeleton.el_name_id),
-        ("loose_", elements * n_names + skeleton.el_name_id),
-    ):
-        # Siblings of one shape: the same (parent, shape) pair, numbered densely by sorting once.
-        key = parents.astype(np.float64) * float(int(shape.max()) + 1) + shape
-        order = np.argsort(key, kind="stable")
-        starts = np.empty(n_el, dtype=bool)
-        starts[0] = True
-        np.not_equal(key[order[1:]], key[order[:-1]], out=starts[1:])
-        group = np.empty(n_el, dtype=np.int64)
-        group[order] = np.cumsum(starts) - 1
-        text_members = np.bincount(group, weights=has_text)
-        is_run = text_members[group] >= RUN_MIN
-        is_run[0] = False
-        hit = is_run[levels]  # (levels, blocks)
-        in_run = hit.any(axis=0)
-        runs = int(np.count_nonzero(text_members >= RUN_MIN))
-        if not runs or not in_run.any():
-            continue
-        # Each block belongs to the run of its lowest level that is one.
-        lowest = levels[hit.argmax(axis=0), np.arange(len(words))]
-        run_words = float(words[in_run].sum())
-        per_group = np.bincount(group[lowest[in_run]], weights=words[in_run], minlength=len(text_members))
-        g = int(per_group.argmax())
-        out[_COLUMN[f"{kind}run_share"]] = run_words / total
-        out[_COLUMN[f"{kind}run_link_share"]] = float(link[in_run].sum()) / run_words
-        out[_COLUMN[f"{kind}largest_run_items"]] = np.log1p(text_members[g])
-        out[_COLUMN[f"{kind}largest_run_share"]] = per_group[g] / total
-        out[_COLUMN[f"{kind}largest_run_item_words"]] = np.log1p(per_group[g] / text_members[g])
-        out[_COLUMN[f"{kind}runs"]] = np.log1p(runs)
+    shape = elements * len(skeleton.name_strings) + skeleton.el_name_id
+    # Siblings of one shape: the same (parent, shape) pair, numbered densely by sorting once.
+    key = parents.astype(np.float64) * float(int(shape.max()) + 1) + shape
+    order = np.argsort(key, kind="stable")
+    starts = np.empty(n_el, dtype=bool)
+    starts[0] = True
+    np.not_equal(key[order[1:]], key[order[:-1]], out=starts[1:])
+    group = np.empty(n_el, dtype=np.int64)
+    group[order] = np.cumsum(starts) - 1
+    text_members = np.bincount(group, weights=has_text)
+    is_run = text_members[group] >= RUN_MIN
+    is_run[0] = False
+    hit = is_run[levels]  # (levels, blocks)
+    in_run = hit.any(axis=0)
+    runs = int(np.count_nonzero(text_members >= RUN_MIN))
+    if not runs or not in_run.any():
+        return
+    # Each block belongs to the run of its lowest level that is one.
+    lowest = levels[hit.argmax(axis=0), np.arange(len(words))]
+    run_words = float(words[in_run].sum())
+    per_group = np.bincount(group[lowest[in_run]], weights=words[in_run], minlength=len(text_members))
+    g = int(per_group.argmax())
+    out[_COLUMN["run_share"]] = run_words / total
+    out[_COLUMN["run_link_share"]] = float(doc.link_words[in_run].sum()) / run_words
+    out[_COLUMN["largest_run_items"]] = math.log1p(text_members[g])
+    out[_COLUMN["largest_run_share"]] = per_group[g] / total
+    out[_COLUMN["largest_run_item_words"]] = math.log1p(per_group[g] / text_members[g])
+    out[_COLUMN["runs"]] = math.log1p(runs)
 
 
 def _slots(doc: Document, words: np.ndarray, total: float, out: np.ndarray) -> None:
@@ -469,9 +455,6 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     out[_COLUMN["linked_block_share"]] = np.count_nonzero(link > 0.5 * words) / n
     if doc.title_tag:
         _title_evidence(doc.title_tag, out)
-    joined = "\n".join(doc.texts)
-    out[_COLUMN["currency_per_block"]] = sum(map(joined.count, _CURRENCY)) / n
-    out[_COLUMN["question_marks_per_block"]] = joined.count("?") / n
 
     opener = np.fromiter(map(_OPENER_GROUP.get, doc.opener, repeat(len(OPENER_GROUPS))), np.int64, n)
     out[_OPENER_SHARE] = np.bincount(opener, weights=words, minlength=len(OPENER_GROUPS) + 1)[:-1] * share
