@@ -763,7 +763,7 @@ def main(argv: list[str] | None = None) -> None:
     articles = [parse_source(path) for path in sorted(SOURCES.glob("*.txt"))]
     out.mkdir(parents=True, exist_ok=True)
     Site(articles).write(out)
-    print(f"{len(articles)} articles written to {out}")
+    print(f"{len(articles)} articles and {len(OtherPages.PATHS)} other pages written to {out}")
 
 
 if __name__ == "__main__":

@@ -53,23 +53,19 @@ def _site_furniture() -> dict[str, list[str]]:
 class OtherPages:
     """The three non-article pages of ``site``: path -> (HTML, gold text, manifest entry)."""
 
+    #: Where each page is written, in the order of the home page's links.
+    PATHS = (f"forum/{THREAD['slug']}.html", f"topics/{LISTING['slug']}.html", f"shop/{PRODUCT['slug']}.html")
+
     def __init__(self, site: Site) -> None:
         self.site = site
 
     def all(self) -> dict[str, tuple[str, str, dict]]:
-        return {
-            f"forum/{THREAD['slug']}.html": self.forum(),
-            f"topics/{LISTING['slug']}.html": self.listing(),
-            f"shop/{PRODUCT['slug']}.html": self.product(),
-        }
+        return dict(zip(self.PATHS, (self.forum(), self.listing(), self.product()), strict=True))
 
     def home_links(self, prefix: str) -> list[tuple[str, str]]:
         """(label, href) of the home page's links to these pages."""
-        return [
-            (f"Readers' forum: {THREAD['title']}", f"{prefix}forum/{THREAD['slug']}.html"),
-            (f"Topic: {LISTING['title']}", f"{prefix}topics/{LISTING['slug']}.html"),
-            (f"Shop: {PRODUCT['name']}", f"{prefix}shop/{PRODUCT['slug']}.html"),
-        ]
+        labels = (f"Readers' forum: {THREAD['title']}", f"Topic: {LISTING['title']}", f"Shop: {PRODUCT['name']}")
+        return [(label, prefix + path) for label, path in zip(labels, self.PATHS, strict=True)]
 
     def _entry(self, path: str, page_type: str, title: str, furniture: dict[str, list[str]]) -> dict:
         menu = " ".join(label for label, _href in self.site.nav("en", ""))
@@ -208,7 +204,7 @@ class OtherPages:
             "online": ["Who is online", t["online"]],
             "sidebar": ["Active topics", *t["active_topics"]],
         }
-        return page, gold, self._entry(f"forum/{t['slug']}.html", "forum", t["title"], furniture)
+        return page, gold, self._entry(self.PATHS[0], "forum", t["title"], furniture)
 
     # -- topic listing (card grid) -------------------------------------------------------------
     def listing(self) -> tuple[str, str, dict]:
@@ -288,7 +284,7 @@ class OtherPages:
             "pagination": [" ".join(str(n) for n in range(1, t["pages"] + 1)) + f" {ui['next']}"],
             "sidebar": [ui["most_read"], *(a.headline for a in most)],
         }
-        return page, gold, self._entry(f"topics/{t['slug']}.html", "listing", t["title"], furniture)
+        return page, gold, self._entry(self.PATHS[1], "listing", t["title"], furniture)
 
     # -- shop product page ---------------------------------------------------------------------
     def product(self) -> tuple[str, str, dict]:
@@ -413,5 +409,5 @@ class OtherPages:
         return (
             page,
             "\n".join(gold_lines) + "\n",
-            self._entry(f"shop/{t['slug']}.html", "product", t["name"], furniture),
+            self._entry(self.PATHS[2], "product", t["name"], furniture),
         )
