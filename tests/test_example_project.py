@@ -4,6 +4,8 @@ One real crawl of file:// URLs in a subprocess (the command the README shows),
 then checks on what it exported: every article once, its headline, author and
 date as the manifest lists them, text that is the article body (F1 against the gold of at least 0.95 on every
 article) and leaves out every piece of page furniture the manifest lists.
+The same for the site's pages that are not articles (a forum thread, a topic
+listing, a shop's product page), which also carry their expected ``page_type``.
 The site itself must match its generator.
 """
 
@@ -28,6 +30,8 @@ PROJECT = REPO / "example_project"
 SITE = PROJECT / "site"
 MANIFEST = json.loads((SITE / "manifest.json").read_text(encoding="utf-8"))
 ARTICLES = {Path(entry["page"]).stem: entry for entry in MANIFEST["articles"]}
+#: Pages that are not articles, by name: each with its ``page_type`` and its own furniture.
+PAGES = {Path(entry["page"]).stem: entry for entry in MANIFEST["pages"]}
 
 _WORD = re.compile(r"\w+")
 
@@ -58,12 +62,13 @@ def coverage(text: str, reference_lines: list[str], n: int = 4) -> float:
 
 
 def _gold(name: str) -> list[str]:
-    return (SITE / ARTICLES[name]["gold"]).read_text(encoding="utf-8").splitlines()
+    entry = ARTICLES.get(name) or PAGES[name]
+    return (SITE / entry["gold"]).read_text(encoding="utf-8").splitlines()
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
-    """Items of one crawl, grouped by article name (URL stem)."""
+def crawled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
+    """Items of one crawl, grouped by page name (URL stem)."""
     out = tmp_path_factory.mktemp("example") / "articles.jsonl"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
     proc = subprocess.run(
@@ -83,11 +88,28 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[st
     return items
 
 
-def test_every_article_exported_once(exported: dict[str, list[dict[str, Any]]]) -> None:
+@pytest.fixture(scope="module")
+def exported(crawled: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """The crawl's article items."""
+    return {name: items for name, items in crawled.items() if name in ARTICLES}
+
+
+def test_every_page_exported_once(crawled: dict[str, list[dict[str, Any]]]) -> None:
     gold_files = sorted(path.stem for path in (SITE / "gold").glob("*.txt"))
-    assert len(gold_files) == len(ARTICLES) >= 30
-    assert sorted(exported) == gold_files  # index and section pages yield nothing
-    assert Counter(len(items) for items in exported.values()) == {1: len(gold_files)}
+    assert len(ARTICLES) >= 30 and len(PAGES) == 3
+    assert len(gold_files) == len(ARTICLES) + len(PAGES)
+    assert sorted(crawled) == gold_files  # index and section pages yield nothing
+    assert Counter(len(items) for items in crawled.values()) == {1: len(gold_files)}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the three Chinese legacy-table articles are classified listing (0.68-0.73, article 0.23-0.27) "
+    "and the Japanese div-soup one listing 0.48 (article 0.38)",
+)
+def test_articles_are_articles(exported: dict[str, list[dict[str, Any]]]) -> None:
+    types = Counter(items[0].get("page_type") for items in exported.values())
+    assert types == {"article": len(ARTICLES)}
 
 
 def test_title_author_and_date_are_the_manifests(exported: dict[str, list[dict[str, Any]]]) -> None:
@@ -163,3 +185,62 @@ def test_the_documented_item_is_what_the_crawl_exports(exported: dict[str, list[
     (item,) = exported[gen.EXAMPLE_ARTICLE]
     for path in gen.BLOCKS["example-item"][0]:
         assert gen.current(path, "example-item") == gen.sample_item(item), f"{path}: run python docs/gen.py"
+
+
+# -- pages that are not articles --------------------------------------------------------------
+#: Checks the default extraction fails on these honestly written pages, each with its reason
+#: (name, check) -> reason. ``strict``: a check that starts passing must leave this table.
+_FORUM = "forum profile (classifier: forum 0.997)"
+_PRODUCT = "product profile (classifier: product 0.987)"
+KNOWN_FAILURES: dict[tuple[str, str], str] = {
+    ("tram-extension-which-route", "f1"): f"{_FORUM} keeps each post's furniture: P 0.70, R 0.97, F1 0.81",
+    ("tram-extension-which-route", "user_cards"): f"{_FORUM} keeps the user card of posts 2-5 (rank, Posts, Joined)",
+    ("tram-extension-which-route", "votes"): f"{_FORUM} keeps every post's reactions bar (Like 14)",
+    ("tram-extension-which-route", "controls"): f"{_FORUM} keeps the Report and Quote buttons of every post",
+    ("tram-extension-which-route", "signatures"): f"{_FORUM} keeps every signature",
+    ("environment", "filters"): "listing profile (classifier: listing 0.955) keeps the section filter's checkboxes",
+    ("environment", "sort"): "listing profile keeps the result count above the cards (Showing 1-8 of 21 stories)",
+    ("cryptic-crosswords-volume-3", "f1"): f"{_PRODUCT}: P 0.58, R 0.96, F1 0.72; "
+    "the name (h1) is missing, the delivery box and the reviews widget are kept",
+    ("cryptic-crosswords-volume-3", "shipping"): f"{_PRODUCT} keeps the delivery and returns box",
+    ("cryptic-crosswords-volume-3", "reviews"): f"{_PRODUCT} keeps the reviews widget, its reviews and controls",
+    ("cryptic-crosswords-volume-3", "recommendations"): f"{_PRODUCT} keeps the heading Customers also bought",
+}
+
+
+def _page_params(checks: list[tuple[str, str]]) -> list[Any]:
+    return [
+        pytest.param(
+            name,
+            check,
+            id=f"{name}-{check}",
+            marks=[pytest.mark.xfail(strict=True, reason=KNOWN_FAILURES[name, check])]
+            if (name, check) in KNOWN_FAILURES
+            else [],
+        )
+        for name, check in checks
+    ]
+
+
+@pytest.mark.parametrize(("name", "check"), _page_params([(name, "page_type") for name in PAGES]))
+def test_page_type_is_the_manifests(crawled: dict[str, list[dict[str, Any]]], name: str, check: str) -> None:
+    (item,) = crawled[name]
+    assert item.get("page_type") == PAGES[name]["page_type"]
+
+
+@pytest.mark.parametrize(("name", "check"), _page_params([(name, "f1") for name in PAGES]))
+def test_page_text_is_its_content(crawled: dict[str, list[dict[str, Any]]], name: str, check: str) -> None:
+    (item,) = crawled[name]
+    score = score_page(item.get("text") or "", "\n".join(_gold(name)))
+    assert score.f1 >= 0.95, f"F1 {score.f1:.3f} (P {score.precision:.3f}, R {score.recall:.3f}) against the gold"
+
+
+@pytest.mark.parametrize(
+    ("name", "check"), _page_params([(name, part) for name, entry in PAGES.items() for part in entry["boilerplate"]])
+)
+def test_page_text_leaves_out_its_furniture(crawled: dict[str, list[dict[str, Any]]], name: str, check: str) -> None:
+    (item,) = crawled[name]
+    lines = PAGES[name]["boilerplate"][check]
+    assert lines and all(coverage("\n".join(_gold(name)), [line]) < 0.5 for line in lines), "furniture in the gold"
+    leaked = [line for line in lines if coverage(item.get("text") or "", [line]) >= 0.5]
+    assert not leaked, f"{check} text in the text: {leaked}"

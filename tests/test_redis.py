@@ -365,7 +365,7 @@ def test_example_project_on_scrapy_redis(redis_db: Any, redis_server: RedisServe
     """The news spider with ``news.settings_redis``, as the README runs it: two processes."""
     project = REPO / "example_project"
     manifest = json.loads((project / "site" / "manifest.json").read_text(encoding="utf-8"))
-    articles = {Path(entry["page"]).name for entry in manifest["articles"]}
+    articles = {Path(entry["page"]).name for entry in manifest["articles"] + manifest["pages"]}
     env = dict(os.environ, SCRAPY_SETTINGS_MODULE="news.settings_redis", REDIS_URL=redis_server.url)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(project), str(REPO), env.get("PYTHONPATH")]))
     outputs = [tmp_path / f"part-{n}.jsonl" for n in (1, 2)]

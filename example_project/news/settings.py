@@ -17,9 +17,10 @@ ADDONS = {"scrapy_bte.Addon": 100}
 # the comment threads, newsletter boxes and footers that the faster hybrid
 # method keeps on some of these pages. Set it to be explicit.
 BTE_METHOD = "auto"
-# Extract only the pages whose callback yields an item (the articles); the
-# home and section pages only lead to them. The export is the same as with
-# "responses": 30 extractions instead of 54. "items" is the default; set here to be explicit.
+# Extract only the pages whose callback yields an item (articles, forum thread,
+# topic listing, product page); the home and section pages only lead to them. The
+# export is the same as with "responses": 33 extractions instead of 57. "items" is
+# the default; set here to be explicit.
 BTE_EXTRACT = "items"
 
 # Politeness for http(s) crawls (robots.txt is never consulted for file:// URLs).

@@ -22,6 +22,11 @@ Written next to this file:
   language, encoding, layout and the text of every piece of furniture around
   the body (menu, cookie banner, byline, caption, ad label, related list,
   newsletter box, comments, sidebar, footer), one list of lines per piece;
+- ``forum/``, ``topics/``, ``shop/``: pages that are not articles (a forum
+  thread, a topic listing of article cards, a shop's product page; sources
+  in ``_pages.py``, markup in ``_other_pages.py``), their gold text in
+  ``gold/`` and, under ``pages`` in the manifest, their expected
+  ``page_type`` and the text of every piece of their furniture;
 - ``static/``: stylesheets, script and placeholder images.
 """
 
@@ -37,6 +42,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from _other_pages import FOLDERS as OTHER_FOLDERS
+from _other_pages import OtherPages
 from _ui import BRANDS, SECTION_KEYS, UI
 
 HERE = Path(__file__).resolve().parent
@@ -257,9 +264,9 @@ class Site:
         )
 
     @staticmethod
-    def head_scripts(a: Article | None, title: str, url: str) -> str:
-        """Tracking and structured-data scripts every page of the group carries."""
-        ld = {"@context": "https://schema.org", "@type": "WebPage", "name": title, "url": url}
+    def head_scripts(a: Article | None, title: str, url: str, ld: dict | None = None) -> str:
+        """Tracking and structured-data scripts every page of the group carries (``ld``: the page's own)."""
+        ld = ld or {"@context": "https://schema.org", "@type": "WebPage", "name": title, "url": url}
         if a is not None:
             ld = {
                 "@context": "https://schema.org",
@@ -290,6 +297,9 @@ class Site:
         article: Article | None = None,
         head_extra: str = "",
         url: str = "",
+        ld: dict | None = None,
+        og_type: str | None = None,
+        description: str | None = None,
     ) -> str:
         ui = UI[lang]
         nav = "".join(f'<li><a href="{esc(h)}">{esc(t)}</a></li>' for t, h in self.nav(lang, prefix))
@@ -299,9 +309,9 @@ class Site:
             + "</ul></div>"
             for col in self.footer(lang)
         )
-        og_type = "article" if article else "website"
+        og_type = og_type or ("article" if article else "website")
         og_title = article.headline if article else title
-        description = article.standfirst if article else brand
+        description = article.standfirst if article else description or brand
         meta_charset = article.encoding if article else "utf-8"
         return f"""<!DOCTYPE html>
 <html lang="{HTML_LANG[lang]}">
@@ -318,7 +328,7 @@ class Site:
 <link rel="canonical" href="{esc(url)}">
 <link rel="stylesheet" href="{prefix}static/modern.css">
 <link rel="icon" href="{prefix}static/logo.svg">
-{head_extra}{self.head_scripts(article, title, url)}<script src="{prefix}static/site.js" defer></script>
+{head_extra}{self.head_scripts(article, title, url, ld)}<script src="{prefix}static/site.js" defer></script>
 </head>
 <body class="{og_type}-page">
 <div id="cookie-consent" class="cookie-banner" role="dialog" aria-label="Cookies">
@@ -681,12 +691,16 @@ class Site:
                 f"{self.teasers(arts[:2], 'articles/', with_text=False)}\n</ul>"
                 f'<a class="more" href="{self.section_href(key, "")}">{esc(ui["more_in"].format(section=name))} &rarr;</a></section>'
             )
+        more = "\n".join(f'<li><a href="{esc(h)}">{esc(t)}</a></li>' for t, h in OtherPages(self).home_links(""))
         main = f"""<main class="home" id="main">
 <h1 class="visually-hidden">The Meridian Post</h1>
 <section class="top-stories"><h2>{esc(ui["top"])}</h2><ul class="teaser-list">
 {self.teasers(self.articles[:6], "articles/")}
 </ul><a class="more" href="{self.section_href("latest", "")}">{esc(ui["latest"])} &rarr;</a></section>
 {chr(10).join(blocks)}
+<section class="section-block more-from"><h2>More from the Post</h2><ul>
+{more}
+</ul></section>
 </main>"""
         return self.modern_page("en", ui["home"], BRANDS[("modern", "en")], main, "", url=f"{EXTERNAL}/")
 
@@ -695,7 +709,7 @@ class Site:
         return {"modern": self.modern_article, "legacy": self.legacy_article, "soup": self.soup_article}[a.layout](a)
 
     def write(self, root: Path) -> None:
-        for sub in ("articles", "sections", "gold"):
+        for sub in ("articles", "sections", "gold", *OTHER_FOLDERS):
             shutil.rmtree(root / sub, ignore_errors=True)
             (root / sub).mkdir()
         manifest = []
@@ -728,10 +742,16 @@ class Site:
         pages.update(
             {f"sections/{k}": v for k, v in self.index_pages("latest", "en", self.articles, PER_PAGE_LATEST).items()}
         )
+        others = []
+        for path, (page, gold, entry) in OtherPages(self).all().items():
+            pages[path] = page
+            (root / entry["gold"]).write_text(gold, encoding="utf-8")
+            others.append(entry)
         for name, text in pages.items():
             (root / name).write_text(text, encoding="utf-8")
         (root / "manifest.json").write_text(
-            json.dumps({"home": "index.html", "articles": manifest}, ensure_ascii=False, indent=1) + "\n",
+            json.dumps({"home": "index.html", "articles": manifest, "pages": others}, ensure_ascii=False, indent=1)
+            + "\n",
             encoding="utf-8",
         )
 
@@ -743,7 +763,7 @@ def main(argv: list[str] | None = None) -> None:
     articles = [parse_source(path) for path in sorted(SOURCES.glob("*.txt"))]
     out.mkdir(parents=True, exist_ok=True)
     Site(articles).write(out)
-    print(f"{len(articles)} articles written to {out}")
+    print(f"{len(articles)} articles and {len(OtherPages.PATHS)} other pages written to {out}")
 
 
 if __name__ == "__main__":

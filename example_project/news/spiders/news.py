@@ -15,14 +15,18 @@ from scrapy.linkextractors import LinkExtractor
 
 #: Home page of the offline news site shipped with the project.
 SITE_HOME = Path(__file__).resolve().parents[2] / "site" / "index.html"
+#: Folders of the bundled site whose pages are items: the articles, and a forum thread, a topic
+#: listing and a shop's product page (each item's ``page_type`` tells them apart).
+BUNDLED_ITEM_FOLDERS = ("articles", "forum", "topics", "shop")
 
 
 class NewsSpider(scrapy.Spider):
     """Yield ``{"url", "title"}`` per article; the scrapy-bte add-on adds ``text`` and ``bte``.
 
     Without arguments it crawls the bundled site (``example_project/site``)
-    from its home page, follows the index and pagination links and treats the
-    pages under ``articles/`` as articles. With ``-a start_url=https://...``
+    from its home page, follows the index and pagination links and yields the
+    pages under ``articles/`` and its forum thread, topic listing and product
+    page (``forum/``, ``topics/``, ``shop/``). With ``-a start_url=https://...``
     it crawls that site instead, following same-domain links and yielding an
     item for every HTML page, or only for URLs matching
     ``-a article_pattern=REGEX``. Bound such crawls with
@@ -40,7 +44,7 @@ class NewsSpider(scrapy.Spider):
             folder = re.escape(url.rsplit("/", 1)[0] + "/")  # the start page's folder and below
             self.link_extractor = LinkExtractor(allow=[f"^{folder}"])
             if self.bundled:
-                article_pattern = f"^{folder}articles/"
+                article_pattern = f"^{folder}(?:{'|'.join(BUNDLED_ITEM_FOLDERS)})/"
         else:
             # Same host and its subdomains; a port is part of what LinkExtractor compares.
             host = f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname or ""
