@@ -195,8 +195,6 @@ _PRODUCT = "product profile (classifier: product 0.987)"
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
     ("tram-extension-which-route", "f1"): f"{_FORUM} keeps each post's furniture: P 0.70, R 0.97, F1 0.81",
     ("tram-extension-which-route", "user_cards"): f"{_FORUM} keeps the user card of posts 2-5 (rank, Posts, Joined)",
-    ("tram-extension-which-route", "votes"): f"{_FORUM} keeps every post's reactions bar (Like 14)",
-    ("tram-extension-which-route", "controls"): f"{_FORUM} keeps the Report and Quote buttons of every post",
     ("tram-extension-which-route", "signatures"): f"{_FORUM} keeps every signature",
     ("environment", "filters"): "listing profile (classifier: listing 0.955) keeps the section filter's checkboxes",
     ("environment", "sort"): "listing profile keeps the result count above the cards (Showing 1-8 of 21 stories)",

@@ -184,3 +184,20 @@ def test_noscript_threshold_is_in_words_not_characters() -> None:
 def test_unclosed_noscript_is_left_to_step0() -> None:
     page = "<p>text</p><noscript>" + "word " * 300
     assert noscript_content(page) == page
+
+
+def test_template_texts_every_record_repeats_go_with_templates_on() -> None:
+    posts = "".join(
+        f"<div class='post'><p>Posts: {100 + i}</p><p>{_SUMMARIES[i]}</p><p>Like {i + 3}</p><p>Quote</p>"
+        f"<p>{i + 1} March 2025</p></div>"
+        for i in range(4)
+    )
+    doc = parse(f"<html><body><main>{posts}</main></body></html>")
+    keep = np.ones(doc.n_blocks, dtype=bool)
+    kept = {doc.texts[b] for b in np.flatnonzero(auto.drop_repeats(doc, keep, templates=True))}
+    assert all(s in kept for s in _SUMMARIES[:4])
+    assert not any(t.startswith(("Posts:", "Like ")) or t == "Quote" for t in kept)
+    # Dates hold two numbers: each is its own text, not a template.
+    assert {f"{i + 1} March 2025" for i in range(4)} <= kept
+    # Without templates (articles, collections) the short texts stay.
+    assert auto.drop_repeats(doc, keep).all()

@@ -11,6 +11,8 @@ each measured on the development sets.
 from __future__ import annotations
 
 import math
+import re
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -34,6 +36,12 @@ SMOOTH_MAX_LINK = 0.5
 #: A block of at least this many words, this share of them link text, is a link list, never content.
 LINK_LIST_WORDS = 50
 LINK_LIST_SHARE = 0.95
+#: A short kept text (under :data:`REPEAT_WORDS` words, with letters) that this many kept
+#: blocks repeat, a count aside (:func:`_template_key`), is a record's template: "Quote",
+#: "Report", "Like 14", "Posts: 3517", "Add to basket". Every copy goes.
+TEMPLATE_MIN = 3
+_DIGITS = re.compile(r"\d+")
+_LETTERS = re.compile(r"[^\W\d_]{2}")
 #: An article body, for :func:`one_body`: its words, and the share of the kept words it holds.
 BODY_WORDS = 100
 BODY_SHARE = 0.6
@@ -99,8 +107,15 @@ def select(
                     reasons[keep & ~body] = Reason.FURNITURE
                 keep = body
         if rules.drop_repeats:
-            keep = drop_repeats(doc, keep, reasons)
+            keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
     return keep, q
+
+
+def _template_key(text: str) -> str:
+    """A short text with its one number (a count: "Like 14", "Posts: 3517") as ``#``;
+    texts of several numbers (dates, prices with cents) stay as they are."""
+    low = text.lower()
+    return _DIGITS.sub("#", low) if len(_DIGITS.findall(low)) == 1 else low
 
 
 def one_body(doc: Any, keep: np.ndarray) -> bool:
@@ -118,9 +133,12 @@ def one_body(doc: Any, keep: np.ndarray) -> bool:
     return float(np.bincount(container[body], words[body]).max()) >= BODY_SHARE * total
 
 
-def drop_repeats(doc: Any, keep: np.ndarray, reasons: np.ndarray | None = None) -> np.ndarray:
+def drop_repeats(
+    doc: Any, keep: np.ndarray, reasons: np.ndarray | None = None, *, templates: bool = False
+) -> np.ndarray:
     """``keep`` without the kept blocks of :data:`REPEAT_WORDS` words or more whose text
-    (in any case) an earlier kept block already holds."""
+    (in any case) an earlier kept block already holds, and (``templates``) without the
+    short template texts every record repeats (:data:`TEMPLATE_MIN`)."""
     seen: set[str] = set()
     repeats: list[int] = []
     texts = doc.texts
@@ -130,6 +148,11 @@ def drop_repeats(doc: Any, keep: np.ndarray, reasons: np.ndarray | None = None) 
             repeats.append(b)
         else:
             seen.add(key)
+    if templates:
+        short = np.flatnonzero(keep & (doc.words < REPEAT_WORDS)).tolist()
+        keys = [_template_key(texts[b]) for b in short]
+        counts = Counter(keys)
+        repeats += [b for b, key in zip(short, keys) if counts[key] >= TEMPLATE_MIN and _LETTERS.search(key)]
     if not repeats:
         return keep
     keep = keep.copy()

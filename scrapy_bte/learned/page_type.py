@@ -525,7 +525,8 @@ class PageTypeModel:
         }
         path = Path(path)
         with open(path, "wb") as fh:
-            np.savez_compressed(fh, **{k: np.asarray(v, dtype=np.float32) for k, v in self.classifier.arrays().items()})
+            arrays: dict[str, Any] = {k: np.asarray(v, dtype=np.float32) for k, v in self.classifier.arrays().items()}
+            np.savez_compressed(fh, **arrays)
         path.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         self.metadata = meta
 
@@ -553,7 +554,7 @@ def load(path: str | Path) -> PageTypeModel:
         raise ModelError(f"{path}: metadata 'hidden' must be a list of positive integers")
     arrays = read_arrays(path)
     sizes = [len(EVIDENCE_NAMES), *hidden, len(PAGE_TYPES)]
-    expected = {"mean": (sizes[0],), "scale": (sizes[0],)}
+    expected: dict[str, tuple[int, ...]] = {"mean": (sizes[0],), "scale": (sizes[0],)}
     for i in range(len(sizes) - 1):
         expected[f"W{i}"] = (sizes[i], sizes[i + 1])
         expected[f"b{i}"] = (sizes[i + 1],)

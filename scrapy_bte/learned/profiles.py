@@ -34,6 +34,10 @@ class Profile:
     #: summary). Not on articles: test pages and some articles repeat a paragraph on purpose,
     #: and their gold keeps both (Readability's set: 0.949 with, 0.920 without).
     drop_repeats: bool = False
+    #: Short texts every record repeats go too ("Quote", "Report", "Like 14", "Posts: 3517";
+    #: :func:`~scrapy_bte.learned.auto.drop_repeats`). Not on collections, whose cards repeat
+    #: their spec labels ("Sleeping capacity:") as content, nor on documentation.
+    drop_templates: bool = False
     #: The classifier's probability the type needs before this profile applies (see
     #: :func:`selection_type`). A forum thread and an article with a comment thread look
     #: alike, and the forum profile puts the comments in the text: it asks for more.
@@ -53,13 +57,21 @@ PROFILES: dict[str, Profile] = {
         article_edges=False,
         comments_are_content=True,
         drop_repeats=True,
+        drop_templates=True,
         min_probability=0.8,
     ),
-    "product": Profile(records=0.2, article_edges=False, drop_repeats=True),
+    "product": Profile(records=0.2, article_edges=False, drop_repeats=True, drop_templates=True),
     "collection": Profile(threshold=0.35, records=0.1, article_edges=False, drop_repeats=True, records_need_cards=True),
-    "listing": Profile(threshold=0.35, records=0.1, article_edges=False, drop_repeats=True, records_need_cards=True),
+    "listing": Profile(
+        threshold=0.35,
+        records=0.1,
+        article_edges=False,
+        drop_repeats=True,
+        drop_templates=True,
+        records_need_cards=True,
+    ),
     "documentation": Profile(threshold=0.4, records=0.2, article_edges=False, drop_repeats=True),
-    "service": Profile(threshold=0.4, records=0.2, article_edges=False, drop_repeats=True),
+    "service": Profile(threshold=0.4, records=0.2, article_edges=False, drop_repeats=True, drop_templates=True),
 }
 
 

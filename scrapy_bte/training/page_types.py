@@ -163,7 +163,9 @@ def fold_predictions(
         def __init__(self, domain: str, page_type: str) -> None:
             self.domain, self.page_type, self.id = domain, page_type, domain
 
-    folds = np.array(domain_folds([_Page(rows.domains[i], PAGE_TYPES[rows.y[i]]) for i in scored], k=k, seed=seed))
+    folds = np.asarray(
+        domain_folds([_Page(rows.domains[i], PAGE_TYPES[rows.y[i]]) for i in scored], k=k, seed=seed), dtype=np.int64
+    )
     predicted = np.zeros(len(scored), dtype=np.int64)
     no_url = np.zeros(len(scored), dtype=np.int64)
     for f in range(k):

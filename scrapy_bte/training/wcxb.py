@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from ..core.scripts import tokens
 
@@ -140,7 +141,15 @@ def snippet_hits(output: str, snippets: list[str]) -> int:
     return sum(1 for snippet in snippets if snippet.casefold() in text)
 
 
-def domain_folds(pages: Sequence[WcxbPage], k: int = 5, seed: int = 0) -> list[int]:
+class Sited(Protocol):
+    """What :func:`domain_folds` reads of a page (a :class:`WcxbPage` has it)."""
+
+    id: str
+    domain: str
+    page_type: str
+
+
+def domain_folds(pages: Sequence[Sited], k: int = 5, seed: int = 0) -> list[int]:
     """Fold index (``0..k-1``) per page, with every domain in exactly one fold.
 
     Scores on a fold then come from a model that never saw the page's site.
