@@ -248,6 +248,13 @@ def _command(args: argparse.Namespace) -> str:
     return " ".join(shlex.quote(p) for p in parts)
 
 
+def _labels(args: argparse.Namespace, sets: list[SetData]) -> str:
+    """Where the labels came from, for the metadata and the closing line."""
+    described = _source(args).describe_with(sum(s.hand_labelled for s in sets))
+    typed = getattr(args, "typed_data", None)
+    return described + (f"; {', '.join(Path(d).name for d in typed)} labelled from their gold as it is" if typed else "")
+
+
 def run_train(args: argparse.Namespace) -> int:
     config = _config(args)
     sets = _load_sets(args)
@@ -279,7 +286,7 @@ def run_train(args: argparse.Namespace) -> int:
             }
             for s in sets
         ],
-        "labels": _source(args).describe_with(sum(s.hand_labelled for s in sets)),
+        "labels": _labels(args, sets),
         "training_config": {**asdict(config), "word_power": WORD_POWER},
         "blocks": len(y),
         "content_share": round(float(y.mean()), 4),
@@ -290,7 +297,7 @@ def run_train(args: argparse.Namespace) -> int:
     model.save(args.output, meta)
     print(
         f"trained on {len(pages)} pages / {len(y)} blocks from {', '.join(s.name for s in sets)} "
-        f"({_source(args).describe_with(sum(s.hand_labelled for s in sets))}) in {train_seconds:.0f}s; training block error "
+        f"({_labels(args, sets)}) in {train_seconds:.0f}s; training block error "
         f"{metrics['training_block_error']:.3f}; wrote {args.output} and {Path(args.output).with_suffix('.json')}"
     )
     return 0
