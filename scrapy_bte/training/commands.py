@@ -252,7 +252,9 @@ def _labels(args: argparse.Namespace, sets: list[SetData]) -> str:
     """Where the labels came from, for the metadata and the closing line."""
     described = _source(args).describe_with(sum(s.hand_labelled for s in sets))
     typed = getattr(args, "typed_data", None)
-    return described + (f"; {', '.join(Path(d).name for d in typed)} labelled from their gold as it is" if typed else "")
+    return described + (
+        f"; {', '.join(Path(d).name for d in typed)} labelled from their gold as it is" if typed else ""
+    )
 
 
 def run_train(args: argparse.Namespace) -> int:
