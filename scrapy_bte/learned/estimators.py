@@ -27,6 +27,22 @@ from ..errors import ModelError
 _MLP = accel.load("scrapy_bte.learned._mlp")
 
 
+def relu_forward(
+    weights: list[np.ndarray], biases: list[np.ndarray], Z: np.ndarray
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """Standardised inputs ``Z`` through dense layers with ReLU between them: the inputs and
+    hidden activations (for back-propagation) and the last layer's raw output."""
+    acts = [Z]
+    h = Z
+    last = len(weights) - 1
+    for i, (w, b) in enumerate(zip(weights, biases)):
+        h = h @ w + b
+        if i < last:
+            h = np.maximum(h, 0.0)
+            acts.append(h)
+    return acts, h
+
+
 class MLPClassifier:
     """Binary classifier: ``hidden=()`` is logistic regression, ``(32, 16)`` two ReLU layers."""
 
@@ -196,14 +212,7 @@ class MLPClassifier:
         return self
 
     def _forward(self, Z: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
-        acts = [Z]
-        h = Z
-        last = len(self.weights_) - 1
-        for i, (w, b) in enumerate(zip(self.weights_, self.biases_)):
-            h = h @ w + b
-            if i < last:
-                h = np.maximum(h, 0.0)
-                acts.append(h)
+        acts, h = relu_forward(self.weights_, self.biases_, Z)
         return acts, h[:, 0]
 
     def _loss(self, Z: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
@@ -337,15 +346,7 @@ class SoftmaxClassifier:
         }
 
     def _logits(self, Z: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
-        acts = [Z]
-        h = Z
-        last = len(self.weights_) - 1
-        for i, (w, b) in enumerate(zip(self.weights_, self.biases_)):
-            h = h @ w + b
-            if i < last:
-                h = np.maximum(h, 0.0)
-                acts.append(h)
-        return acts, h
+        return relu_forward(self.weights_, self.biases_, Z)
 
     def predict_proba(self, X: np.ndarray) -> np.ndarray:
         """``(n, n_classes)`` class probabilities per row."""
