@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import SAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +29,7 @@ from scrapy_bte.api import DEFAULT_MAX_BYTES
 from scrapy_bte.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
 from scrapy_bte.outfile import AtomicOutput
 
-SAMPLE = Path(__file__).resolve().parents[1] / "scrapy_bte" / "samples" / "article.html"
+SAMPLE = SAMPLES / "article.html"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
