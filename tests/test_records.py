@@ -12,7 +12,7 @@ from scrapy_bte.core.document import NOSCRIPT_CONTENT_WORDS, noscript_content
 from scrapy_bte.learned import auto
 from scrapy_bte.learned.model import default_model
 from scrapy_bte.learned.profiles import PROFILES, profile
-from scrapy_bte.methods import records
+from scrapy_bte.methods import comments, records
 from scrapy_bte.methods.bte import document_span
 from scrapy_bte.methods.reasons import Reason
 
@@ -201,3 +201,30 @@ def test_template_texts_every_record_repeats_go_with_templates_on() -> None:
     assert {f"{i + 1} March 2025" for i in range(4)} <= kept
     # Without templates (articles, collections) the short texts stay.
     assert auto.drop_repeats(doc, keep).all()
+
+
+_SPEC = "The tent sleeps four, packs to 2.1 kg and pitches inner and fly together in under five minutes."
+_REVIEW = "Took it up the fells in October and it kept us dry through two nights of sideways rain."
+
+
+def _product_page() -> str:
+    return (
+        "<html><body><main><h1>Ridgeline 4 tent</h1>"
+        f"<div class='product-description'><p>{_SPEC}</p><p>{_SPEC.replace('four', 'three')}</p></div>"
+        f"<section id='customer-reviews'><h2>Reviews</h2><p>{_REVIEW}</p><p>{_REVIEW.replace('October', 'May')}</p>"
+        "</section><div class='also-bought'><p>Customers also bought these pegs, mallets and footprints.</p></div>"
+        "</main></body></html>"
+    )
+
+
+def test_product_profile_drops_reviews_and_recommendations_only() -> None:
+    doc = parse(_product_page())
+    shop = comments.shop_furniture_mask(doc)
+    named = {doc.texts[b] for b in np.flatnonzero(shop)}
+    assert _REVIEW in named and "Customers also bought these pegs, mallets and footprints." in named
+    assert _SPEC not in named
+    keep, _ = auto.select(doc, document_span(doc), default_model(), smooth=True, page_type="product")
+    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+    assert not kept & named
+    assert _SPEC in kept
+    assert PROFILES["product"].drop_shop_sections and not PROFILES["article"].drop_shop_sections

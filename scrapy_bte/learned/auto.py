@@ -20,7 +20,7 @@ import numpy as np
 from ..core import accel
 from ..core.furniture import FIRST_PARAGRAPH_WORDS, edge_mask
 from ..fields.zones import page_zones
-from ..methods import hybrid, records
+from ..methods import comments, hybrid, records
 from ..methods.reasons import Reason
 from .features import block_features, window_mean
 from .model import BlockModel
@@ -106,6 +106,12 @@ def select(
                 if reasons is not None:
                     reasons[keep & ~body] = Reason.FURNITURE
                 keep = body
+        if rules.drop_shop_sections:
+            shop = keep & comments.shop_furniture_mask(doc)
+            if shop.any() and (keep & ~shop).any():
+                if reasons is not None:
+                    reasons[shop] = Reason.FURNITURE
+                keep = keep & ~shop
         if rules.drop_repeats:
             keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
     return keep, q

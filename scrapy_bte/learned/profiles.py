@@ -45,6 +45,9 @@ class Profile:
     #: Read the page as an article after all when the article profile's reading is one
     #: body of paragraphs (:func:`~scrapy_bte.learned.auto.one_body`), not cards.
     records_need_cards: bool = False
+    #: Blocks inside elements named for reviews or recommendations go (product pages:
+    #: :func:`~scrapy_bte.methods.comments.shop_furniture_mask`).
+    drop_shop_sections: bool = False
 
 
 ARTICLE = Profile()
@@ -60,7 +63,9 @@ PROFILES: dict[str, Profile] = {
         drop_templates=True,
         min_probability=0.8,
     ),
-    "product": Profile(records=0.2, article_edges=False, drop_repeats=True, drop_templates=True),
+    "product": Profile(
+        records=0.2, article_edges=False, drop_repeats=True, drop_templates=True, drop_shop_sections=True
+    ),
     "collection": Profile(threshold=0.35, records=0.1, article_edges=False, drop_repeats=True, records_need_cards=True),
     "listing": Profile(
         threshold=0.35,
