@@ -235,3 +235,20 @@ def test_a_saved_model_classifies_as_trained(tmp_path: Path) -> None:
     for (html, url, name), row in zip(pages, X):
         assert pt.classify(parse(html), url, loaded).name == name
         np.testing.assert_allclose(loaded.probabilities(row), model.probabilities(row), rtol=1e-5)
+
+
+def test_selection_follows_the_type_only_when_the_classifier_is_sure_or_the_page_is_no_article() -> None:
+    from scrapy_bte.learned.profiles import ARTICLE_UNLIKELY, selection_type
+
+    sure = {"article": 0.1, "listing": 0.8}
+    assert selection_type("listing", sure) == "listing"
+    # Unsure of the type, and the page may well be an article: read as one.
+    maybe_article = {"article": ARTICLE_UNLIKELY + 0.05, "collection": 0.5}
+    assert selection_type("collection", maybe_article) == "article"
+    # Split between shop types, the article type unlikely: the most probable type's profile.
+    split = {"article": 0.25, "collection": 0.4, "listing": 0.2, "product": 0.15}
+    assert selection_type("collection", split) == "collection"
+    # A forum needs its own bar: an article with a comment thread looks like one.
+    assert selection_type("forum", {"article": 0.3, "forum": 0.7}) == "article"
+    assert selection_type("forum", {"article": 0.1, "forum": 0.85}) == "forum"
+    assert selection_type("article", {"article": 0.2, "listing": 0.1}) == "article"
