@@ -127,12 +127,14 @@ def _template_key(text: str) -> str:
 def one_body(doc: Any, keep: np.ndarray) -> bool:
     """Whether ``keep`` (the article profile's reading) is one article body: at least
     :data:`BODY_WORDS` words, :data:`BODY_SHARE` of them in blocks of one element that
-    are not list items. A listing's cards each sit in their own element or list item."""
+    are neither list items nor mostly link text. A listing's cards each sit in their own
+    element or list item, and a run of links (a job board's country picker) is no body."""
     words = np.asarray(doc.words, dtype=np.float64)
     total = float(words[keep].sum())
     if total < BODY_WORDS:
         return False
     body = keep & ~doc.starts_element("li")
+    body &= doc.link_words <= SMOOTH_MAX_LINK * words
     if not body.any():
         return False
     container = np.asarray(doc.container, dtype=np.int64)
