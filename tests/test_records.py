@@ -235,7 +235,7 @@ def test_one_body_is_paragraphs_in_one_element_not_a_run_of_links() -> None:
     body = parse(f"<html><body><div class='story'><p>{prose}</p><p>{prose}</p></div></body></html>")
     assert auto.one_body(body, np.ones(body.n_blocks, dtype=bool))
     # A country picker: over a hundred words in one element, every one a link.
-    countries = "".join(f"<div><a href='/c/{i}'>Country number {i} of the world list</a></div>" for i in range(20))
+    countries = "<br>".join(f"<a href='/c/{i}'>Country number {i} of the world list</a>" for i in range(20))
     picker = parse(f"<html><body><div class='filters'>{countries}</div></body></html>")
     keep = np.ones(picker.n_blocks, dtype=bool)
     assert float(np.asarray(picker.words)[keep].sum()) >= auto.BODY_WORDS
