@@ -49,7 +49,7 @@ def test_every_result_attribute_and_article_field_is_described() -> None:
 
 
 def test_settings_table_has_every_setting_once() -> None:
-    from scrapy_bte.settings import SETTINGS
+    from scrapy_bte.crawl.settings import SETTINGS
 
     table = gen.current("docs/settings.md", "settings")
     for spec in SETTINGS:

@@ -25,9 +25,8 @@ from scrapy.utils.test import get_crawler
 
 from scrapy_bte import Addon, BTEDownloaderMiddleware, BTEItemPipeline, BTESpiderMiddleware, ConfigError
 from scrapy_bte.core.decode import looks_like_html
-from scrapy_bte.result import Extraction
-from scrapy_bte.runtime import BTERuntime, _await_future
-from scrapy_bte.settings import (
+from scrapy_bte.crawl.runtime import BTERuntime, _await_future
+from scrapy_bte.crawl.settings import (
     DEFAULT_ITEM_FIELDS,
     DEFAULTS,
     FLAT_SCORE_FIELDS,
@@ -36,6 +35,7 @@ from scrapy_bte.settings import (
     default_workers,
     settings_table,
 )
+from scrapy_bte.result import Extraction
 
 EXTRACTION = Extraction(
     text="Main text.", paragraphs=["Main text."], title="T", method="hybrid", confidence=0.5, words=2, page_type="forum"
@@ -183,9 +183,9 @@ def test_addon_enables_the_components_at_their_priorities() -> None:
 
 
 def test_addon_keeps_components_the_project_configured() -> None:
-    settings = Settings({"ITEM_PIPELINES": {"scrapy_bte.pipelines.BTEItemPipeline": None}})
+    settings = Settings({"ITEM_PIPELINES": {"scrapy_bte.crawl.pipelines.BTEItemPipeline": None}})
     Addon().update_settings(settings)
-    assert settings.getdict("ITEM_PIPELINES") == {"scrapy_bte.pipelines.BTEItemPipeline": None}
+    assert settings.getdict("ITEM_PIPELINES") == {"scrapy_bte.crawl.pipelines.BTEItemPipeline": None}
 
 
 def test_addon_disabled() -> None:

@@ -5,7 +5,7 @@ The downloader middleware extracts accepted responses into
 or ``meta["bte_extract"]``); the spider middleware fills the items a callback
 yields, extracting the response at the first item that needs text when that
 has not happened yet. Both delegate the work to the crawler's
-:class:`~scrapy_bte.runtime.BTERuntime`.
+:class:`~scrapy_bte.crawl.runtime.BTERuntime`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import is_item
 from scrapy.http import Request, Response
 
-from .result import Extraction
+from ..result import Extraction
 from .runtime import BTERuntime
 
 if TYPE_CHECKING:

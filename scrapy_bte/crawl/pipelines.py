@@ -3,7 +3,7 @@
 It handles what only a pipeline can see: raw HTML carried in an item field
 (``BTE_HTML_FIELD``) and :class:`~scrapy_bte.result.Extraction` objects a
 spider put into the scores field itself. Items are filled by the
-crawler's shared :class:`~scrapy_bte.filler.ItemFiller`. ``BTE_MIN_WORDS``
+crawler's shared :class:`~scrapy_bte.crawl.filler.ItemFiller`. ``BTE_MIN_WORDS``
 and ``BTE_DEDUPLICATE`` drop items here, with ``DropItem``: only a pipeline
 can, and a dropped item must never take the response (and the links the
 crawl follows from it) with it.
@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 
-from .core.fingerprint import NearDuplicateIndex, from_hex
-from .result import Extraction
+from ..core.fingerprint import NearDuplicateIndex, from_hex
+from ..result import Extraction
 from .runtime import BTERuntime
 
 if TYPE_CHECKING:
