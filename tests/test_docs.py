@@ -56,6 +56,22 @@ def test_settings_table_has_every_setting_once() -> None:
         assert table.count(f"| `{spec.name}` |") == 1
 
 
+def test_every_component_path_in_the_docs_loads_its_class() -> None:
+    """A path to an add-on component that the README, docs/, the example project or the changelog gives works."""
+    from scrapy.utils.misc import load_object
+
+    import scrapy_bte
+
+    names = ("Addon", "BTEDownloaderMiddleware", "BTESpiderMiddleware", "BTEItemPipeline")
+    pattern = re.compile(rf"scrapy_bte(?:\.\w+)*\.(?:{'|'.join(names)})\b")
+    files = [ROOT / "README.md", ROOT / "CHANGELOG.md", *(ROOT / "docs").glob("*.md")]
+    files += (ROOT / "example_project").rglob("*.py")
+    found = {match.group(0) for path in files for match in pattern.finditer(path.read_text(encoding="utf-8"))}
+    assert {f"scrapy_bte.{name}" for name in names} <= found
+    for path in sorted(found):
+        assert load_object(path) is getattr(scrapy_bte, path.rpartition(".")[2]), path
+
+
 def _commands(markdown: str) -> list[str]:
     return re.findall(r"```bash\n(.*?)\n```", markdown, re.S)
 

@@ -21,6 +21,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.pipelines import ItemPipelineManager
 from scrapy.settings import Settings
+from scrapy.utils.misc import load_object
 from scrapy.utils.test import get_crawler
 
 from scrapy_bte import Addon, BTEDownloaderMiddleware, BTEItemPipeline, BTESpiderMiddleware, ConfigError
@@ -183,9 +184,40 @@ def test_addon_enables_the_components_at_their_priorities() -> None:
 
 
 def test_addon_keeps_components_the_project_configured() -> None:
-    settings = Settings({"ITEM_PIPELINES": {"scrapy_bte.crawl.pipelines.BTEItemPipeline": None}})
+    settings = Settings({"ITEM_PIPELINES": {"scrapy_bte.pipelines.BTEItemPipeline": None}})
     Addon().update_settings(settings)
-    assert settings.getdict("ITEM_PIPELINES") == {"scrapy_bte.crawl.pipelines.BTEItemPipeline": None}
+    assert settings.getdict("ITEM_PIPELINES") == {"scrapy_bte.pipelines.BTEItemPipeline": None}
+
+
+# Every import path of a component: the documented one (README.md, docs/scrapy.md), the paths
+# of 0.1.0 (kept working by one-line modules) and the canonical one in scrapy_bte.crawl.
+# tests/test_docs.py checks the paths the documentation gives.
+COMPONENT_PATHS: dict[str, type] = {
+    "scrapy_bte.Addon": Addon,
+    "scrapy_bte.BTEDownloaderMiddleware": BTEDownloaderMiddleware,
+    "scrapy_bte.BTESpiderMiddleware": BTESpiderMiddleware,
+    "scrapy_bte.BTEItemPipeline": BTEItemPipeline,
+    "scrapy_bte.addon.Addon": Addon,
+    "scrapy_bte.middlewares.BTEDownloaderMiddleware": BTEDownloaderMiddleware,
+    "scrapy_bte.middlewares.BTESpiderMiddleware": BTESpiderMiddleware,
+    "scrapy_bte.pipelines.BTEItemPipeline": BTEItemPipeline,
+    "scrapy_bte.crawl.addon.Addon": Addon,
+    "scrapy_bte.crawl.middlewares.BTEDownloaderMiddleware": BTEDownloaderMiddleware,
+    "scrapy_bte.crawl.middlewares.BTESpiderMiddleware": BTESpiderMiddleware,
+    "scrapy_bte.crawl.pipelines.BTEItemPipeline": BTEItemPipeline,
+}
+
+
+@pytest.mark.parametrize("path", sorted(COMPONENT_PATHS))
+def test_every_component_path_loads_the_same_class(path: str) -> None:
+    assert load_object(path) is COMPONENT_PATHS[path]
+
+
+@pytest.mark.parametrize("path", [path for path, cls in COMPONENT_PATHS.items() if cls is BTEItemPipeline])
+def test_addon_keeps_a_component_listed_by_any_of_its_paths(path: str) -> None:
+    settings = Settings({"ITEM_PIPELINES": {path: 300}})
+    Addon().update_settings(settings)
+    assert settings.getdict("ITEM_PIPELINES") == {path: 300}
 
 
 def test_addon_disabled() -> None:

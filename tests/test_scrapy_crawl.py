@@ -343,7 +343,7 @@ def test_comments_setting_fills_a_comments_field_and_never_the_text(crawl: Calla
             ["/article1.html", "/doc.pdf"],
         ),
         (
-            {"ITEM_PIPELINES": {"scrapy_bte.crawl.pipelines.BTEItemPipeline": 100}},
+            {"ITEM_PIPELINES": {"scrapy_bte.pipelines.BTEItemPipeline": 100}},
             "html",
             {"BTE_HTML_FIELD": "html", "BTE_DROP_HTML_FIELD": True},
             ["/article1.html"],

@@ -9,5 +9,7 @@ that imports Scrapy, itemadapter, parsel or Twisted. Nothing is imported
 here, so loading the add-on does not load the components before the reactor
 is installed. The documented import paths are ``scrapy_bte.Addon``,
 ``scrapy_bte.BTEDownloaderMiddleware``, ``scrapy_bte.BTESpiderMiddleware``
-and ``scrapy_bte.BTEItemPipeline``.
+and ``scrapy_bte.BTEItemPipeline``; ``scrapy_bte.addon``,
+``scrapy_bte.middlewares`` and ``scrapy_bte.pipelines`` (the paths of 0.1.0)
+keep working.
 """
