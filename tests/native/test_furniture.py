@@ -24,7 +24,7 @@ from scrapy_bte.core import furniture
 from scrapy_bte.core.decode import to_unicode
 from scrapy_bte.core.document import build
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 _needs_c = pytest.mark.skipif(
