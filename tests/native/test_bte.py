@@ -1,10 +1,12 @@
-"""BTE's token runs and span search (``scrapy_bte.methods._bte``): C against numpy.
+"""BTE's token runs and span search (``scrapy_bte.methods._bte``): C against numpy, and both
+against the literal O(n^3) search.
 
 The runs and span of whole documents are compared in ``test_document.py``, page by page.
 """
 
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
 
 import numpy as np
@@ -17,10 +19,13 @@ from scrapy_bte.methods import bte
 
 from .cases import needs_c
 
-# As when these tests were in one file with the document's: skipped where core._scan is not built.
-pytestmark = needs_c("scrapy_bte.core._scan")
+# As when they were in one file with the document's tests: skipped where core._scan is not built.
+_needs_scan = needs_c("scrapy_bte.core._scan")
+
+token_st = st.lists(st.sampled_from((1.0, 1.0, 1.0, -1.0, -1.0, -1.0, 0.3, 0.6, 1.2)), max_size=14)
 
 
+@_needs_scan
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from((0.0, 0.0, 1.0, 2.0, 0.5, 0.2, 3.6)), min_size=1, max_size=30), st.data())
 def test_runs_with_weightless_tags_match_numpy(seg_words: list[float], data: st.DataObject) -> None:
@@ -44,6 +49,7 @@ def test_runs_with_weightless_tags_match_numpy(seg_words: list[float], data: st.
     assert runs.tolist() == merged
 
 
+@_needs_scan
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from((0.0, 0.0, 1.0, 2.0, 0.5, 0.2, 3.6, 7.0)), min_size=1, max_size=40), st.data())
 def test_document_span_in_c_matches_numpy(seg_words: list[float], data: st.DataObject) -> None:
@@ -73,8 +79,27 @@ def test_document_span_in_c_matches_numpy(seg_words: list[float], data: st.DataO
             assert bte.document_span(doc, weight) == ref
 
 
+@_needs_scan
 def test_runs_refuse_a_mask_of_the_wrong_length() -> None:
     from scrapy_bte.methods import _bte
 
     with pytest.raises(ValueError, match="weightless"):
         _bte.runs(np.ones(3), 2, np.zeros(3, dtype=np.uint8))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.one_of(
+        token_st,
+        st.lists(st.just(-1.0), max_size=10),
+        st.lists(st.just(1.0), max_size=10),
+        st.lists(st.sampled_from((1.0, -1.0)), max_size=14),
+    )
+)
+def test_max_span_equals_brute_force(values: list[float]) -> None:
+    want = bte.brute_force(values)
+    # The numpy reference and, where built, the C loop (scrapy_bte.methods._bte).
+    for accelerated in (False, None):
+        got = bte.max_span(np.array(values, dtype=np.float64), accelerated=accelerated)
+        assert got[1:] == want[1:], (values, got, want, accelerated)
+        assert math.isclose(got[0], want[0], abs_tol=1e-9)
