@@ -452,7 +452,7 @@ def compare_texts(feed: Path, bodies: list[bytes], method: str | None) -> tuple[
     ``extract()`` runs with the method the add-on used (``BTE_METHOD``'s default when ``None``).
     """
     from scrapy_bte import extract
-    from scrapy_bte.settings import DEFAULTS
+    from scrapy_bte.crawl.settings import DEFAULTS
 
     method = method or DEFAULTS["BTE_METHOD"]
     same = total = 0

@@ -5,7 +5,7 @@
 
 A generated block sits between ``<!-- gen:NAME -->`` and ``<!-- /gen:NAME -->``
 and is never edited by hand: the settings table comes from
-``scrapy_bte.settings.SETTINGS``, the field tables from the ``Extraction``
+``scrapy_bte.crawl.settings.SETTINGS``, the field tables from the ``Extraction``
 dataclass and ``FIELD_NAMES`` (with the descriptions below, one per field),
 and the examples are the real output of the commands they show.
 ``tests/test_docs.py`` fails when a block differs from what this script
@@ -123,22 +123,36 @@ def article_fields_table() -> str:
 
 
 def settings_table() -> str:
-    from scrapy_bte.settings import settings_table as table
+    from scrapy_bte.crawl.settings import settings_table as table
 
     return table().rstrip("\n")
 
 
 def layers_list() -> str:
-    """The import-linter layers contract of pyproject.toml, top layer first, as a numbered list."""
+    """The import-linter layers contracts of pyproject.toml, top layer first, as a numbered list.
+
+    A package with its own layers contract (``containers``) gets its layers as a nested list.
+    """
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    block = re.search(r'type = "layers"\nlayers = \[(.*?)\n\]', text, re.S)
-    if block is None:
+    contracts = re.findall(r'type = "layers"\n(?:containers = \[([^]]*)\]\n)?layers = \[(.*?)\n\]', text, re.S)
+    outer = [layers for containers, layers in contracts if not containers]
+    if not outer:
         raise LookupError("pyproject.toml has no layers contract")
-    layers = re.findall(r'"([^"]+)"', block.group(1))
+    inner = {
+        container: layers
+        for containers, layers in contracts
+        if containers
+        for container in re.findall(r'"([^"]+)"', containers)
+    }
     lines = []
-    for number, layer in enumerate(layers, 1):
-        names = ", ".join(f"`{name.strip().removeprefix('scrapy_bte.')}`" for name in layer.split("|"))
-        lines.append(f"{number}. {names}")
+    for number, layer in enumerate(re.findall(r'"([^"]+)"', outer[0]), 1):
+        modules = [name.strip() for name in layer.split("|")]
+        lines.append(f"{number}. " + ", ".join(f"`{name.removeprefix('scrapy_bte.')}`" for name in modules))
+        for module in modules:
+            for sub_number, sub_layer in enumerate(re.findall(r'"([^"]+)"', inner.get(module, "")), 1):
+                prefix = module.removeprefix("scrapy_bte.")
+                names = ", ".join(f"`{prefix}.{name.strip()}`" for name in sub_layer.split("|"))
+                lines.append(f"    {sub_number}. {names}")
     return "\n".join(lines)
 
 

@@ -3,8 +3,8 @@
 Bytes become a document model (:mod:`.core`), methods pick its main text
 (:mod:`.methods`, :mod:`.learned`), :func:`extract` returns an
 :class:`Extraction`; the worker pool (:mod:`.pool`), training
-(:mod:`.training`), the command line and the Scrapy layer (add-on,
-settings, middlewares, pipeline, runtime) sit on top. Only the Scrapy layer
+(:mod:`.training`), the command line and the Scrapy layer (:mod:`.crawl`:
+add-on, settings, middlewares, pipeline, runtime) sit on top. Only the Scrapy layer
 imports Scrapy; its components are loaded lazily so ``import scrapy_bte``
 stays cheap in worker processes.
 """
@@ -39,10 +39,10 @@ __all__ = [
 ]
 
 _LAZY = {
-    "Addon": ("scrapy_bte.addon", "Addon"),
-    "BTEDownloaderMiddleware": ("scrapy_bte.middlewares", "BTEDownloaderMiddleware"),
-    "BTESpiderMiddleware": ("scrapy_bte.middlewares", "BTESpiderMiddleware"),
-    "BTEItemPipeline": ("scrapy_bte.pipelines", "BTEItemPipeline"),
+    "Addon": ("scrapy_bte.crawl.addon", "Addon"),
+    "BTEDownloaderMiddleware": ("scrapy_bte.crawl.middlewares", "BTEDownloaderMiddleware"),
+    "BTESpiderMiddleware": ("scrapy_bte.crawl.middlewares", "BTESpiderMiddleware"),
+    "BTEItemPipeline": ("scrapy_bte.crawl.pipelines", "BTEItemPipeline"),
     "PoolFull": ("scrapy_bte.pool", "PoolFull"),
     "WorkerPool": ("scrapy_bte.pool", "WorkerPool"),
 }

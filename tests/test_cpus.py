@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from scrapy_bte.crawl.settings import default_workers
 from scrapy_bte.pool.cpus import affinity_cpus, cgroup_cpu_quota, usable_cpus
-from scrapy_bte.settings import default_workers
 
 
 def fake_proc(tmp_path: Path, cgroup: str, mounts: list[str]) -> Path:

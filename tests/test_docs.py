@@ -49,11 +49,27 @@ def test_every_result_attribute_and_article_field_is_described() -> None:
 
 
 def test_settings_table_has_every_setting_once() -> None:
-    from scrapy_bte.settings import SETTINGS
+    from scrapy_bte.crawl.settings import SETTINGS
 
     table = gen.current("docs/settings.md", "settings")
     for spec in SETTINGS:
         assert table.count(f"| `{spec.name}` |") == 1
+
+
+def test_every_component_path_in_the_docs_loads_its_class() -> None:
+    """A path to an add-on component that the README, docs/, the example project or the changelog gives works."""
+    from scrapy.utils.misc import load_object
+
+    import scrapy_bte
+
+    names = ("Addon", "BTEDownloaderMiddleware", "BTESpiderMiddleware", "BTEItemPipeline")
+    pattern = re.compile(rf"scrapy_bte(?:\.\w+)*\.(?:{'|'.join(names)})\b")
+    files = [ROOT / "README.md", ROOT / "CHANGELOG.md", *(ROOT / "docs").glob("*.md")]
+    files += (ROOT / "example_project").rglob("*.py")
+    found = {match.group(0) for path in files for match in pattern.finditer(path.read_text(encoding="utf-8"))}
+    assert {f"scrapy_bte.{name}" for name in names} <= found
+    for path in sorted(found):
+        assert load_object(path) is getattr(scrapy_bte, path.rpartition(".")[2]), path
 
 
 def _commands(markdown: str) -> list[str]:

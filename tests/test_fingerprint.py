@@ -8,10 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from scrapy_bte import ACCELERATED
 from scrapy_bte.core.fingerprint import (
     DEFAULT_DISTANCE,
     MIN_WORDS,
@@ -20,7 +17,6 @@ from scrapy_bte.core.fingerprint import (
     fingerprint,
     from_hex,
     simhash,
-    simhash_reference,
     to_hex,
     word_count,
 )
@@ -128,32 +124,3 @@ def test_extraction_carries_the_fingerprint_of_its_text():
     assert Extraction.from_dict(result.to_dict()) == result
     assert result.scores()["fingerprint"] == result.fingerprint
     assert extract("<p>Too short.</p>").fingerprint is None
-
-
-_needs_c = pytest.mark.skipif(
-    not ACCELERATED["scrapy_bte.core._fingerprint"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.core._fingerprint is not built",
-)
-
-
-@_needs_c
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(
-        st.sampled_from(
-            ["harbour", "Ferry", "9", "é", "日本", "ก", "\U0001f600", " ", "  ", "\n", ",", ".", "-", "\ud800"]
-        ),
-        max_size=120,
-    )
-)
-def test_c_pass_gives_the_reference_value(pieces: list[str]) -> None:
-    text = " ".join(pieces)
-    assert simhash(text, accelerated=True) == simhash_reference(text)
-
-
-@_needs_c
-def test_c_pass_matches_on_article_length_texts() -> None:
-    rng = random.Random(11)
-    for words in (MIN_WORDS - 1, MIN_WORDS, 21, 300, 5000):
-        text = " ".join(rng.choice(_VOCAB) for _ in range(words))
-        assert simhash(text, accelerated=True) == simhash_reference(text) == simhash(text, accelerated=False)

@@ -211,24 +211,6 @@ def test_document_span_equals_token_level_optimum(nodes: list) -> None:
 token_st = st.lists(st.sampled_from((1.0, 1.0, 1.0, -1.0, -1.0, -1.0, 0.3, 0.6, 1.2)), max_size=14)
 
 
-@settings(max_examples=3000, deadline=None)
-@given(
-    st.one_of(
-        token_st,
-        st.lists(st.just(-1.0), max_size=10),
-        st.lists(st.just(1.0), max_size=10),
-        st.lists(st.sampled_from((1.0, -1.0)), max_size=14),
-    )
-)
-def test_max_span_equals_brute_force(values: list[float]) -> None:
-    want = bte.brute_force(values)
-    # The numpy reference and, where built, the C loop (scrapy_bte.methods._bte).
-    for accelerated in (False, None):
-        got = bte.max_span(np.array(values, dtype=np.float64), accelerated=accelerated)
-        assert got[1:] == want[1:], (values, got, want, accelerated)
-        assert math.isclose(got[0], want[0], abs_tol=1e-9)
-
-
 @settings(max_examples=1000, deadline=None)
 @given(token_st.filter(lambda v: any(x > 0 for x in v)))
 def test_run_length_encoding_keeps_the_optimum(values: list[float]) -> None:

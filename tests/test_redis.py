@@ -191,7 +191,7 @@ def test_crawl_stats_under_redis_stats_collector(
     from scrapy.utils.test import get_crawler
     from scrapy_redis.stats import RedisStatsCollector
 
-    from scrapy_bte.crawl_stats import CrawlStats
+    from scrapy_bte.crawl.crawl_stats import CrawlStats
 
     collector = RedisStatsCollector(get_crawler(settings_dict={"REDIS_URL": redis_server.url}))
     key = collector._get_key()

@@ -21,13 +21,13 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.pipelines import ItemPipelineManager
 from scrapy.settings import Settings
+from scrapy.utils.misc import load_object
 from scrapy.utils.test import get_crawler
 
 from scrapy_bte import Addon, BTEDownloaderMiddleware, BTEItemPipeline, BTESpiderMiddleware, ConfigError
 from scrapy_bte.core.decode import looks_like_html
-from scrapy_bte.result import Extraction
-from scrapy_bte.runtime import BTERuntime, _await_future
-from scrapy_bte.settings import (
+from scrapy_bte.crawl.runtime import BTERuntime, _await_future
+from scrapy_bte.crawl.settings import (
     DEFAULT_ITEM_FIELDS,
     DEFAULTS,
     FLAT_SCORE_FIELDS,
@@ -36,6 +36,7 @@ from scrapy_bte.settings import (
     default_workers,
     settings_table,
 )
+from scrapy_bte.result import Extraction
 
 EXTRACTION = Extraction(
     text="Main text.", paragraphs=["Main text."], title="T", method="hybrid", confidence=0.5, words=2, page_type="forum"
@@ -186,6 +187,37 @@ def test_addon_keeps_components_the_project_configured() -> None:
     settings = Settings({"ITEM_PIPELINES": {"scrapy_bte.pipelines.BTEItemPipeline": None}})
     Addon().update_settings(settings)
     assert settings.getdict("ITEM_PIPELINES") == {"scrapy_bte.pipelines.BTEItemPipeline": None}
+
+
+# Every import path of a component: the documented one (README.md, docs/scrapy.md), the paths
+# of 0.1.0 (kept working by one-line modules) and the canonical one in scrapy_bte.crawl.
+# tests/test_docs.py checks the paths the documentation gives.
+COMPONENT_PATHS: dict[str, type] = {
+    "scrapy_bte.Addon": Addon,
+    "scrapy_bte.BTEDownloaderMiddleware": BTEDownloaderMiddleware,
+    "scrapy_bte.BTESpiderMiddleware": BTESpiderMiddleware,
+    "scrapy_bte.BTEItemPipeline": BTEItemPipeline,
+    "scrapy_bte.addon.Addon": Addon,
+    "scrapy_bte.middlewares.BTEDownloaderMiddleware": BTEDownloaderMiddleware,
+    "scrapy_bte.middlewares.BTESpiderMiddleware": BTESpiderMiddleware,
+    "scrapy_bte.pipelines.BTEItemPipeline": BTEItemPipeline,
+    "scrapy_bte.crawl.addon.Addon": Addon,
+    "scrapy_bte.crawl.middlewares.BTEDownloaderMiddleware": BTEDownloaderMiddleware,
+    "scrapy_bte.crawl.middlewares.BTESpiderMiddleware": BTESpiderMiddleware,
+    "scrapy_bte.crawl.pipelines.BTEItemPipeline": BTEItemPipeline,
+}
+
+
+@pytest.mark.parametrize("path", sorted(COMPONENT_PATHS))
+def test_every_component_path_loads_the_same_class(path: str) -> None:
+    assert load_object(path) is COMPONENT_PATHS[path]
+
+
+@pytest.mark.parametrize("path", [path for path, cls in COMPONENT_PATHS.items() if cls is BTEItemPipeline])
+def test_addon_keeps_a_component_listed_by_any_of_its_paths(path: str) -> None:
+    settings = Settings({"ITEM_PIPELINES": {path: 300}})
+    Addon().update_settings(settings)
+    assert settings.getdict("ITEM_PIPELINES") == {path: 300}
 
 
 def test_addon_disabled() -> None:

@@ -83,7 +83,7 @@ def test_extract_cli_and_training_run_with_scrapy_imports_refused(tmp_path: Path
 
 def test_the_blocker_refuses_what_the_scrapy_layer_needs(tmp_path: Path) -> None:
     """The same interpreter set-up fails on the Scrapy layer, so the test above could fail."""
-    script = SCRIPT.split("sample, labelled, model")[0] + "import scrapy_bte.middlewares\n"
+    script = SCRIPT.split("sample, labelled, model")[0] + "import scrapy_bte.crawl.middlewares\n"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
     proc = subprocess.run(
         [sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60

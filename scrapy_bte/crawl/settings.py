@@ -1,7 +1,7 @@
 """Every ``BTE_*`` Scrapy setting: defaults, one-line docs and validation.
 
 The Scrapy components never read ``crawler.settings`` themselves: the
-crawler's :class:`~scrapy_bte.runtime.BTERuntime` (one per crawler) calls
+crawler's :class:`~scrapy_bte.crawl.runtime.BTERuntime` (one per crawler) calls
 :meth:`BTEConfig.from_crawler`, which parses and validates all settings at
 once, so a typo fails the crawl at start-up with a message naming the
 setting instead of surfacing on the first page (or never).
@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
 
-from .api import METHODS
-from .errors import ConfigError
-from .fields.record import DEFAULT_ITEM_FIELDS, FIELD_NAMES, ITEM_FIELDS
-from .pool import suggested_max_pending
-from .pool.cpus import usable_cpus
-from .result import FLAT_SCORE_FIELDS
+from ..api import METHODS
+from ..errors import ConfigError
+from ..fields.record import DEFAULT_ITEM_FIELDS, FIELD_NAMES, ITEM_FIELDS
+from ..pool import suggested_max_pending
+from ..pool.cpus import usable_cpus
+from ..result import FLAT_SCORE_FIELDS
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -233,7 +233,7 @@ def _memory_cap(name: str, value: Any) -> int | None:
     number = _int(name, value, 0)
     if number == 0:
         return None
-    from .pool import MIN_WORKER_MEMORY
+    from ..pool import MIN_WORKER_MEMORY
 
     if number < MIN_WORKER_MEMORY:
         raise ConfigError(

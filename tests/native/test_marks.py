@@ -20,7 +20,7 @@ from scrapy_bte.fields import markup
 from scrapy_bte.fields.markup import META_KEYS, WORDS, Marks, find_all, find_all_reference
 from scrapy_bte.testing import torture as tc
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 needs_c = pytest.mark.skipif(

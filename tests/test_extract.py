@@ -1,4 +1,4 @@
-"""The core library: inputs, decoding, document model, methods, titles, scores."""
+"""``extract()`` end to end: inputs, decoding, document model, methods, titles, scores."""
 
 from __future__ import annotations
 

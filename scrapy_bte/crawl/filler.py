@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 
-from .result import SCORE_KEYS, Extraction
+from ..result import SCORE_KEYS, Extraction
 from .settings import FLAT_SCORE_FIELDS, BTEConfig
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from scrapy_bte.core.decode import to_unicode
 from scrapy_bte.core.document import build
 from scrapy_bte.fields import language
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 needs_c = pytest.mark.skipif(

@@ -22,13 +22,13 @@ from scrapy import signals
 from scrapy.http import Request, Response
 from scrapy.utils.asyncio import is_asyncio_available, run_in_thread
 
-from . import pool as _pool
-from .api import extract
-from .core.decode import is_html
+from .. import pool as _pool
+from ..api import extract
+from ..core.decode import is_html
+from ..errors import BTEError, ConfigError, ModelError
+from ..result import Extraction
 from .crawl_stats import CrawlStats
-from .errors import BTEError, ConfigError, ModelError
 from .filler import ItemFiller
-from .result import Extraction
 from .settings import BTEConfig
 
 if TYPE_CHECKING:
