@@ -240,3 +240,20 @@ def test_one_body_is_paragraphs_in_one_element_not_a_run_of_links() -> None:
     keep = np.ones(picker.n_blocks, dtype=bool)
     assert float(np.asarray(picker.words)[keep].sum()) >= auto.BODY_WORDS
     assert not auto.one_body(picker, keep)
+
+
+def test_post_furniture_is_the_user_card_signature_and_buttons_of_a_post() -> None:
+    post = (
+        "<div class='post'><dl class='postprofile'><dt>gardenpath</dt><dd>Posts: 3517</dd>"
+        "<dd>Joined: Mon Jan 06, 2020</dd></dl><div class='postbody'><ul class='post-buttons'><li>Quote</li></ul>"
+        f"<div class='content'><p>{_SUMMARIES[0]}</p></div>"
+        "<div class='signature'>Cycling the coast since 1998, one puncture at a time.</div></div></div>"
+    )
+    doc = parse(f"<html><body>{post}</body></html>")
+    inside = comments.post_furniture_mask(doc)
+    texts = dict(zip(doc.texts, inside.tolist()))
+    assert texts[_SUMMARIES[0]] is False
+    assert texts["Posts: 3517"] and texts["gardenpath"] and texts["Quote"]
+    assert texts["Cycling the coast since 1998, one puncture at a time."]
+    assert PROFILES["forum"].drop_post_furniture
+    assert not any(PROFILES[t].drop_post_furniture for t in PROFILES if t != "forum")

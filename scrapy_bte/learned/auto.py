@@ -106,12 +106,16 @@ def select(
                 if reasons is not None:
                     reasons[keep & ~body] = Reason.FURNITURE
                 keep = body
-        if rules.drop_shop_sections:
-            shop = keep & comments.shop_furniture_mask(doc)
-            if shop.any() and (keep & ~shop).any():
-                if reasons is not None:
-                    reasons[shop] = Reason.FURNITURE
-                keep = keep & ~shop
+        for wanted, named in (
+            (rules.drop_shop_sections, comments.shop_furniture_mask),
+            (rules.drop_post_furniture, comments.post_furniture_mask),
+        ):
+            if wanted:
+                inside = keep & named(doc)
+                if inside.any() and (keep & ~inside).any():
+                    if reasons is not None:
+                        reasons[inside] = Reason.FURNITURE
+                    keep = keep & ~inside
         if rules.drop_repeats:
             keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
     return keep, q

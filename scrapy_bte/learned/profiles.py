@@ -51,6 +51,9 @@ class Profile:
     #: Blocks inside elements named for reviews or recommendations go (product pages:
     #: :func:`~scrapy_bte.methods.comments.shop_furniture_mask`).
     drop_shop_sections: bool = False
+    #: Blocks inside a post's user card, signature or buttons go (forums:
+    #: :func:`~scrapy_bte.methods.comments.post_furniture_mask`).
+    drop_post_furniture: bool = False
 
 
 ARTICLE = Profile()
@@ -66,6 +69,7 @@ PROFILES: dict[str, Profile] = {
         drop_templates=True,
         min_probability=0.8,
         when_article_unlikely=False,
+        drop_post_furniture=True,
     ),
     "product": Profile(
         records=0.2, article_edges=False, drop_repeats=True, drop_templates=True, drop_shop_sections=True

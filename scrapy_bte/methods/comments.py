@@ -60,6 +60,22 @@ _SHOP_SECTIONS = AttributeReader(
     lambda raw: int(_names(raw, _SHOP_NAME_RE)), ("review", "recommend", "also", "upsell", "sell", "related")
 )
 
+#: A forum post's furniture, named in ``class``/``id``: the poster's card (phpBB's
+#: ``postprofile``, vBulletin's ``userinfo``, XenForo's ``message-userDetails``), the
+#: signature, the post's buttons, reactions and votes. On WCXB's 106 forum pages about 830
+#: gold words lie inside such elements against 16,000 that are not gold; on its other page
+#: types ``actions`` and ``buttons`` name containers of content, so only forums use it.
+_POST_NAME_RE = re.compile(
+    r"\b(?:(?:post-?|message-?)?signature|post-?profile|user-?info|(?:message-?)?user-?details|poster-?info|"
+    r"posterdetails|author-?info|post-?(?:actions?|buttons?|controls?|menu)|actions?|buttons?|controls?|"
+    r"reactions?|likes?|votes?|vote-?count)\b",
+    re.IGNORECASE,
+)
+_POST_SECTIONS = AttributeReader(
+    lambda raw: int(_names(raw, _POST_NAME_RE)),
+    ("signature", "profile", "info", "details", "action", "button", "control", "menu", "reaction", "like", "vote"),
+)
+
 
 def _mask(doc: Any, reader: AttributeReader) -> np.ndarray:
     if doc.n_blocks == 0:
@@ -78,6 +94,11 @@ def section_mask(doc: Any) -> np.ndarray:
 def shop_furniture_mask(doc: Any) -> np.ndarray:
     """Per block, whether it lies inside an element named for reviews or recommendations."""
     return _mask(doc, _SHOP_SECTIONS)
+
+
+def post_furniture_mask(doc: Any) -> np.ndarray:
+    """Per block, whether it lies inside a forum post's user card, signature or buttons."""
+    return _mask(doc, _POST_SECTIONS)
 
 
 def check(value: Any) -> bool:
