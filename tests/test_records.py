@@ -257,3 +257,36 @@ def test_post_furniture_is_the_user_card_signature_and_buttons_of_a_post() -> No
     assert texts["Cycling the coast since 1998, one puncture at a time."]
     assert PROFILES["forum"].drop_post_furniture
     assert not any(PROFILES[t].drop_post_furniture for t in PROFILES if t != "forum")
+
+
+class _FixedModel:
+    """A block model whose probabilities are given: the selection rules read them as they are."""
+
+    def __init__(self, p: list[float], threshold: float = 0.65) -> None:
+        self.p, self.threshold = np.asarray(p, dtype=np.float32), threshold
+
+    def predict_document(self, doc: object, X: np.ndarray) -> np.ndarray:
+        return self.p
+
+
+def test_reviews_leave_the_decision_so_a_product_page_keeps_its_specs() -> None:
+    """A shop page whose only confident text is its reviews: without them, the specs are the content."""
+    specs = ["Body: Alder", "Neck: Maple", "Frets: 22 medium jumbo", "Scale: 648 mm", "Pickups: three single coils"]
+    reviews = " ".join(f"<p>{_REVIEW.replace('October', month)} {_SPEC}</p>" for month in ("May", "June", "July"))
+    html = (
+        "<html><body><nav><a href='/'>Home</a> <a href='/shop'>Shop</a></nav><main><ul class='specs'>"
+        + "".join(f"<li>{s}</li>" for s in specs)
+        + f"</ul><section class='reviews'>{reviews}</section></main></body></html>"
+    )
+    doc = parse(html)
+    assert doc.n_blocks == 1 + len(specs) + 3
+    # The model is sure of the reviews only; the specs sit under its threshold.
+    model = _FixedModel([0.05] + [0.45] * len(specs) + [0.95] * 3)
+    reasons = np.zeros(doc.n_blocks, dtype=np.int8)
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="product", reasons=reasons)  # type: ignore[arg-type]
+    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+    shop = comments.shop_furniture_mask(doc)
+    assert shop.sum() == 3 and not kept & {doc.texts[b] for b in np.flatnonzero(shop)}
+    # The specs are what is left: BTE's plateau over them, the first line (a label to BTE) aside.
+    assert len(set(specs) & kept) >= 4 and kept <= set(specs)
+    assert (reasons[shop] == Reason.FURNITURE).all()

@@ -81,18 +81,33 @@ def select(
     p = model.predict_document(doc, block_features(doc, span))
     rules = profile(page_type) if smooth else ARTICLE
     threshold = model.threshold if rules.threshold is None else rules.threshold
+    named_furniture: np.ndarray | None = None
+    if rules.drop_shop_sections:
+        # Reviews and recommendations are never the product's content: they leave the
+        # decision before it is made, so the threshold and the fallbacks read the rest of
+        # the page (a shop page whose only confident text was its reviews keeps its specs).
+        shop = comments.shop_furniture_mask(doc)
+        if shop.any() and not shop.all():
+            p = np.where(shop, np.zeros(1, dtype=p.dtype), p)
+            named_furniture = shop
     if rules.records_need_cards and threshold < model.threshold:
         keep, q = decide(doc, p, model.threshold, smooth=smooth)
         if one_body(doc, keep):
             rules, threshold = ARTICLE, model.threshold  # an article the classifier took for a list
     keep, q = decide(doc, p, threshold, smooth=smooth, reasons=reasons)
+    if named_furniture is not None and reasons is not None:
+        reasons[named_furniture & ~keep] = Reason.FURNITURE
     if smooth and not (q >= threshold).any():
         # The model sees no content anywhere (a page unlike any it learned from): BTE's
         # text plateau, as ``hybrid`` reads it, is better evidence than the least unlikely blocks.
         plateau = hybrid.select(doc, span)
+        if named_furniture is not None:
+            plateau &= ~named_furniture
         if plateau.any():
             if reasons is not None:
                 reasons[:] = np.where(plateau, Reason.FALLBACK, Reason.LOW_PROBABILITY)
+                if named_furniture is not None:
+                    reasons[named_furniture] = Reason.FURNITURE
             return plateau, q
     if smooth:
         if rules.records is not None:

@@ -49,7 +49,8 @@ class Profile:
     #: body of paragraphs (:func:`~scrapy_bte.learned.auto.one_body`), not cards.
     records_need_cards: bool = False
     #: Blocks inside elements named for reviews or recommendations go (product pages:
-    #: :func:`~scrapy_bte.methods.comments.shop_furniture_mask`).
+    #: :func:`~scrapy_bte.methods.comments.shop_furniture_mask`), before the keep decision,
+    #: so a page whose only confident text was its reviews keeps what else it says.
     drop_shop_sections: bool = False
     #: Blocks inside a post's user card, signature or buttons go (forums:
     #: :func:`~scrapy_bte.methods.comments.post_furniture_mask`).
