@@ -515,6 +515,28 @@ class Document:
         (BTE reads :data:`FLAG_STYLE` here instead of building :attr:`style_tags`)."""
         return self._flags
 
+    @property
+    def tag_names(self) -> list[str]:
+        """Per tag of step 0's output, its lower-case name (``"/p"`` for an end tag)."""
+        return self._lnames
+
+    @property
+    def block_start_tag(self) -> np.ndarray:
+        """Per block, the index of the tag that opens it (-1 for a block before any tag)."""
+        return self._start_tag
+
+    def tag_attribute_spans(self) -> tuple[str, np.ndarray, np.ndarray]:
+        """Where each tag's raw attribute string lies: step 0's output, and per tag the end and
+        the length of its attribute string in it. For passes that slice the strings in C;
+        :attr:`opening_attrs` gives the strings of the blocks' opening tags."""
+        return self._source, self._attr_end, self._attr_len
+
+    @cached_property
+    def opening_attrs(self) -> list[str]:
+        """Per block, the raw attribute string of its opening tag (``""`` for a block without one)."""
+        src, ends, lens = self._source, self._attr_end.tolist(), self._attr_len.tolist()
+        return [src[ends[t] - lens[t] : ends[t]] if t >= 0 else "" for t in self._start_tag.tolist()]
+
     @cached_property
     def style_tags(self) -> np.ndarray | None:
         """Per tag, 1 for a :data:`STYLE_TAGS` tag (not a tag to BTE); None when the page has none."""

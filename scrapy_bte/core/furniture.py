@@ -457,8 +457,8 @@ def _next_to_images(doc: Any, *, accelerated: bool | None = None) -> np.ndarray:
     """
     n = doc.n_blocks
     out = np.zeros((n, 2))
-    names = doc._lnames
-    flags = doc._flags
+    names = doc.tag_names
+    flags = doc.tag_flags
     if len(flags) != len(names):  # a document without the tag flags
         return _next_to_images_reference(doc)
     c = _FURNITURE.use(accelerated)
@@ -483,7 +483,7 @@ def _next_to_images_reference(doc: Any) -> np.ndarray:
     """The Python reference of :func:`_next_to_images`: each block's first and last segments."""
     n = doc.n_blocks
     out = np.zeros((n, 2))
-    names = doc._lnames
+    names = doc.tag_names
     images: list[int] = []
     at = -1
     for _ in range(names.count("img")):  # list.index runs in C

@@ -531,6 +531,7 @@ def block_hints(doc: Any, *, accelerated: bool | None = None) -> tuple[np.ndarra
     else:
         skeleton = doc.skeleton
         n = doc.n_blocks
+        src, ends, lens = doc.tag_attribute_spans()
         path = np.empty(n, np.int64)
         own = np.empty(n, np.int64)
         c.block_bits(
@@ -539,11 +540,11 @@ def block_hints(doc: Any, *, accelerated: bool | None = None) -> tuple[np.ndarra
             skeleton.parents,
             np.ascontiguousarray(doc.container, dtype=np.int64),
             skeleton.el_tag,
-            np.ascontiguousarray(doc._start_tag, dtype=np.int64),
-            np.ascontiguousarray(doc._attr_end, dtype=np.int64),
-            np.ascontiguousarray(doc._attr_len, dtype=np.int64),
+            np.ascontiguousarray(doc.block_start_tag, dtype=np.int64),
+            np.ascontiguousarray(ends, dtype=np.int64),
+            np.ascontiguousarray(lens, dtype=np.int64),
             REACH,
-            doc._source,
+            src,
             path,
             own,
             _cache,
@@ -569,10 +570,8 @@ def block_hints_reference(doc: Any) -> tuple[np.ndarray, np.ndarray]:
         near |= own_el[up]
         up = parents[up]
     path = near[doc.container]
-    src = doc._source
-    starts = doc._start_tag
-    ends = doc._attr_end
-    lens = doc._attr_len
+    src, ends, lens = doc.tag_attribute_spans()
+    starts = doc.block_start_tag
     # A block opened by an element's own start tag has that element's attribute string, already
     # read; only the other opening tags (inline, void) are sliced. The root (tag -1) reads 0, as a
     # block without an opening tag does.

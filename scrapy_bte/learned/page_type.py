@@ -427,7 +427,7 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     """
     out = np.zeros(len(EVIDENCE_NAMES), dtype=np.float32)
     _url_evidence(url, out)
-    tag_counts = Counter(doc._lnames)
+    tag_counts = Counter(doc.tag_names)
     out[_COLUMN["log_tags"]] = math.log1p(doc.total_tags)
     out[_COUNTED_COLUMNS] = np.log1p([tag_counts.get(t, 0) for t in COUNTED_TAGS])
     schema = _schema_counts(doc)

@@ -263,10 +263,9 @@ def caption_mask(doc: Document) -> np.ndarray:
     named = np.fromiter(
         (("caption" in raw.lower() or "credit" in raw.lower()) for raw in doc.el_attrs), bool, len(names)
     )[doc.container]
-    src, ends, lens = doc._source, doc._attr_end, doc._attr_len
-    for b, t in enumerate(doc._start_tag.tolist()):
-        if t >= 0 and lens[t]:
-            raw = src[int(ends[t]) - int(lens[t]) : int(ends[t])].lower()
+    for b, raw in enumerate(doc.opening_attrs):
+        if raw:
+            raw = raw.lower()
             if "caption" in raw or "credit" in raw:
                 named[b] = True
     opener = np.fromiter((o == "figcaption" for o in doc.opener), bool, doc.n_blocks)
