@@ -18,13 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED
-from scrapy_bte.core import hints
-from scrapy_bte.core.hints import attribute_bits_reference, group_bit, read_bits
+from scrapy_bte.evidence import hints
+from scrapy_bte.evidence.hints import attribute_bits_reference, group_bit, read_bits
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 _needs_c = pytest.mark.skipif(
-    not ACCELERATED["scrapy_bte.core._hints"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.core._hints is not built",
+    not ACCELERATED["scrapy_bte.evidence._hints"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte.evidence._hints is not built",
 )
 
 SHARE, RELATED, NAV, BODY, HEADER = (group_bit(g) for g in ("share", "related", "nav", "body", "header"))

@@ -84,10 +84,10 @@ def test_accelerator_is_built() -> None:
         assert sorted(ACCELERATED) == [
             "scrapy_bte.core._entities",
             "scrapy_bte.core._fingerprint",
-            "scrapy_bte.core._furniture",
-            "scrapy_bte.core._hints",
             "scrapy_bte.core._scan",
             "scrapy_bte.core._tree",
+            "scrapy_bte.evidence._hints",
+            "scrapy_bte.evidence._labels",
             "scrapy_bte.fields._langid",
             "scrapy_bte.fields._marks",
             "scrapy_bte.learned._auto",
@@ -558,7 +558,8 @@ def test_path_or_in_c_refuses_a_parent_after_its_child() -> None:
 )
 def test_c_passes_check_dtypes_as_well_as_lengths() -> None:
     """An array of another dtype with the right byte length is refused, not read as the expected type."""
-    from scrapy_bte.core import _furniture, _hints, _scan, _tree
+    from scrapy_bte.core import _scan, _tree
+    from scrapy_bte.evidence import _hints, _labels
     from scrapy_bte.learned import _textstats
     from scrapy_bte.methods import _bte, _em
 
@@ -581,7 +582,7 @@ def test_c_passes_check_dtypes_as_well_as_lengths() -> None:
     with pytest.raises(TypeError, match="words must be a contiguous float64 array"):
         _textstats.text_stats(["a", "b", "c"], i8, i8, bytes(65536), bytes(65536))
     with pytest.raises(TypeError, match="out must be a writable contiguous float64 array"):
-        _furniture.columns(np.zeros(1, np.uint8), np.zeros(1, np.int64), np.zeros((1, 9), np.float32))
+        _labels.columns(np.zeros(1, np.uint8), np.zeros(1, np.int64), np.zeros((1, 9), np.float32))
     with pytest.raises(TypeError, match="path must be a contiguous int64 array"):
         _hints.unpack(f8, f8, np.zeros((3, 30), np.float32), 15)
 

@@ -121,7 +121,7 @@ STYLE_TAGS = frozenset("font basefont b i u s strike tt big".split())
 _STYLE_OR_END = STYLE_TAGS | frozenset("/" + t for t in STYLE_TAGS)
 # Per tag name, what the build needs to know: bit flags shared with _scan.c.
 FLAG_BLOCK, FLAG_LINK_OPEN, FLAG_LINK_CLOSE, FLAG_STRUCTURE, FLAG_STYLE = 1, 2, 4, 8, 16
-_TAG_FLAGS: dict[str, int] = {
+TAG_FLAGS: dict[str, int] = {
     name: FLAG_BLOCK * (name in _BLOCK_SEP)
     | FLAG_LINK_OPEN * (name == "a")
     | FLAG_LINK_CLOSE * (name == "/a")
@@ -765,7 +765,7 @@ def scan_reference(cleaned: str) -> Scan:
     segments = parts[0::3]
     lnames = list(map(str.lower, parts[1::3]))  # end tags keep their "/"
     n_tags = len(lnames)
-    flags = np.fromiter(map(_TAG_FLAGS.get, lnames, repeat(0)), np.uint8, n_tags)
+    flags = np.fromiter(map(TAG_FLAGS.get, lnames, repeat(0)), np.uint8, n_tags)
     lengths = np.fromiter(map(len, parts), np.int64, len(parts))
     attr_len = lengths[2::3]
     woven: list[str] = [""] * (2 * n_tags + 1)
@@ -1017,7 +1017,7 @@ if _SCAN.module is not None:
         scripts.CJK_WEIGHT,
         scripts.SEA_WEIGHT,
         SEPARATOR_CHARS,
-        _TAG_FLAGS,
+        TAG_FLAGS,
         _VOID_BLOCKS,
         _AUTOCLOSE,
         _CLOSE_SEARCH,

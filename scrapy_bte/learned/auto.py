@@ -18,12 +18,12 @@ from typing import Any
 import numpy as np
 
 from ..core import accel
-from ..core.furniture import FIRST_PARAGRAPH_WORDS, edge_mask
 from ..fields.zones import page_zones
 from ..methods import comments, hybrid, records
 from ..methods.reasons import Reason
 from .features import block_features, window_mean
 from .model import BlockModel
+from .never_body import FIRST_PARAGRAPH_WORDS, edge_mask
 from .profiles import ARTICLE, profile
 
 #: ``auto`` smoothing: weight of the block's own probability, half-width of the neighbour window.
@@ -69,7 +69,7 @@ def select(
     threshold, then the main record group's blocks over the records' bar
     (:func:`~scrapy_bte.methods.records.extend`). On an article it keeps
     the body only: the headline, byline and label-like blocks of
-    :func:`~scrapy_bte.core.furniture.edge_mask` and the headline, byline
+    :func:`~scrapy_bte.learned.never_body.edge_mask` and the headline, byline
     and dateline blocks the fields read (:func:`_zone_blocks`) go, unless
     nothing else would be left. Where the profile says so, a kept block that
     repeats an earlier one goes (:func:`drop_repeats`). ``reasons`` (a

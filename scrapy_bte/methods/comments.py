@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from ..core.furniture import label_features
 from ..core.tree import AttributeReader, path_or
 from ..errors import ConfigError
+from ..evidence.labels import label_features
 from .reasons import Reason
 
 #: A ``class`` or ``id`` value naming comments (matched on the value, in any case).

@@ -33,10 +33,11 @@ from difflib import SequenceMatcher
 import numpy as np
 
 from ..core.document import Document, build
-from ..core.furniture import label_features, top_furniture
 from ..core.scripts import tokens
 from ..core.tree import path_or
 from ..errors import ConfigError
+from ..evidence.labels import label_features
+from ..evidence.zones import top_furniture
 from ..methods.comments import section_mask
 from .evaluation import SHINGLE, token_shingles
 
@@ -239,7 +240,7 @@ def body_labels(doc: Document, labels: np.ndarray, title: str | None) -> np.ndar
     repeating the page title) and the short byline, date, reading-time and
     credit blocks just before the first gold paragraph of
     :data:`BODY_START_WORDS` words or more
-    (:func:`scrapy_bte.core.furniture.top_furniture`) become 0. Gold that
+    (:func:`scrapy_bte.evidence.zones.top_furniture`) become 0. Gold that
     already follows the convention loses nothing.
     """
     out = labels & ~section_mask(doc) & ~caption_mask(doc)

@@ -14,369 +14,23 @@ elements around it (its container's path) and of its own opening tag.
 Attribute strings repeat across a template and across a site's pages, so
 each distinct string is read once per process (:data:`_cache`). A crawl that
 keeps meeting new sites still reads a hundred-odd new strings per page; the C
-pass ``scrapy_bte.core._hints`` reads the ASCII ones (nearly all) from the
+pass ``scrapy_bte.evidence._hints`` reads the ASCII ones (nearly all) from the
 same tables.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import numpy as np
 
-from . import accel
+from ..core import accel
+from ..core.document import Document
 from .memo import LastDocument
+from .words import GROUPS, PAGE_GROUPS
 
-#: Hint groups, in bit order. Each lists the words (whole tokens of a class or id,
-#: after splitting at non-letters) and the stems (found inside
-#: compound tokens such as ``sharebar`` or ``shareBar``; five letters or more, so they are rarely
-#: part of an unrelated word) that name it.
-# fmt: off
-GROUPS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
-    (
-        "share",
-        (
-            "share",
-            "sharing",
-            "shares",
-            "social",
-            "print",
-            "follow",
-            "sns",
-            "email",
-            "whatsapp",
-            "facebook",
-            "twitter",
-            "linkedin",
-            "pinterest",
-            "addthis",
-            "sharethis",
-        ),
-        ("share", "social", "sharing"),
-    ),
-    (
-        "related",
-        (
-            "related",
-            "recommended",
-            "recommend",
-            "recommendations",
-            "popular",
-            "trending",
-            "most",
-            "mostread",
-            "more",
-            "readmore",
-            "read",
-            "next",
-            "also",
-            "outbrain",
-            "taboola",
-            "teaser",
-            "teasers",
-            "recirc",
-            "recirculation",
-            "further",
-            "suggested",
-            "similar",
-            "latest",
-            "headlines",
-            "promoted",
-        ),
-        ("related", "recommend", "outbrain", "taboola", "teaser", "recirc", "trending", "popular"),
-    ),
-    (
-        "subscribe",
-        (
-            "newsletter",
-            "newsletters",
-            "subscribe",
-            "subscription",
-            "signup",
-            "paywall",
-            "premium",
-            "regwall",
-            "register",
-            "registration",
-            "login",
-            "membership",
-            "donate",
-            "donation",
-            "optin",
-            "piano",
-            "meter",
-            "offer",
-        ),
-        ("newsletter", "subscri", "signup", "paywall", "regwall", "membership"),
-    ),
-    (
-        "ad",
-        (
-            "ad",
-            "ads",
-            "adv",
-            "advert",
-            "advertisement",
-            "advertising",
-            "adslot",
-            "adunit",
-            "sponsor",
-            "sponsored",
-            "promo",
-            "promotion",
-            "banner",
-            "dfp",
-            "gpt",
-            "commercial",
-            "anzeige",
-            "publicidad",
-            "publicite",
-            "reklama",
-            "werbung",
-            "billboard",
-            "leaderboard",
-            "mpu",
-            "skyscraper",
-            "affiliate",
-        ),
-        ("advert", "sponsor", "adslot", "adunit", "adcontainer", "adwrap", "promo", "billboard"),
-    ),
-    (
-        "byline",
-        (
-            "byline",
-            "bylines",
-            "author",
-            "authors",
-            "writer",
-            "contributor",
-            "contributors",
-            "dateline",
-            "posted",
-            "published",
-            "publish",
-            "timestamp",
-            "date",
-            "time",
-            "pubdate",
-            "updated",
-            "meta",
-            "postmeta",
-            "entrymeta",
-            "credits",
-        ),
-        ("byline", "author", "dateline", "timestamp", "pubdate", "published"),
-    ),
-    (
-        "caption",
-        (
-            "caption",
-            "captions",
-            "credit",
-            "figcaption",
-            "photo",
-            "photos",
-            "image",
-            "images",
-            "img",
-            "media",
-            "gallery",
-            "video",
-            "embed",
-            "picture",
-            "figure",
-            "slideshow",
-            "copyright",
-        ),
-        ("caption", "credit", "gallery", "slideshow"),
-    ),
-    (
-        "comment",
-        (
-            "comment",
-            "comments",
-            "reply",
-            "replies",
-            "discussion",
-            "discuss",
-            "disqus",
-            "respond",
-            "responses",
-            "talk",
-            "forum",
-        ),
-        ("comment", "disqus", "replies"),
-    ),
-    (
-        "tags",
-        (
-            "tag",
-            "tags",
-            "topic",
-            "topics",
-            "keyword",
-            "keywords",
-            "category",
-            "categories",
-            "label",
-            "labels",
-            "taglist",
-            "subjects",
-        ),
-        ("taglist", "keyword", "categor"),
-    ),
-    (
-        "nav",
-        (
-            "breadcrumb",
-            "breadcrumbs",
-            "nav",
-            "navbar",
-            "navigation",
-            "menu",
-            "pagination",
-            "pager",
-            "toolbar",
-            "skip",
-            "jump",
-            "toc",
-        ),
-        ("breadcrumb", "navigation", "navbar", "pagination"),
-    ),
-    (
-        "footer",
-        ("footer", "foot", "copyright", "legal", "colophon", "disclaimer", "imprint"),
-        ("footer", "colophon", "disclaimer"),
-    ),
-    (
-        "header",
-        (
-            "header",
-            "head",
-            "masthead",
-            "headline",
-            "title",
-            "kicker",
-            "eyebrow",
-            "standfirst",
-            "deck",
-            "dek",
-            "subtitle",
-            "subhead",
-            "lede",
-            "summary",
-            "excerpt",
-            "intro",
-            "teaser",
-            "hero",
-        ),
-        ("header", "masthead", "headline", "kicker", "eyebrow", "standfirst", "subtitle"),
-    ),
-    (
-        "overlay",
-        (
-            "cookie",
-            "cookies",
-            "consent",
-            "gdpr",
-            "privacy",
-            "notice",
-            "alert",
-            "modal",
-            "popup",
-            "overlay",
-            "dialog",
-            "banner",
-            "toast",
-            "lightbox",
-        ),
-        ("cookie", "consent", "popup", "overlay", "lightbox"),
-    ),
-    (
-        "sidebar",
-        ("sidebar", "widget", "widgets", "aside", "rail", "complementary", "sidebar", "column", "secondary"),
-        ("sidebar", "widget"),
-    ),
-    ("bio", ("bio", "biography", "about", "profile", "avatar", "person", "expert"), ("biography", "avatar")),
-    (
-        "body",
-        (
-            "content",
-            "article",
-            "body",
-            "story",
-            "post",
-            "entry",
-            "text",
-            "main",
-            "articlebody",
-            "richtext",
-            "prose",
-            "paragraph",
-            "copy",
-        ),
-        ("articlebody", "storybody", "postbody", "entrycontent", "richtext", "bodytext"),
-    ),
-)
-# fmt: on
 GROUP_NAMES: tuple[str, ...] = tuple(g[0] for g in GROUPS)
 N_GROUPS = len(GROUPS)
-
-#: Words that tell what kind of page a template builds (forum posts, shop furniture, item grids,
-#: documentation, service sections), for the page-type classifier
-#: (:mod:`scrapy_bte.learned.page_type`). They take the bits after :data:`GROUPS`, read in the same
-#: pass, so the furniture groups' bits (and the block features built from them) stay as they are.
-# fmt: off
-PAGE_GROUPS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
-    ("thread", ("thread", "threads", "message", "messages", "posts", "postbit", "topic"), ("thread", "message", "postbit")),
-    (
-        "answer",
-        ("question", "questions", "answer", "answers", "accepted", "vote", "votes", "upvote", "downvote",
-         "votecell", "solution", "solved"),
-        ("question", "answer", "upvote"),
-    ),
-    (
-        "user",
-        ("user", "users", "username", "userinfo", "member", "poster", "signature", "reputation", "karma", "usercard"),
-        ("username", "userinfo", "signature", "reputation"),
-    ),
-    (
-        "product",
-        ("product", "products", "sku", "variant", "variants", "swatch", "swatches", "quantity", "qty", "stock", "pdp",
-         "buy", "addtocart", "shipping"),
-        ("product", "variant", "swatch", "quantity", "addtocart"),
-    ),
-    ("price", ("price", "prices", "money", "currency", "sale", "discount", "amount", "msrp"), ("price", "currency", "discount")),
-    ("cart", ("cart", "basket", "checkout", "bag", "wishlist", "minicart"), ("basket", "checkout", "wishlist", "minicart")),
-    ("card", ("card", "cards", "tile", "tiles", "thumbnail", "thumb"), ("thumbnail",)),
-    ("item", ("item", "items", "listing", "listings", "result", "results", "entries"), ("listing",)),
-    (
-        "grid",
-        ("grid", "collection", "collections", "catalog", "catalogue", "plp", "filter", "filters", "facet", "facets",
-         "sort", "sorting", "sortby", "refine"),
-        ("collection", "catalog", "facet", "filter"),
-    ),
-    (
-        "docs",
-        ("docs", "doc", "documentation", "api", "reference", "manual", "sphinx", "toctree", "admonition", "rst",
-         "docutils", "markdown", "wiki", "version", "versions", "guide"),
-        ("documentation", "admonition", "sphinx", "toctree", "docutils", "markdown"),
-    ),
-    (
-        "code",
-        ("code", "highlight", "highlighter", "syntax", "codehilite", "sourcecode", "hljs", "prism", "pre",
-         "clipboard", "terminal", "console", "shell"),
-        ("syntax", "codehilite", "sourcecode", "clipboard", "codeblock"),
-    ),
-    (
-        "service",
-        ("service", "services", "testimonial", "testimonials", "pricing", "plan", "plans", "faq", "faqs", "feature",
-         "features", "benefit", "benefits", "cta", "accordion", "step", "steps", "contact", "booking", "appointment"),
-        ("service", "testimonial", "pricing", "benefit", "accordion", "feature", "appointment"),
-    ),
-)
-# fmt: on
 PAGE_GROUP_NAMES: tuple[str, ...] = tuple(g[0] for g in PAGE_GROUPS)
 
 _WORD_BITS: dict[str, int] = {}
@@ -423,7 +77,7 @@ _WORD_KEYS = frozenset(_WORD_BITS)
 _CACHE_SIZE = 100_000
 
 #: The C pass of :func:`read_bits`, given the tables above once.
-_HINTS = accel.load("scrapy_bte.core._hints")
+_HINTS = accel.load("scrapy_bte.evidence._hints")
 if _HINTS.module is not None:
     _HINTS.module.configure(
         _NAMES,
@@ -449,7 +103,7 @@ def attribute_bits(raw: str) -> int:
 def read_bits(raw: str, *, accelerated: bool | None = None) -> int:
     """:func:`attribute_bits` without the cache.
 
-    In C when ``scrapy_bte.core._hints`` is built and ``raw`` is ASCII, else
+    In C when ``scrapy_bte.evidence._hints`` is built and ``raw`` is ASCII, else
     :func:`attribute_bits_reference`; the two give the same bits.
     """
     c = _HINTS.use(accelerated)
@@ -515,11 +169,11 @@ def slice_bits_reference(src: str, stop: np.ndarray, size: np.ndarray) -> np.nda
 REACH = 4
 
 
-def block_hints(doc: Any, *, accelerated: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
+def block_hints(doc: Document, *, accelerated: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per block, (bits of its container and the :data:`REACH` - 1 elements above it, bits of its own
     opening tag). Cached on the document (when ``accelerated`` is None).
 
-    One C loop over the blocks when ``scrapy_bte.core._hints`` is built (the array steps of
+    One C loop over the blocks when ``scrapy_bte.evidence._hints`` is built (the array steps of
     :func:`block_hints_reference` are a dozen numpy calls on arrays of a few hundred items).
     """
     cached = _last.get(doc) if accelerated is None else None
@@ -557,7 +211,7 @@ def block_hints(doc: Any, *, accelerated: bool | None = None) -> tuple[np.ndarra
     return result
 
 
-def block_hints_reference(doc: Any) -> tuple[np.ndarray, np.ndarray]:
+def block_hints_reference(doc: Document) -> tuple[np.ndarray, np.ndarray]:
     """The numpy reference of :func:`block_hints` (not cached)."""
     skeleton = doc.skeleton
     own_el = _bits_of(skeleton.attr_strings, accelerated=False)[skeleton.el_attr_id]
@@ -611,7 +265,7 @@ def group_bit(name: str) -> int:
     return 1 << GROUP_NAMES.index(name)
 
 
-def _string_bits(doc: Any) -> np.ndarray:
+def _string_bits(doc: Document) -> np.ndarray:
     """:func:`_bits_of` the skeleton's distinct attribute strings, once per document."""
     bits = _last_strings.get(doc)
     if bits is None:
@@ -620,7 +274,7 @@ def _string_bits(doc: Any) -> np.ndarray:
     return bits
 
 
-def element_bits(doc: Any) -> np.ndarray:
+def element_bits(doc: Document) -> np.ndarray:
     """Per element of the skeleton, the bits its own attribute string names (0 for the root)."""
     out = _string_bits(doc)[doc.skeleton.el_attr_id]
     out[0] = 0
