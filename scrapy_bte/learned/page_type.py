@@ -49,7 +49,8 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from ..core.document import Document, meta_content
+from ..core.document import Document
+from ..core.meta import meta_content
 from ..core.tree import path_or
 from ..errors import ModelError
 from ..evidence import hints as _hints
