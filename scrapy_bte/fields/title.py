@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
 
+from ..core.document import Document
 from .zones import _fold, _similar_folded
 
 #: Separators between the parts of a title ("Headline | Section | Site", "Site: Headline"). A ``weak``
@@ -97,7 +97,7 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
 
 
 def settle(
-    doc: Any,
+    doc: Document,
     title: str | None,
     source: str | None,
     headline: int | None,

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from itertools import chain, compress, count
 from typing import Any
 
+from ..core.document import Document
 from . import dates, values
 
 #: Blocks before and after the headline searched for a byline or dateline.
@@ -89,7 +90,7 @@ class _BlockHints:
 
     __slots__ = ("_attrs", "_by_element", "_container", "_doc", "_parents")
 
-    def __init__(self, doc: Any) -> None:
+    def __init__(self, doc: Document) -> None:
         self._doc = doc
         self._container: Any = None
         self._attrs: list[str] = []
@@ -178,7 +179,7 @@ def _similar_folded(got: str, want: str, overlap: bool) -> bool:
 _HEADINGS = frozenset({"h1", "h2"})
 
 
-def find_headline(doc: Any, titles: list[str] | str | None) -> int | None:
+def find_headline(doc: Document, titles: list[str] | str | None) -> int | None:
     """The ``h1``/``h2`` block that repeats one of ``titles`` (the markup's, in trust order), else the first ``h1``."""
     opener = doc.opener
     # Headings are found and folded as the search reaches them: the headline usually stands in the
@@ -236,7 +237,7 @@ _CAPTIONS = frozenset({"figcaption", "caption"})
 
 
 def page_zones(
-    doc: Any,
+    doc: Document,
     titles: list[str] | str | None = None,
     *,
     month_first: bool = False,

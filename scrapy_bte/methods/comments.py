@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.document import Document
 from ..core.tree import AttributeReader, path_or
 from ..errors import ConfigError
 from ..evidence.labels import label_features
@@ -61,7 +62,7 @@ _SHOP_SECTIONS = AttributeReader(
 )
 
 
-def _mask(doc: Any, reader: AttributeReader) -> np.ndarray:
+def _mask(doc: Document, reader: AttributeReader) -> np.ndarray:
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool)
     own = reader.per_element(doc)
@@ -70,12 +71,12 @@ def _mask(doc: Any, reader: AttributeReader) -> np.ndarray:
     return path_or(doc, own)[doc.container] > 0
 
 
-def section_mask(doc: Any) -> np.ndarray:
+def section_mask(doc: Document) -> np.ndarray:
     """Per block, whether it lies inside a comment section."""
     return _mask(doc, _SECTIONS)
 
 
-def shop_furniture_mask(doc: Any) -> np.ndarray:
+def shop_furniture_mask(doc: Document) -> np.ndarray:
     """Per block, whether it lies inside an element named for reviews or recommendations."""
     return _mask(doc, _SHOP_SECTIONS)
 
@@ -88,7 +89,7 @@ def check(value: Any) -> bool:
 
 
 def apply(
-    doc: Any, keep: np.ndarray, comments: bool, reasons: np.ndarray | None = None
+    doc: Document, keep: np.ndarray, comments: bool, reasons: np.ndarray | None = None
 ) -> tuple[np.ndarray, list[int]]:
     """``keep`` without the comment section, and (``comments=True``) the comment blocks.
 
