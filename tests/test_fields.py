@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from scrapy_bte.core.document import build
+from scrapy_bte.evidence.zones import find_headline, fold, similar_folded
 from scrapy_bte.fields import dates, values
 from scrapy_bte.fields.jsonld import Graph, parse
 from scrapy_bte.fields.read import read_markup, read_page, read_page_zones
 from scrapy_bte.fields.record import FIELD_NAMES, Fields
 from scrapy_bte.fields.title import strip_site
-from scrapy_bte.fields.zones import _fold, _similar_folded, find_headline, page_zones
+from scrapy_bte.fields.zones import page_zones
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fields"
 URL = "https://www.example.org/section/page.html"
@@ -124,12 +125,12 @@ def _headline_plain(doc, titles):
     """find_headline without its lazy scan: every heading listed and folded first."""
     heads = [i for i, name in enumerate(doc.opener) if name in ("h1", "h2")]
     titles = [titles] if isinstance(titles, str) else titles
-    wanted = [w for w in map(_fold, titles) if w] if titles and heads else []
-    folded = [_fold(doc.texts[i]) for i in heads]
+    wanted = [w for w in map(fold, titles) if w] if titles and heads else []
+    folded = [fold(doc.texts[i]) for i in heads]
     for overlap in (False, True):
         for want in wanted:
             for i, got in zip(heads, folded):
-                if _similar_folded(got, want, overlap):
+                if similar_folded(got, want, overlap):
                     return i
     return next((i for i in heads if doc.opener[i] == "h1"), None)
 

@@ -1,10 +1,12 @@
-"""The headline and the blocks around it: which blocks repeat the title, and the
-kicker, byline, dateline and credit blocks just before the article's first paragraph.
+"""The headline and the blocks around it: which blocks repeat the title, the headline
+block itself, and the kicker, byline, dateline and credit blocks just before the article's
+first paragraph.
 
-The same evidence serves three readers: ``auto``'s never-body rules
+The same evidence serves several readers: ``auto``'s never-body rules
 (:mod:`scrapy_bte.learned.never_body`), the body labels of training
-(:mod:`scrapy_bte.training.labels`) and the benchmarks, so each rule is
-written here once.
+(:mod:`scrapy_bte.training.labels`), the article fields' zones and title
+(:mod:`scrapy_bte.fields.zones`, :mod:`scrapy_bte.fields.title`) and the
+benchmarks, so each rule is written here once.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
-from itertools import accumulate, count
+from itertools import accumulate, chain, compress, count
 
 import numpy as np
 
@@ -150,3 +152,81 @@ def top_furniture(doc: Document, first: int, title: str | None) -> np.ndarray:
         ):
             out[b] = True
     return out
+
+
+# ---- The headline block the fields and ``auto``'s zones read -----------------------------------
+# :func:`headline_mask` above marks every block that shares most of its words with the title
+# (the furniture before the body); :func:`find_headline` picks the one ``h1``/``h2`` that repeats
+# one of the markup's titles (the headline the fields and the title read).
+
+#: A title may exceed its heading by this many characters (" | Site Name") and still repeat it.
+SITE_CHARS = 30
+
+_NOT_WORD = re.compile(r"[^\w\s]|_")
+
+
+def fold(text: str) -> str:
+    """Case, punctuation and symbols folded away, for comparing a heading with a title."""
+    return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())
+
+
+def similar_folded(got: str, want: str, overlap: bool) -> bool:
+    """Whether a heading repeats a title, both :func:`fold`-ed: equal, or one inside the other (a
+    title with the site's name or a section around the headline); with ``overlap``, also most words
+    shared (the same headline reworded)."""
+    if not got or not want:
+        return False
+    if got == want:
+        return True
+    shorter, longer = (got, want) if len(got) <= len(want) else (want, got)
+    if shorter in longer and (
+        len(shorter) >= 0.5 * len(longer)
+        or (
+            (longer.startswith(shorter) or longer.endswith(shorter))
+            and len(longer) - len(shorter) <= min(SITE_CHARS, len(shorter) // 2)
+        )
+    ):
+        return True
+    if not overlap:
+        return False
+    a, b = set(got.split()), set(want.split())
+    common = len(a & b)
+    return common >= 3 and common >= 0.6 * min(len(a), len(b))
+
+
+_HEADLINE_TAGS = frozenset({"h1", "h2"})
+
+
+def find_headline(doc: Document, titles: list[str] | str | None) -> int | None:
+    """The ``h1``/``h2`` block that repeats one of ``titles`` (the markup's, in trust order), else the first ``h1``."""
+    opener = doc.opener
+    # Headings are found and folded as the search reaches them: the headline usually stands in the
+    # first third of the page, and the scan of the openers stops there.
+    heads = compress(range(len(opener)), map(_HEADLINE_TAGS.__contains__, opener))
+    first = next(heads, None)
+    if first is None:
+        return None
+    seen = [first]
+    if isinstance(titles, str):
+        titles = [titles]
+    # A title that folds to nothing repeats no heading.
+    wanted = [want for want in map(fold, titles) if want] if titles else []
+    if wanted:
+        texts = doc.texts
+        folded: list[str] = []
+        for overlap in (False, True):
+            for want in wanted:
+                for k in count():
+                    if k == len(seen):
+                        i = next(heads, None)
+                        if i is None:
+                            break
+                        seen.append(i)
+                    if k == len(folded):
+                        folded.append(fold(texts[seen[k]]))
+                    if similar_folded(folded[k], want, overlap):
+                        return seen[k]
+    for i in chain(seen, heads):
+        if opener[i] == "h1":
+            return i
+    return None

@@ -6,7 +6,8 @@ named for the author, a line that is a date. The same blocks are what an
 article body leaves out, so this returns their indices with the values.
 
 Rules are site-independent: the headline is the ``h1`` (or ``h2``) that
-repeats the title, falling back to the first ``h1``; bylines and
+repeats the title, falling back to the first ``h1``
+(:func:`scrapy_bte.evidence.zones.find_headline`); bylines and
 datelines are looked for in a window around it, by the words that open
 a byline in the languages of the pages measured, by ``class``/``id``
 words every CMS uses (byline, author, date, time, publish), and by a
@@ -17,10 +18,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import chain, compress, count
 from typing import Any
 
 from ..core.document import Document
+from ..evidence.zones import find_headline
 from . import dates, values
 
 #: Blocks before and after the headline searched for a byline or dateline.
@@ -46,8 +47,6 @@ _CLASS_ID = re.compile(
 _NAME_END = re.compile(r"\s+[-–—|•·/]\s+|\s*[|•·⋅»›]\s*|\d|\b(?:[Uu]pdated|[Pp]ublished|on|am|le|el|il|em|in)\b")
 _WORD = re.compile(r"\w+")
 _DIGIT = re.compile(r"\d")
-#: A title may exceed its heading by this many characters (" | Site Name") and still repeat it.
-SITE_CHARS = 30
 #: How many ancestor elements' ``class``/``id`` are read for hints.
 HINT_DEPTH = 3
 
@@ -69,14 +68,6 @@ class Zones:
         if self.headline is not None:
             found.add(self.headline)
         return tuple(sorted(found))
-
-
-_NOT_WORD = re.compile(r"[^\w\s]|_")
-
-
-def _fold(text: str) -> str:
-    """Case, punctuation and symbols folded away, for comparing a heading with a title."""
-    return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())
 
 
 #: Bits of :func:`_attribute_hints`.
@@ -146,72 +137,6 @@ def _hinted(hints: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> boo
         low = hints.lower()
         return any(word in low for word in words)
     return pattern.search(hints) is not None
-
-
-def _similar(block: str, title: str, overlap: bool = False) -> bool:
-    """Whether a heading repeats a title: equal, or one inside the other (a title
-    with the site's name or a section around the headline); with ``overlap``,
-    also most words shared (the same headline reworded)."""
-    return _similar_folded(_fold(block), _fold(title), overlap)
-
-
-def _similar_folded(got: str, want: str, overlap: bool) -> bool:
-    if not got or not want:
-        return False
-    if got == want:
-        return True
-    shorter, longer = (got, want) if len(got) <= len(want) else (want, got)
-    if shorter in longer and (
-        len(shorter) >= 0.5 * len(longer)
-        or (
-            (longer.startswith(shorter) or longer.endswith(shorter))
-            and len(longer) - len(shorter) <= min(SITE_CHARS, len(shorter) // 2)
-        )
-    ):
-        return True
-    if not overlap:
-        return False
-    a, b = set(got.split()), set(want.split())
-    common = len(a & b)
-    return common >= 3 and common >= 0.6 * min(len(a), len(b))
-
-
-_HEADINGS = frozenset({"h1", "h2"})
-
-
-def find_headline(doc: Document, titles: list[str] | str | None) -> int | None:
-    """The ``h1``/``h2`` block that repeats one of ``titles`` (the markup's, in trust order), else the first ``h1``."""
-    opener = doc.opener
-    # Headings are found and folded as the search reaches them: the headline usually stands in the
-    # first third of the page, and the scan of the openers stops there.
-    heads = compress(range(len(opener)), map(_HEADINGS.__contains__, opener))
-    first = next(heads, None)
-    if first is None:
-        return None
-    seen = [first]
-    if isinstance(titles, str):
-        titles = [titles]
-    # A title that folds to nothing repeats no heading.
-    wanted = [want for want in map(_fold, titles) if want] if titles else []
-    if wanted:
-        texts = doc.texts
-        folded: list[str] = []
-        for overlap in (False, True):
-            for want in wanted:
-                for k in count():
-                    if k == len(seen):
-                        i = next(heads, None)
-                        if i is None:
-                            break
-                        seen.append(i)
-                    if k == len(folded):
-                        folded.append(_fold(texts[seen[k]]))
-                    if _similar_folded(folded[k], want, overlap):
-                        return seen[k]
-    for i in chain(seen, heads):
-        if opener[i] == "h1":
-            return i
-    return None
 
 
 def byline_author(text: str) -> str | None:
