@@ -107,6 +107,15 @@ if _FURNITURE.module is not None:  # the C pass reads this module's word lists, 
     )
 
 
+def byline_start(low: str) -> bool:
+    """Whether a lower-cased text opens like a byline: "by jane doe", "von ...", "autor: ...",
+    "written by ...", "文/...". The rule of the ``byline_start`` flag (the C pass tests the same
+    words), and the one the article fields' byline zone reads."""
+    first = low.split(None, 1)
+    head = low.partition(":")[0].partition("：")[0].rstrip()
+    return (len(first) > 1 and first[0] in BYLINE_FIRST) or head in BYLINE_HEADS or low.startswith(BYLINE_PREFIXES)
+
+
 def text_flags(lows: list[str], *, accelerated: bool | None = None) -> np.ndarray:
     """One byte of flags per lower-cased short text (bits: label, label_colon, byline_start,
     credit_start, then ``_DIGIT`` ... ``_READ_TIME_WORD``).
@@ -125,13 +134,9 @@ def text_flags_reference(lows: list[str]) -> np.ndarray:
     # "Tags: ...", "Foto: ...": the words before a colon (or a slash, for credits).
     heads = [t.partition(":")[0].partition("：")[0].rstrip() for t in lows]
     slash = [t.partition("/")[0].rstrip() for t in lows]
-    firsts = [t.split(None, 1) for t in lows]
     label = [t.strip(LABEL_TAIL) in LABEL_SET for t in lows]
     colon = [h in LABEL_COLON and len(h) < len(t) for h, t in zip(heads, lows)]
-    byline = [
-        (len(f) > 1 and f[0] in BYLINE_FIRST) or h in BYLINE_HEADS or t.startswith(BYLINE_PREFIXES)
-        for f, h, t in zip(firsts, heads, lows)
-    ]
+    byline = [byline_start(t) for t in lows]
     credit = [
         (h in CREDIT_WORDS and len(h) < len(t))
         or (c in CREDIT_WORDS and len(c) < len(t))
@@ -242,12 +247,8 @@ def label_features_reference(doc: Document) -> np.ndarray:
         # "Tags: ...", "Foto: ...": the words before a colon (or a slash, for credits).
         heads = [t.partition(":")[0].partition("：")[0].rstrip() for t in lows]
         slash = [t.partition("/")[0].rstrip() for t in lows]
-        firsts = [t.split(None, 1) for t in lows]
         out[rows, 1] = [h in LABEL_COLON and len(h) < len(t) for h, t in zip(heads, lows)]
-        out[rows, 2] = [
-            (len(f) > 1 and f[0] in BYLINE_FIRST) or h in BYLINE_HEADS or t.startswith(BYLINE_PREFIXES)
-            for f, h, t in zip(firsts, heads, lows)
-        ]
+        out[rows, 2] = [byline_start(t) for t in lows]
         out[rows, 3] = [
             (h in CREDIT_WORDS and len(h) < len(t))
             or (c in CREDIT_WORDS and len(c) < len(t))
