@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from scrapy_bte.core.document import build
+from scrapy_bte.evidence import labels
+from scrapy_bte.evidence.labels import byline_opener, byline_start
 from scrapy_bte.evidence.zones import find_headline, fold, similar_folded
 from scrapy_bte.fields import dates, values
 from scrapy_bte.fields.jsonld import Graph, parse
@@ -111,6 +113,28 @@ def test_a_lone_by_block_takes_the_names_from_the_next_block():
     assert [doc.texts[i] for i in zones.byline] == ["By", "Ana Beltrán"]
     # Language detected as English: the numeric date is read month first, with its clock.
     assert f.language == "en" and f.date == "2025-03-04T23:30:00"
+
+
+@pytest.mark.parametrize(
+    ("markup", "author"),
+    [
+        ("<h1>Ferry timetable changes</h1><p>By: Ana Beltrán</p>", "Ana Beltrán"),
+        ("<h1>Ferry timetable changes</h1><p>Written by:</p><p>Ana Beltrán</p>", "Ana Beltrán"),
+        ("<h1>Ferry timetable changes</h1><p>Autor: Ana Beltrán</p>", "Ana Beltrán"),
+    ],
+)
+def test_the_byline_zone_reads_the_label_features_openers(markup: str, author: str) -> None:
+    """The fields' byline zone and the ``byline_start`` flag share one rule (evidence.labels.byline_opener)."""
+    page = (
+        "<html><body>" + markup + "<p>" + "The council met on Monday to discuss the ferry. " * 6 + "</p></body></html>"
+    )
+    assert page_zones(build(page), "Ferry timetable changes").author == author
+
+
+def test_byline_opener_is_the_byline_start_flag() -> None:
+    for low in ("by ana", "by", "written by", "autor: ana", "author", "文/王", "by: ana", "bylines"):
+        assert byline_start(low) == bool(labels.text_flags_reference([low])[0] & 4), low
+    assert byline_opener("by: ana") is None and byline_opener("by: ana", word_colon=True) == 4
 
 
 def test_page_zones_signature_for_body_selection():

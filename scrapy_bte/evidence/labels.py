@@ -107,13 +107,31 @@ if _FURNITURE.module is not None:  # the C pass reads this module's word lists, 
     )
 
 
-def byline_start(low: str) -> bool:
-    """Whether a lower-cased text opens like a byline: "by jane doe", "von ...", "autor: ...",
-    "written by ...", "文/...". The rule of the ``byline_start`` flag (the C pass tests the same
-    words), and the one the article fields' byline zone reads."""
+def byline_opener(low: str, *, word_colon: bool = False) -> int | None:
+    """Where the words that open a byline end in a lower-cased text, or None when it opens none:
+    a first word followed by more ("by jane doe", "von ..."), a word and its colon ("autor: ...",
+    "author" alone too), a prefix ("written by", "文/"). The rule of the ``byline_start`` flag
+    (:func:`byline_start`; the C pass tests the same words) and of the article fields' byline
+    zone, which also wants a name after the opener (:mod:`scrapy_bte.fields.zones`).
+
+    ``word_colon``: a first word may carry a colon ("by: jane doe"), as the fields' zone reads it;
+    the flag does not, and the learned model was trained on the flag as it is.
+    """
     first = low.split(None, 1)
-    head = low.partition(":")[0].partition("：")[0].rstrip()
-    return (len(first) > 1 and first[0] in BYLINE_FIRST) or head in BYLINE_HEADS or low.startswith(BYLINE_PREFIXES)
+    if len(first) > 1 and (first[0] in BYLINE_FIRST or (word_colon and first[0].rstrip(":：") in BYLINE_FIRST)):
+        return len(low) - len(first[1])
+    head = low.partition(":")[0].partition("：")[0]
+    if head.rstrip() in BYLINE_HEADS:
+        return min(len(head) + 1, len(low))  # past the colon, where there is one
+    for prefix in BYLINE_PREFIXES:
+        if low.startswith(prefix):
+            return len(prefix)
+    return None
+
+
+def byline_start(low: str) -> bool:
+    """Whether a lower-cased text opens like a byline (:func:`byline_opener`)."""
+    return byline_opener(low) is not None
 
 
 def text_flags(lows: list[str], *, accelerated: bool | None = None) -> np.ndarray:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.document import Document
+from ..evidence.labels import byline_opener
 from ..evidence.zones import find_headline
 from . import dates, values
 
@@ -28,10 +29,6 @@ from . import dates, values
 BEFORE, AFTER = 4, 14
 #: A byline or dateline is short: at most this many words and characters.
 MAX_WORDS, MAX_CHARS = 24, 220
-_BY_START = re.compile(
-    r"^(?:(?:written|posted|reported|text|words|story)\s+)?(?:by|von|par|por|door|av|af|autor(?:in|a)?|auteur|tekst|text)\s*:?\s+\S",
-    re.IGNORECASE,
-)
 # A block that is only a byline's label ("Author", "Topic Author", "Article by:"): the names follow.
 _BY_LABEL = re.compile(r"^(?:\w+\s+)?(?:by|author|autor(?:in)?|auteur|verfasser(?:in)?)\s*:?$", re.IGNORECASE)
 _BYLINE_HINT = re.compile(r"byline|author|writer|autor|auteur|contributor", re.IGNORECASE)
@@ -139,6 +136,13 @@ def _hinted(hints: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> boo
     return pattern.search(hints) is not None
 
 
+def _lone_opener(low: str) -> bool:
+    """Whether a lower-cased block is only the words that open a byline ("by", "written by"): the
+    names follow in the next block."""
+    opener = byline_opener(low + " x", word_colon=True)
+    return opener is not None and opener >= len(low.rstrip())
+
+
 def byline_author(text: str) -> str | None:
     """The names in a byline line: "By Ann Lee and Bo Li - 3 May 2024, 14:05" gives "Ann Lee and Bo Li"."""
     body = text
@@ -216,10 +220,11 @@ def page_zones(
         # Once the date is known, the one other reader of ``found`` (the names after a lone
         # "By") wants a block without digits, where there is no date to read.
         found = dates.from_text(text, month_first=month_first) if digit and date is None else None
-        by_words = _BY_START.match(text) is not None
-        if not by_words and (
-            _BY_LABEL.match(text) is not None or (_BY_START.match(text + " x") is not None and len(text.split()) <= 2)
-        ):
+        low = text.lower()
+        by_end = byline_opener(low, word_colon=True)
+        # The words that open a byline, and a name after them in the same block.
+        by_words = by_end is not None and low[by_end:].strip(" :：") != ""
+        if not by_words and (by_end is not None or _lone_opener(low) or _BY_LABEL.match(text) is not None):
             pending_by = i  # only "By" or "Author": the names follow in the next block
             continue
         hints = 0 if (by_words or (author is not None and found is None)) else block_hints(i)
