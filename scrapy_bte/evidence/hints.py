@@ -10,6 +10,11 @@ every language (class names are written in English almost everywhere):
 ``itemprop``, ``rel``, ``aria-label`` and ``data-*`` component names) set the
 bits of the groups their words name, and a block gets the bits of the
 elements around it (its container's path) and of its own opening tag.
+The same pass reads the words of :data:`PAGE_GROUPS` (for the page-type
+evidence) and :data:`ZONE_GROUPS` (an element named for an author or a
+date, for the article fields' byline and dateline zones) into the bits
+above, so every reader of class/id words reads them here; the word lists
+are :mod:`scrapy_bte.evidence.words`'.
 
 Attribute strings repeat across a template and across a site's pages, so
 each distinct string is read once per process (:data:`_cache`). A crawl that
@@ -27,18 +32,22 @@ import numpy as np
 from ..core import accel
 from ..core.document import Document
 from .memo import LastDocument
-from .words import GROUPS, PAGE_GROUPS
+from .words import GROUPS, PAGE_GROUPS, ZONE_GROUPS
 
 GROUP_NAMES: tuple[str, ...] = tuple(g[0] for g in GROUPS)
 N_GROUPS = len(GROUPS)
 PAGE_GROUP_NAMES: tuple[str, ...] = tuple(g[0] for g in PAGE_GROUPS)
+ZONE_GROUP_NAMES: tuple[str, ...] = tuple(g[0] for g in ZONE_GROUPS)
+#: The bits of :data:`GROUPS` and :data:`PAGE_GROUPS`, what the learned model and the page-type
+#: evidence read (the zones' bits above them are the article fields').
+MODEL_BITS = (1 << (N_GROUPS + len(PAGE_GROUPS))) - 1
 
 _WORD_BITS: dict[str, int] = {}
-for _bit, (_name, _words, _stems) in enumerate(GROUPS + PAGE_GROUPS):
+for _bit, (_name, _words, _stems) in enumerate(GROUPS + PAGE_GROUPS + ZONE_GROUPS):
     for _w in _words:
         _WORD_BITS[_w] = _WORD_BITS.get(_w, 0) | (1 << _bit)
 _STEMS: tuple[tuple[str, int], ...] = tuple(
-    (stem, 1 << bit) for bit, (_name, _words, stems) in enumerate(GROUPS + PAGE_GROUPS) for stem in stems
+    (stem, 1 << bit) for bit, (_name, _words, stems) in enumerate(GROUPS + PAGE_GROUPS + ZONE_GROUPS) for stem in stems
 )
 
 #: The attributes whose values are read, and the endings of the ``data-*`` names that are
@@ -259,9 +268,11 @@ def write_bits(path: np.ndarray, own: np.ndarray, out: np.ndarray, *, accelerate
 
 
 def group_bit(name: str) -> int:
-    """The bit of a :data:`GROUPS` or :data:`PAGE_GROUPS` name."""
+    """The bit of a :data:`GROUPS`, :data:`PAGE_GROUPS` or :data:`ZONE_GROUPS` name."""
     if name in PAGE_GROUP_NAMES:
         return 1 << (N_GROUPS + PAGE_GROUP_NAMES.index(name))
+    if name in ZONE_GROUP_NAMES:
+        return 1 << (N_GROUPS + len(PAGE_GROUP_NAMES) + ZONE_GROUP_NAMES.index(name))
     return 1 << GROUP_NAMES.index(name)
 
 
@@ -284,9 +295,12 @@ def element_bits(doc: Document) -> np.ndarray:
 __all__ = [
     "GROUPS",
     "GROUP_NAMES",
+    "MODEL_BITS",
     "N_GROUPS",
     "PAGE_GROUPS",
     "PAGE_GROUP_NAMES",
+    "ZONE_GROUPS",
+    "ZONE_GROUP_NAMES",
     "attribute_bits",
     "attribute_bits_reference",
     "bits_matrix",

@@ -548,3 +548,13 @@ PAGE_GROUPS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ),
 )
 # fmt: on
+
+#: The byline and dateline zones' words (:mod:`scrapy_bte.fields.zones`): an element named for its
+#: author, and one named for its date. Stems only, found anywhere in the values as the zones have
+#: always read them ("post-author-name", "publishdate"); a stem that holds one of them
+#: ("dateline", "pubdate", "timestamp", "published") is listed too, since the longest stem at a
+#: position is the one found. Their bits come after :data:`PAGE_GROUPS`' and no feature reads them.
+ZONE_GROUPS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("author", (), ("byline", "author", "writer", "autor", "auteur", "contributor")),
+    ("dated", (), ("date", "dateline", "pubdate", "time", "timestamp", "publish", "published", "posted")),
+)

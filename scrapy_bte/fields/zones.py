@@ -9,18 +9,20 @@ Rules are site-independent: the headline is the ``h1`` (or ``h2``) that
 repeats the title, falling back to the first ``h1``
 (:func:`scrapy_bte.evidence.zones.find_headline`); bylines and
 datelines are looked for in a window around it, by the words that open
-a byline in the languages of the pages measured, by ``class``/``id``
-words every CMS uses (byline, author, date, time, publish), and by a
-date that fills most of the line.
+a byline in the languages of the pages measured (the openers of the
+``byline_start`` flag, :func:`scrapy_bte.evidence.labels.byline_opener`), by
+``class``/``id`` words every CMS uses (byline, author, date, time, publish:
+:data:`scrapy_bte.evidence.words.ZONE_GROUPS`, read by the one hint reader
+:mod:`scrapy_bte.evidence.hints`), and by a date that fills most of the line.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from ..core.document import Document
+from ..evidence.hints import element_bits, group_bit
 from ..evidence.labels import byline_opener
 from ..evidence.zones import find_headline
 from . import dates, values
@@ -31,21 +33,10 @@ BEFORE, AFTER = 4, 14
 MAX_WORDS, MAX_CHARS = 24, 220
 # A block that is only a byline's label ("Author", "Topic Author", "Article by:"): the names follow.
 _BY_LABEL = re.compile(r"^(?:\w+\s+)?(?:by|author|autor(?:in)?|auteur|verfasser(?:in)?)\s*:?$", re.IGNORECASE)
-_BYLINE_HINT = re.compile(r"byline|author|writer|autor|auteur|contributor", re.IGNORECASE)
-_DATE_HINT = re.compile(r"date|time|publish|posted|dateline|updated", re.IGNORECASE)
-# The same words for ASCII hints (nearly all class names), where lower-casing and a substring test
-# give what the case-blind pattern gives, at a fraction of its cost ("dateline", "updated" hold "date").
-_BYLINE_WORDS = ("byline", "author", "writer", "autor", "auteur", "contributor")
-_DATE_WORDS = ("date", "time", "publish", "posted")
-_CLASS_ID = re.compile(
-    r"""(?:^|\s)(?:class|id|rel|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE
-)
 # Where an author's name ends inside a byline: a separator, a digit, a date word.
 _NAME_END = re.compile(r"\s+[-–—|•·/]\s+|\s*[|•·⋅»›]\s*|\d|\b(?:[Uu]pdated|[Pp]ublished|on|am|le|el|il|em|in)\b")
 _WORD = re.compile(r"\w+")
 _DIGIT = re.compile(r"\d")
-#: How many ancestor elements' ``class``/``id`` are read for hints.
-HINT_DEPTH = 3
 
 
 @dataclass(frozen=True)
@@ -67,80 +58,46 @@ class Zones:
         return tuple(sorted(found))
 
 
-#: Bits of :func:`_attribute_hints`.
-_BYLINE_BIT, _DATE_BIT = 1, 2
-_hint_cache: dict[str, int] = {}
-
-
-class _BlockHints:
-    """Byline and date bits named by the ``class``/``id`` values of a block's container and its nearest
-    ancestors, per element read once; the element skeleton is read only when some block asks."""
-
-    __slots__ = ("_attrs", "_by_element", "_container", "_doc", "_parents")
-
-    def __init__(self, doc: Document) -> None:
-        self._doc = doc
-        self._container: Any = None
-        self._attrs: list[str] = []
-        self._parents: list[int] = []
-        self._by_element: dict[int, int] = {}
-
-    def __call__(self, block: int) -> int:
-        if self._container is None:
-            doc = self._doc
-            self._container, self._attrs, self._parents = doc.container, doc.el_attrs, doc.el_parent
-        el = int(self._container[block])
-        got = self._by_element.get(el)
-        if got is None:
-            got = self._by_element[el] = self._element(el)
-        return got
-
-    def _element(self, el: int) -> int:
-        raws = self._attrs
-        parents = self._parents
-        bits = 0
-        for _ in range(HINT_DEPTH):
-            if el <= 0:
-                break
-            raw = raws[el]
-            if raw:
-                got = _hint_cache.get(raw)
-                bits |= _attribute_hints(raw) if got is None else got
-            el = parents[el]
-        return bits
-
-
-def _attribute_hints(raw: str) -> int:
-    """Byline and date bits of one element's raw attribute string, read once per process
-    (templates and sites repeat their attribute strings). No hint word holds a space, so the
-    words of an element's values and its ancestors' name the same together as one by one."""
-    bits = _hint_cache.get(raw)
-    if bits is None:
-        values = " ".join(m.group(1) or m.group(2) or m.group(3) or "" for m in _CLASS_ID.finditer(raw))
-        bits = (_BYLINE_BIT if _hinted(values, _BYLINE_WORDS, _BYLINE_HINT) else 0) | (
-            _DATE_BIT if _hinted(values, _DATE_WORDS, _DATE_HINT) else 0
-        )
-        if len(_hint_cache) >= 50_000:
-            _hint_cache.clear()
-        _hint_cache[raw] = bits
-    return bits
-
-
-def _hinted(hints: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> bool:
-    """Whether ``hints`` holds one of ``words`` in any case (``pattern`` is their case-blind alternation)."""
-    if not hints:
-        return False
-    if hints.isascii():
-        low = hints.lower()
-        return any(word in low for word in words)
-    return pattern.search(hints) is not None
-
-
 def _lone_opener(low: str) -> bool:
     """Whether a lower-cased block is only the words that open a byline ("by", "written by"): the
     names follow in the next block."""
     opener = byline_opener(low + " x", word_colon=True)
     return opener is not None and opener >= len(low.rstrip())
+
+
+#: The zones' bits of :func:`~scrapy_bte.evidence.hints.element_bits`: an element named for its
+#: author, for its date (:data:`~scrapy_bte.evidence.words.ZONE_GROUPS`).
+_AUTHOR_BIT, _DATE_BIT = group_bit("author"), group_bit("dated")
+#: How many elements up from a block's container are read for the zones' bits (the block
+#: features read :data:`~scrapy_bte.evidence.hints.REACH`; one more level names too much here).
+HINT_DEPTH = 3
+
+
+class _ZoneHints:
+    """The zones' bits of a block: of its container and the elements above it, up to
+    :data:`HINT_DEPTH`; the page's element bits are read when a block first asks."""
+
+    __slots__ = ("_container", "_doc", "_elements", "_parents")
+
+    def __init__(self, doc: Document) -> None:
+        self._doc = doc
+        self._elements: list[int] | None = None
+        self._parents: list[int] = []
+        self._container: list[int] = []
+
+    def __call__(self, block: int) -> int:
+        if self._elements is None:
+            doc = self._doc
+            self._elements = (element_bits(doc) & (_AUTHOR_BIT | _DATE_BIT)).tolist()
+            self._parents, self._container = doc.el_parent, doc.container.tolist()
+        elements, parents = self._elements, self._parents
+        el, bits = self._container[block], 0
+        for _ in range(HINT_DEPTH):
+            if el <= 0:
+                break
+            bits |= elements[el]
+            el = parents[el]
+        return bits
 
 
 def byline_author(text: str) -> str | None:
@@ -207,7 +164,7 @@ def page_zones(
     author = None if byline else ""  # "": not looked for
     date = None if dateline else ""
     pending_by: int | None = None  # a lone "By" block: the names follow
-    block_hints = _BlockHints(doc)
+    hints_of = _ZoneHints(doc)
     for i in order:
         if author is not None and date is not None:
             break
@@ -227,7 +184,7 @@ def page_zones(
         if not by_words and (by_end is not None or _lone_opener(low) or _BY_LABEL.match(text) is not None):
             pending_by = i  # only "By" or "Author": the names follow in the next block
             continue
-        hints = 0 if (by_words or (author is not None and found is None)) else block_hints(i)
+        hints = 0 if (by_words or (author is not None and found is None)) else hints_of(i)
         if (
             author is None
             and pending_by is not None
@@ -241,7 +198,7 @@ def page_zones(
                 by_blocks.extend((pending_by, i))
                 author = name
                 pending_by = None
-        elif author is None and (by_words or hints & _BYLINE_BIT or opener[i] == "address"):
+        elif author is None and (by_words or hints & _AUTHOR_BIT or opener[i] == "address"):
             name = byline_author(text)
             if name is not None and (
                 by_words or len(_WORD.findall(name)) >= len(_WORD.findall(values.without_job_title(text))) // 2

@@ -469,7 +469,7 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     own[0] = 0
     out[_CONTAINER_SHARE] = (words @ _bit_columns(path_or(doc, own)[container], len(CONTAINER_TAGS))) * share
 
-    elements = _hints.element_bits(doc)
+    elements = _hints.element_bits(doc) & _hints.MODEL_BITS
     _runs(doc, words, total, elements, out)
     if total > 0:
         _slots(doc, words, total, out)
