@@ -558,3 +558,15 @@ ZONE_GROUPS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("author", (), ("byline", "author", "writer", "autor", "auteur", "contributor")),
     ("dated", (), ("date", "dateline", "pubdate", "time", "timestamp", "publish", "published", "posted")),
 )
+
+#: A ``class`` or ``id`` value naming a readers' comment section (:mod:`scrapy_bte.methods.comments`),
+#: and the substrings a value holds wherever the pattern matches (the strings without one are not read).
+COMMENT_SECTION_RE = re.compile(r"\b(?:comments?|comment-?list|replies)\b", re.IGNORECASE)
+COMMENT_SECTION_WORDS = ("comment", "repl")
+#: A ``class`` or ``id`` value naming a shop's reviews or recommendations, and its substrings as above.
+SHOP_SECTION_RE = re.compile(
+    r"\b(?:reviews?|customer-?reviews?|ratings?-?reviews?|recommend\w*|also-?(?:bought|viewed|like)|upsells?|"
+    r"cross-?sells?|related-?products?)\b",
+    re.IGNORECASE,
+)
+SHOP_SECTION_WORDS = ("review", "recommend", "also", "upsell", "sell", "related")

@@ -26,12 +26,11 @@ from ..core.document import Document
 from ..core.tree import AttributeReader, path_or
 from ..errors import ConfigError
 from ..evidence.labels import label_features
+from ..evidence.words import COMMENT_SECTION_RE, COMMENT_SECTION_WORDS, SHOP_SECTION_RE, SHOP_SECTION_WORDS
 from .reasons import Reason
 
-#: A ``class`` or ``id`` value naming comments (matched on the value, in any case).
+#: The ``class`` and ``id`` values of a raw attribute string, which the section patterns read.
 SECTION_RE = re.compile(r"""(?:^|\s)(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
-_NAME_RE = re.compile(r"\b(?:comments?|comment-?list|replies)\b", re.IGNORECASE)
-_CHEAP = ("comment", "repl")
 
 #: Blocks of the section with fewer words are not comment text (names, dates, "Reply" links) ...
 MIN_WORDS = 4
@@ -48,18 +47,11 @@ def _names(raw: str, pattern: re.Pattern[str]) -> bool:
 
 
 #: Per distinct attribute string, 1 where it names a comment section.
-_SECTIONS = AttributeReader(lambda raw: int(_names(raw, _NAME_RE)), _CHEAP)
+_SECTIONS = AttributeReader(lambda raw: int(_names(raw, COMMENT_SECTION_RE)), COMMENT_SECTION_WORDS)
 
-#: A shop's reviews and its recommendations, named in ``class``/``id``: product pages' furniture
-#: (2 of WCXB's 85 product pages keep a review in their gold).
-_SHOP_NAME_RE = re.compile(
-    r"\b(?:reviews?|customer-?reviews?|ratings?-?reviews?|recommend\w*|also-?(?:bought|viewed|like)|upsells?|"
-    r"cross-?sells?|related-?products?)\b",
-    re.IGNORECASE,
-)
-_SHOP_SECTIONS = AttributeReader(
-    lambda raw: int(_names(raw, _SHOP_NAME_RE)), ("review", "recommend", "also", "upsell", "sell", "related")
-)
+#: Per distinct attribute string, 1 where it names a shop's reviews or recommendations: product
+#: pages' furniture (2 of WCXB's 85 product pages keep a review in their gold).
+_SHOP_SECTIONS = AttributeReader(lambda raw: int(_names(raw, SHOP_SECTION_RE)), SHOP_SECTION_WORDS)
 
 
 def _mask(doc: Document, reader: AttributeReader) -> np.ndarray:
