@@ -6,9 +6,11 @@ list headings ("Related articles", "Mehr zum Thema", "Lee también"), tag
 lines ("TAGS: ..."), photo credits ("Foto: ...", "Imagen: ..."), bylines
 ("By ...", "Von ...", "Por ...", "文/..."), a date or time alone. Their
 words are the same on every site of a language, so a small fixed lexicon
-finds them where markup does not; the model weighs the flags against the
-block's other evidence (a heading "Share prices fall" is not a label: only
-whole short blocks and block openings count).
+(:mod:`.words`) finds them where markup does not; the model weighs the flags
+against the block's other evidence (a heading "Share prices fall" is not a
+label: only whole short blocks and block openings count). The same rules
+serve ``auto``'s never-body rules, training's body labels and, for bylines
+(:func:`byline_opener`), the article fields' byline zone.
 
 Only blocks of at most :data:`MAX_WORDS` words are read, with set look-ups
 and prefix tests; the date patterns run only on blocks with a digit and a
