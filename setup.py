@@ -26,10 +26,10 @@ _NO_FMA = ["-ffp-contract=off"]
 MODULES: list[tuple[str, list[str], list[str], list[str]]] = [
     ("scrapy_bte.core._scan", ["scrapy_bte/core/_scan.c"], ["scrapy_bte/core/_scan_impl.h"], []),
     ("scrapy_bte.core._entities", ["scrapy_bte/core/_entities.c"], [], []),
-    ("scrapy_bte.core._hints", ["scrapy_bte/core/_hints.c"], [], []),
     ("scrapy_bte.core._tree", ["scrapy_bte/core/_tree.c"], [], []),
     ("scrapy_bte.core._fingerprint", ["scrapy_bte/core/_fingerprint.c"], [], []),
-    ("scrapy_bte.core._furniture", ["scrapy_bte/core/_furniture.c"], [], []),
+    ("scrapy_bte.evidence._hints", ["scrapy_bte/evidence/_hints.c"], [], []),
+    ("scrapy_bte.evidence._labels", ["scrapy_bte/evidence/_labels.c"], [], []),
     ("scrapy_bte.fields._marks", ["scrapy_bte/fields/_marks.c"], [], []),
     ("scrapy_bte.fields._langid", ["scrapy_bte/fields/_langid.c"], [], []),
     ("scrapy_bte.methods._bte", ["scrapy_bte/methods/_bte.c"], [], []),

@@ -34,7 +34,7 @@ from extractors import register_factory
 
 from scrapy_bte import extract
 from scrapy_bte.api import extract_document, parse
-from scrapy_bte.core.furniture import headline_mask, top_furniture
+from scrapy_bte.evidence.zones import headline_mask, top_furniture
 from scrapy_bte.training.data import LabelSource, load_set
 from scrapy_bte.training.fit import TrainConfig, train_block_model, training_pages
 

@@ -11,7 +11,7 @@ as they are called, so the table follows the code rather than a copy of it:
 | stage | function(s) timed |
 | --- | --- |
 | decode | bytes to text (``core.decode.to_unicode``) |
-| step 0 | dropping comments, scripts, styles (``core.document.step0``, ``meta_content``) |
+| step 0 | dropping comments, scripts, styles (``core.document.step0``, ``core.meta.meta_content``) |
 | cut | cutting the markup at tags (``core.document.scan``) |
 | blocks | the rest of ``core.document.build``: block arrays and texts |
 | span | BTE's token runs and best span (``methods.bte.document_span``) |

@@ -9,12 +9,15 @@ from pathlib import Path
 import pytest
 
 from scrapy_bte.core.document import build
+from scrapy_bte.evidence import labels
+from scrapy_bte.evidence.labels import byline_opener, byline_start
+from scrapy_bte.evidence.zones import find_headline, fold, similar_folded
 from scrapy_bte.fields import dates, values
 from scrapy_bte.fields.jsonld import Graph, parse
 from scrapy_bte.fields.read import read_markup, read_page, read_page_zones
 from scrapy_bte.fields.record import FIELD_NAMES, Fields
 from scrapy_bte.fields.title import strip_site
-from scrapy_bte.fields.zones import _fold, _similar_folded, find_headline, page_zones
+from scrapy_bte.fields.zones import page_zones
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fields"
 URL = "https://www.example.org/section/page.html"
@@ -112,6 +115,28 @@ def test_a_lone_by_block_takes_the_names_from_the_next_block():
     assert f.language == "en" and f.date == "2025-03-04T23:30:00"
 
 
+@pytest.mark.parametrize(
+    ("markup", "author"),
+    [
+        ("<h1>Ferry timetable changes</h1><p>By: Ana Beltrán</p>", "Ana Beltrán"),
+        ("<h1>Ferry timetable changes</h1><p>Written by:</p><p>Ana Beltrán</p>", "Ana Beltrán"),
+        ("<h1>Ferry timetable changes</h1><p>Autor: Ana Beltrán</p>", "Ana Beltrán"),
+    ],
+)
+def test_the_byline_zone_reads_the_label_features_openers(markup: str, author: str) -> None:
+    """The fields' byline zone and the ``byline_start`` flag share one rule (evidence.labels.byline_opener)."""
+    page = (
+        "<html><body>" + markup + "<p>" + "The council met on Monday to discuss the ferry. " * 6 + "</p></body></html>"
+    )
+    assert page_zones(build(page), "Ferry timetable changes").author == author
+
+
+def test_byline_opener_is_the_byline_start_flag() -> None:
+    for low in ("by ana", "by", "written by", "autor: ana", "author", "文/王", "by: ana", "bylines"):
+        assert byline_start(low) == bool(labels.text_flags_reference([low])[0] & 4), low
+    assert byline_opener("by: ana") is None and byline_opener("by: ana", word_colon=True) == 4
+
+
 def test_page_zones_signature_for_body_selection():
     doc = build(fixture("byline.html"))
     zones = page_zones(doc, ["Village hall gets a new roof"])
@@ -124,12 +149,12 @@ def _headline_plain(doc, titles):
     """find_headline without its lazy scan: every heading listed and folded first."""
     heads = [i for i, name in enumerate(doc.opener) if name in ("h1", "h2")]
     titles = [titles] if isinstance(titles, str) else titles
-    wanted = [w for w in map(_fold, titles) if w] if titles and heads else []
-    folded = [_fold(doc.texts[i]) for i in heads]
+    wanted = [w for w in map(fold, titles) if w] if titles and heads else []
+    folded = [fold(doc.texts[i]) for i in heads]
     for overlap in (False, True):
         for want in wanted:
             for i, got in zip(heads, folded):
-                if _similar_folded(got, want, overlap):
+                if similar_folded(got, want, overlap):
                     return i
     return next((i for i in heads if doc.opener[i] == "h1"), None)
 

@@ -11,8 +11,8 @@ import re
 import pytest
 
 from scrapy_bte import extract
-from scrapy_bte.core import furniture
 from scrapy_bte.core.document import build
+from scrapy_bte.evidence import labels
 
 
 def test_features_flag_the_furniture_of_a_page() -> None:
@@ -21,8 +21,8 @@ def test_features_flag_the_furniture_of_a_page() -> None:
         "<p>The harbour council met on Tuesday to discuss the ferry timetable for the winter.</p>"
         "<p>Tags: harbour, ferry</p></body></html>"
     )
-    out = furniture.label_features(doc)
-    col = {name: out[:, i] for i, name in enumerate(furniture.NAMES)}
+    out = labels.label_features(doc)
+    col = {name: out[:, i] for i, name in enumerate(labels.NAMES)}
     assert col["label"].tolist() == [1, 0, 0, 0, 0, 0]
     assert col["byline_start"].tolist() == [0, 1, 0, 0, 0, 0]
     assert col["date_like"].tolist() == [0, 0, 1, 0, 0, 0]

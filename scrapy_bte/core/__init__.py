@@ -2,7 +2,8 @@
 
 Decoding (:mod:`.decode`), the document model and its C scanner
 (:mod:`.document`), queries over its element skeleton (:mod:`.tree`),
-word counting for scripts without spaces (:mod:`.scripts`), the
+the head's ``<meta>`` tags read by key (:mod:`.meta`), word counting
+for scripts without spaces (:mod:`.scripts`), the
 near-duplicate fingerprint of a text (:mod:`.fingerprint`) and the one
 loader of the optional C passes (:mod:`.accel`, ``scrapy_bte.ACCELERATED``).
 

@@ -25,15 +25,15 @@ Stages:
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from itertools import accumulate, repeat
+from functools import cached_property
+from itertools import repeat
 
 import numpy as np
 
 from . import accel, scripts
 from .entities import unescape
+from .meta import meta_content, meta_tags
 from .scripts import counted_text, has_spaceless, weighted_words
 
 #: The C passes of step 0, the cut at tags, the block texts and the element skeleton.
@@ -88,12 +88,6 @@ _TAG_RE = re.compile(
 # Cheap pre-check before the exact script test: anything at or above Thai at all?
 _HAS_WORD = re.compile(r"\w")
 _HIGH_RE = re.compile("[\u0e01-\U0002fa1f]")
-_META_RE = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
-# The property or name value of a meta tag: the cheap test before its attributes are parsed.
-_META_KEY_RE = re.compile(r"""(?:property|name)\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
-# The look-behind starts names only at a word boundary: without it a long
-# run of name characters without "=" costs quadratic time.
-_ATTR_RE = re.compile(r"""(?<![-\w:.])([a-zA-Z_:][-\w:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
 
 BLOCK_TAGS = frozenset(
     """address article aside blockquote body br caption center dd details dialog dir div dl dt
@@ -121,7 +115,7 @@ STYLE_TAGS = frozenset("font basefont b i u s strike tt big".split())
 _STYLE_OR_END = STYLE_TAGS | frozenset("/" + t for t in STYLE_TAGS)
 # Per tag name, what the build needs to know: bit flags shared with _scan.c.
 FLAG_BLOCK, FLAG_LINK_OPEN, FLAG_LINK_CLOSE, FLAG_STRUCTURE, FLAG_STYLE = 1, 2, 4, 8, 16
-_TAG_FLAGS: dict[str, int] = {
+TAG_FLAGS: dict[str, int] = {
     name: FLAG_BLOCK * (name in _BLOCK_SEP)
     | FLAG_LINK_OPEN * (name == "a")
     | FLAG_LINK_CLOSE * (name == "/a")
@@ -142,17 +136,6 @@ _AUTOCLOSE = {
 # How far down the stack an end tag may look for its element; bounds the
 # work per tag on pages with thousands of unclosed elements.
 _CLOSE_SEARCH = 48
-
-
-def attributes(raw: str) -> dict[str, str]:
-    """A tag's attributes from its raw attribute string: names lower-cased, first one wins, entities decoded."""
-    out: dict[str, str] = {}
-    for m in _ATTR_RE.finditer(raw):
-        key = m.group(1).lower()
-        if key not in out:
-            val = m.group(2) if m.group(2) is not None else m.group(3) if m.group(3) is not None else m.group(4)
-            out[key] = unescape(val)
-    return out
 
 
 def clean_text(raw: str) -> str:
@@ -288,105 +271,6 @@ def step0_reference(markup: str) -> tuple[str, str | None]:
     return (cleaned.replace("&nbsp;", " ") if "&nbsp;" in cleaned else cleaned), title
 
 
-def meta_tags(markup: str, limit: int = 200_000) -> list[str]:
-    """The raw ``<meta ...>`` tags of the page head (one pass; the document keeps them for other readers)."""
-    head_end = markup.find("<body")
-    stop = limit if head_end < 0 else min(limit, head_end + 1)
-    return _META_RE.findall(markup, 0, stop)
-
-
-#: The characters past ASCII that a case-blind ASCII pattern matches (as i, i and s) while their
-#: lower case is not that letter (U+0130 even lower-cases to two characters). Every other
-#: character lower-cases to one character that an ASCII letter matches exactly when it matched
-#: before (the Kelvin sign lower-cases to k).
-_CASE_BLIND_EXTRA = ("\u0130", "\u0131", "\u017f")
-
-
-@lru_cache(maxsize=32)
-def _key_pattern(keys: frozenset[str], folded: bool = False) -> re.Pattern[str]:
-    """:data:`_META_KEY_RE` matching only the values that are one of ``keys`` (ASCII keys, any case).
-
-    ``folded``: the pattern for text already lower-cased, which matches
-    where the case-blind one matches in the text as it was (when the text
-    holds none of :data:`_CASE_BLIND_EXTRA`), at several times its speed (a
-    case-blind pattern tests every character both ways).
-    """
-    names = "|".join(re.escape(k.lower() if folded else k) for k in sorted(keys, key=len, reverse=True))
-    pattern = rf"""(?:property|name)\s*=\s*["']?(?:{names})(?![^"'\s>])"""
-    return re.compile(pattern) if folded else re.compile(pattern, re.IGNORECASE)
-
-
-def _candidates(tags: list[str], keys: frozenset[str]) -> list[str]:
-    """The tags, in order, whose ``property`` or ``name`` may be one of ``keys`` (a superset: the
-    caller parses each one's attributes).
-
-    The tags are joined, not looked at one per tag or per key: a page head
-    holds dozens of meta tags and readers ask for up to forty keys. Every
-    tag ends with ``>``, which no match can cross, so a tag is a candidate
-    exactly when the pattern matches inside it. Lower-cased, a match holds
-    its key as written: for a few keys (the document's own three), one
-    substring search per key finds the tags that hold one, and the pattern
-    runs only over those; a pass of the pattern over the whole head costs
-    as much as some twenty substring searches.
-    """
-    if not tags:
-        return []
-    joined = "\n".join(tags)
-    ends = list(accumulate(len(tag) + 1 for tag in tags))
-    if not joined.isascii() and any(ch in joined for ch in _CASE_BLIND_EXTRA):
-        found = [m.start() for m in _key_pattern(keys).finditer(joined)]
-    elif len(keys) > _FEW_KEYS:
-        found = [m.start() for m in _key_pattern(keys, True).finditer(joined.lower())]
-    else:
-        return _few_key_candidates(tags, keys, joined.lower(), ends)
-    return [tags[i] for i in dict.fromkeys(bisect_right(ends, at) for at in found)]
-
-
-#: Up to this many keys, :func:`_candidates` finds them by substring search.
-_FEW_KEYS = 16
-
-
-def _few_key_candidates(tags: list[str], keys: frozenset[str], low: str, ends: list[int]) -> list[str]:
-    """:func:`_candidates` of ASCII-foldable tags joined and lower-cased (``low``), tag ``i`` ending before ``ends[i]``."""
-    holding = set()
-    for key in keys:
-        key = key.lower()
-        at = low.find(key)
-        while at >= 0:
-            holding.add(bisect_right(ends, at))
-            at = low.find(key, at + 1)
-    search = _key_pattern(keys, True).search
-    return [tags[i] for i in sorted(holding) if search(low, ends[i] - len(tags[i]) - 1, ends[i] - 1)]
-
-
-def meta_content(
-    markup: str,
-    keys: tuple[str, ...],
-    limit: int = 200_000,
-    values: tuple[str, ...] = ("content",),
-    tags: list[str] | None = None,
-) -> dict[str, str]:
-    """First value of ``<meta property|name=KEY>`` for each lower-case key (page head only).
-
-    The value is the first non-empty attribute of ``values``: ``content``
-    by the standard; article readers also accept ``value``, which some
-    page normalisers (and pages) write instead. ``tags`` are the head's
-    meta tags when :func:`meta_tags` already found them.
-    """
-    found: dict[str, str] = {}
-    wanted = frozenset(keys)
-    if tags is None:
-        tags = meta_tags(markup, limit)
-    for tag in _candidates(tags, wanted):  # parse attributes only of candidate tags
-        attrs = attributes(tag[5:-1])
-        key = (attrs.get("property") or attrs.get("name") or "").lower()
-        if key in keys and key not in found:
-            value = next((attrs[v] for v in values if attrs.get(v)), None)
-            if value:
-                found[key] = " ".join(value.split())
-    return found
-
-
 @dataclass
 class Skeleton:
     """The element tree's skeleton: elements, their parents, each block's container.
@@ -514,6 +398,28 @@ class Document:
         """Per tag, its ``FLAG_*`` bits (uint8), for passes that test several kinds of tag at once
         (BTE reads :data:`FLAG_STYLE` here instead of building :attr:`style_tags`)."""
         return self._flags
+
+    @property
+    def tag_names(self) -> list[str]:
+        """Per tag of step 0's output, its lower-case name (``"/p"`` for an end tag)."""
+        return self._lnames
+
+    @property
+    def block_start_tag(self) -> np.ndarray:
+        """Per block, the index of the tag that opens it (-1 for a block before any tag)."""
+        return self._start_tag
+
+    def tag_attribute_spans(self) -> tuple[str, np.ndarray, np.ndarray]:
+        """Where each tag's raw attribute string lies: step 0's output, and per tag the end and
+        the length of its attribute string in it. For passes that slice the strings in C;
+        :attr:`opening_attrs` gives the strings of the blocks' opening tags."""
+        return self._source, self._attr_end, self._attr_len
+
+    @cached_property
+    def opening_attrs(self) -> list[str]:
+        """Per block, the raw attribute string of its opening tag (``""`` for a block without one)."""
+        src, ends, lens = self._source, self._attr_end.tolist(), self._attr_len.tolist()
+        return [src[ends[t] - lens[t] : ends[t]] if t >= 0 else "" for t in self._start_tag.tolist()]
 
     @cached_property
     def style_tags(self) -> np.ndarray | None:
@@ -743,7 +649,7 @@ def scan_reference(cleaned: str) -> Scan:
     segments = parts[0::3]
     lnames = list(map(str.lower, parts[1::3]))  # end tags keep their "/"
     n_tags = len(lnames)
-    flags = np.fromiter(map(_TAG_FLAGS.get, lnames, repeat(0)), np.uint8, n_tags)
+    flags = np.fromiter(map(TAG_FLAGS.get, lnames, repeat(0)), np.uint8, n_tags)
     lengths = np.fromiter(map(len, parts), np.int64, len(parts))
     attr_len = lengths[2::3]
     woven: list[str] = [""] * (2 * n_tags + 1)
@@ -995,7 +901,7 @@ if _SCAN.module is not None:
         scripts.CJK_WEIGHT,
         scripts.SEA_WEIGHT,
         SEPARATOR_CHARS,
-        _TAG_FLAGS,
+        TAG_FLAGS,
         _VOID_BLOCKS,
         _AUTOCLOSE,
         _CLOSE_SEARCH,

@@ -16,7 +16,8 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
 from ..core import accel
-from ..core.document import attributes, clean_text
+from ..core.document import clean_text
+from ..core.meta import attributes
 
 #: The C pass that finds every word of :data:`WORDS` in one read of the page.
 _MARKS = accel.load("scrapy_bte.fields._marks")

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from functools import cached_property, lru_cache
 from typing import Any
 
-from ..core.document import Document, build, meta_content, meta_tags
+from ..core.document import Document, build
+from ..core.meta import meta_content, meta_tags
 from . import dates, values
 from . import language as _language
 from . import markup as _markup

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
 
-from .zones import _fold, _similar_folded
+from ..core.document import Document
+from ..evidence.zones import fold, similar_folded
 
 #: Separators between the parts of a title ("Headline | Section | Site", "Site: Headline"). A ``weak``
 #: one (a colon not spaced on both sides, an underscore) sets off the site's name but never splits a
@@ -80,9 +80,9 @@ def title_tag_part(title: str, headings: Iterable[str]) -> str:
     parts = title_parts(title)
     if len(parts) <= 1:
         return title
-    heads = {_fold(text) for text in headings}
+    heads = {fold(text) for text in headings}
     for part in parts:
-        if _fold(part) in heads:
+        if fold(part) in heads:
             return part
     return max(parts, key=len)
 
@@ -97,7 +97,7 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
 
 
 def settle(
-    doc: Any,
+    doc: Document,
     title: str | None,
     source: str | None,
     headline: int | None,
@@ -110,9 +110,9 @@ def settle(
     """
     if headline is not None:
         heading = doc.texts[headline]
-        folded = _fold(heading)
-        if any(_similar_folded(folded, _fold(t), TITLE_OVERLAP) for t in markup_titles):
-            if title is None or _fold(title) != folded:
+        folded = fold(heading)
+        if any(similar_folded(folded, fold(t), TITLE_OVERLAP) for t in markup_titles):
+            if title is None or fold(title) != folded:
                 return heading, "headline-block"
         elif title is None:
             return heading, "h1"

@@ -6,49 +6,37 @@ named for the author, a line that is a date. The same blocks are what an
 article body leaves out, so this returns their indices with the values.
 
 Rules are site-independent: the headline is the ``h1`` (or ``h2``) that
-repeats the title, falling back to the first ``h1``; bylines and
+repeats the title, falling back to the first ``h1``
+(:func:`scrapy_bte.evidence.zones.find_headline`); bylines and
 datelines are looked for in a window around it, by the words that open
-a byline in the languages of the pages measured, by ``class``/``id``
-words every CMS uses (byline, author, date, time, publish), and by a
-date that fills most of the line.
+a byline in the languages of the pages measured (the openers of the
+``byline_start`` flag, :func:`scrapy_bte.evidence.labels.byline_opener`), by
+``class``/``id`` words every CMS uses (byline, author, date, time, publish:
+:data:`scrapy_bte.evidence.words.ZONE_GROUPS`, read by the one hint reader
+:mod:`scrapy_bte.evidence.hints`), and by a date that fills most of the line.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import chain, compress, count
-from typing import Any
 
+from ..core.document import Document
+from ..evidence.hints import element_bits, group_bit
+from ..evidence.labels import byline_opener
+from ..evidence.zones import find_headline
 from . import dates, values
 
 #: Blocks before and after the headline searched for a byline or dateline.
 BEFORE, AFTER = 4, 14
 #: A byline or dateline is short: at most this many words and characters.
 MAX_WORDS, MAX_CHARS = 24, 220
-_BY_START = re.compile(
-    r"^(?:(?:written|posted|reported|text|words|story)\s+)?(?:by|von|par|por|door|av|af|autor(?:in|a)?|auteur|tekst|text)\s*:?\s+\S",
-    re.IGNORECASE,
-)
 # A block that is only a byline's label ("Author", "Topic Author", "Article by:"): the names follow.
 _BY_LABEL = re.compile(r"^(?:\w+\s+)?(?:by|author|autor(?:in)?|auteur|verfasser(?:in)?)\s*:?$", re.IGNORECASE)
-_BYLINE_HINT = re.compile(r"byline|author|writer|autor|auteur|contributor", re.IGNORECASE)
-_DATE_HINT = re.compile(r"date|time|publish|posted|dateline|updated", re.IGNORECASE)
-# The same words for ASCII hints (nearly all class names), where lower-casing and a substring test
-# give what the case-blind pattern gives, at a fraction of its cost ("dateline", "updated" hold "date").
-_BYLINE_WORDS = ("byline", "author", "writer", "autor", "auteur", "contributor")
-_DATE_WORDS = ("date", "time", "publish", "posted")
-_CLASS_ID = re.compile(
-    r"""(?:^|\s)(?:class|id|rel|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE
-)
 # Where an author's name ends inside a byline: a separator, a digit, a date word.
 _NAME_END = re.compile(r"\s+[-–—|•·/]\s+|\s*[|•·⋅»›]\s*|\d|\b(?:[Uu]pdated|[Pp]ublished|on|am|le|el|il|em|in)\b")
 _WORD = re.compile(r"\w+")
 _DIGIT = re.compile(r"\d")
-#: A title may exceed its heading by this many characters (" | Site Name") and still repeat it.
-SITE_CHARS = 30
-#: How many ancestor elements' ``class``/``id`` are read for hints.
-HINT_DEPTH = 3
 
 
 @dataclass(frozen=True)
@@ -70,147 +58,46 @@ class Zones:
         return tuple(sorted(found))
 
 
-_NOT_WORD = re.compile(r"[^\w\s]|_")
+def _lone_opener(low: str) -> bool:
+    """Whether a lower-cased block is only the words that open a byline ("by", "written by"): the
+    names follow in the next block."""
+    opener = byline_opener(low + " x", word_colon=True)
+    return opener is not None and opener >= len(low.rstrip())
 
 
-def _fold(text: str) -> str:
-    """Case, punctuation and symbols folded away, for comparing a heading with a title."""
-    return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())
+#: The zones' bits of :func:`~scrapy_bte.evidence.hints.element_bits`: an element named for its
+#: author, for its date (:data:`~scrapy_bte.evidence.words.ZONE_GROUPS`).
+_AUTHOR_BIT, _DATE_BIT = group_bit("author"), group_bit("dated")
+#: How many elements up from a block's container are read for the zones' bits (the block
+#: features read :data:`~scrapy_bte.evidence.hints.REACH`; one more level names too much here).
+HINT_DEPTH = 3
 
 
-#: Bits of :func:`_attribute_hints`.
-_BYLINE_BIT, _DATE_BIT = 1, 2
-_hint_cache: dict[str, int] = {}
+class _ZoneHints:
+    """The zones' bits of a block: of its container and the elements above it, up to
+    :data:`HINT_DEPTH`; the page's element bits are read when a block first asks."""
 
+    __slots__ = ("_container", "_doc", "_elements", "_parents")
 
-class _BlockHints:
-    """Byline and date bits named by the ``class``/``id`` values of a block's container and its nearest
-    ancestors, per element read once; the element skeleton is read only when some block asks."""
-
-    __slots__ = ("_attrs", "_by_element", "_container", "_doc", "_parents")
-
-    def __init__(self, doc: Any) -> None:
+    def __init__(self, doc: Document) -> None:
         self._doc = doc
-        self._container: Any = None
-        self._attrs: list[str] = []
+        self._elements: list[int] | None = None
         self._parents: list[int] = []
-        self._by_element: dict[int, int] = {}
+        self._container: list[int] = []
 
     def __call__(self, block: int) -> int:
-        if self._container is None:
+        if self._elements is None:
             doc = self._doc
-            self._container, self._attrs, self._parents = doc.container, doc.el_attrs, doc.el_parent
-        el = int(self._container[block])
-        got = self._by_element.get(el)
-        if got is None:
-            got = self._by_element[el] = self._element(el)
-        return got
-
-    def _element(self, el: int) -> int:
-        raws = self._attrs
-        parents = self._parents
-        bits = 0
+            self._elements = (element_bits(doc) & (_AUTHOR_BIT | _DATE_BIT)).tolist()
+            self._parents, self._container = doc.el_parent, doc.container.tolist()
+        elements, parents = self._elements, self._parents
+        el, bits = self._container[block], 0
         for _ in range(HINT_DEPTH):
             if el <= 0:
                 break
-            raw = raws[el]
-            if raw:
-                got = _hint_cache.get(raw)
-                bits |= _attribute_hints(raw) if got is None else got
+            bits |= elements[el]
             el = parents[el]
         return bits
-
-
-def _attribute_hints(raw: str) -> int:
-    """Byline and date bits of one element's raw attribute string, read once per process
-    (templates and sites repeat their attribute strings). No hint word holds a space, so the
-    words of an element's values and its ancestors' name the same together as one by one."""
-    bits = _hint_cache.get(raw)
-    if bits is None:
-        values = " ".join(m.group(1) or m.group(2) or m.group(3) or "" for m in _CLASS_ID.finditer(raw))
-        bits = (_BYLINE_BIT if _hinted(values, _BYLINE_WORDS, _BYLINE_HINT) else 0) | (
-            _DATE_BIT if _hinted(values, _DATE_WORDS, _DATE_HINT) else 0
-        )
-        if len(_hint_cache) >= 50_000:
-            _hint_cache.clear()
-        _hint_cache[raw] = bits
-    return bits
-
-
-def _hinted(hints: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> bool:
-    """Whether ``hints`` holds one of ``words`` in any case (``pattern`` is their case-blind alternation)."""
-    if not hints:
-        return False
-    if hints.isascii():
-        low = hints.lower()
-        return any(word in low for word in words)
-    return pattern.search(hints) is not None
-
-
-def _similar(block: str, title: str, overlap: bool = False) -> bool:
-    """Whether a heading repeats a title: equal, or one inside the other (a title
-    with the site's name or a section around the headline); with ``overlap``,
-    also most words shared (the same headline reworded)."""
-    return _similar_folded(_fold(block), _fold(title), overlap)
-
-
-def _similar_folded(got: str, want: str, overlap: bool) -> bool:
-    if not got or not want:
-        return False
-    if got == want:
-        return True
-    shorter, longer = (got, want) if len(got) <= len(want) else (want, got)
-    if shorter in longer and (
-        len(shorter) >= 0.5 * len(longer)
-        or (
-            (longer.startswith(shorter) or longer.endswith(shorter))
-            and len(longer) - len(shorter) <= min(SITE_CHARS, len(shorter) // 2)
-        )
-    ):
-        return True
-    if not overlap:
-        return False
-    a, b = set(got.split()), set(want.split())
-    common = len(a & b)
-    return common >= 3 and common >= 0.6 * min(len(a), len(b))
-
-
-_HEADINGS = frozenset({"h1", "h2"})
-
-
-def find_headline(doc: Any, titles: list[str] | str | None) -> int | None:
-    """The ``h1``/``h2`` block that repeats one of ``titles`` (the markup's, in trust order), else the first ``h1``."""
-    opener = doc.opener
-    # Headings are found and folded as the search reaches them: the headline usually stands in the
-    # first third of the page, and the scan of the openers stops there.
-    heads = compress(range(len(opener)), map(_HEADINGS.__contains__, opener))
-    first = next(heads, None)
-    if first is None:
-        return None
-    seen = [first]
-    if isinstance(titles, str):
-        titles = [titles]
-    # A title that folds to nothing repeats no heading.
-    wanted = [want for want in map(_fold, titles) if want] if titles else []
-    if wanted:
-        texts = doc.texts
-        folded: list[str] = []
-        for overlap in (False, True):
-            for want in wanted:
-                for k in count():
-                    if k == len(seen):
-                        i = next(heads, None)
-                        if i is None:
-                            break
-                        seen.append(i)
-                    if k == len(folded):
-                        folded.append(_fold(texts[seen[k]]))
-                    if _similar_folded(folded[k], want, overlap):
-                        return seen[k]
-    for i in chain(seen, heads):
-        if opener[i] == "h1":
-            return i
-    return None
 
 
 def byline_author(text: str) -> str | None:
@@ -236,7 +123,7 @@ _CAPTIONS = frozenset({"figcaption", "caption"})
 
 
 def page_zones(
-    doc: Any,
+    doc: Document,
     titles: list[str] | str | None = None,
     *,
     month_first: bool = False,
@@ -277,7 +164,7 @@ def page_zones(
     author = None if byline else ""  # "": not looked for
     date = None if dateline else ""
     pending_by: int | None = None  # a lone "By" block: the names follow
-    block_hints = _BlockHints(doc)
+    hints_of = _ZoneHints(doc)
     for i in order:
         if author is not None and date is not None:
             break
@@ -290,13 +177,14 @@ def page_zones(
         # Once the date is known, the one other reader of ``found`` (the names after a lone
         # "By") wants a block without digits, where there is no date to read.
         found = dates.from_text(text, month_first=month_first) if digit and date is None else None
-        by_words = _BY_START.match(text) is not None
-        if not by_words and (
-            _BY_LABEL.match(text) is not None or (_BY_START.match(text + " x") is not None and len(text.split()) <= 2)
-        ):
+        low = text.lower()
+        by_end = byline_opener(low, word_colon=True)
+        # The words that open a byline, and a name after them in the same block.
+        by_words = by_end is not None and low[by_end:].strip(" :：") != ""
+        if not by_words and (by_end is not None or _lone_opener(low) or _BY_LABEL.match(text) is not None):
             pending_by = i  # only "By" or "Author": the names follow in the next block
             continue
-        hints = 0 if (by_words or (author is not None and found is None)) else block_hints(i)
+        hints = 0 if (by_words or (author is not None and found is None)) else hints_of(i)
         if (
             author is None
             and pending_by is not None
@@ -310,7 +198,7 @@ def page_zones(
                 by_blocks.extend((pending_by, i))
                 author = name
                 pending_by = None
-        elif author is None and (by_words or hints & _BYLINE_BIT or opener[i] == "address"):
+        elif author is None and (by_words or hints & _AUTHOR_BIT or opener[i] == "address"):
             name = byline_author(text)
             if name is not None and (
                 by_words or len(_WORD.findall(name)) >= len(_WORD.findall(values.without_job_title(text))) // 2

@@ -18,12 +18,13 @@ from typing import Any
 import numpy as np
 
 from ..core import accel
-from ..core.furniture import FIRST_PARAGRAPH_WORDS, edge_mask
+from ..core.document import Document
 from ..fields.zones import page_zones
 from ..methods import comments, hybrid, records
 from ..methods.reasons import Reason
 from .features import block_features, window_mean
 from .model import BlockModel
+from .never_body import FIRST_PARAGRAPH_WORDS, edge_mask
 from .profiles import ARTICLE, profile
 
 #: ``auto`` smoothing: weight of the block's own probability, half-width of the neighbour window.
@@ -53,7 +54,7 @@ _AUTO = accel.load("scrapy_bte.learned._auto")
 
 
 def select(
-    doc: Any,
+    doc: Document,
     span: Any,
     model: BlockModel,
     *,
@@ -69,7 +70,7 @@ def select(
     threshold, then the main record group's blocks over the records' bar
     (:func:`~scrapy_bte.methods.records.extend`). On an article it keeps
     the body only: the headline, byline and label-like blocks of
-    :func:`~scrapy_bte.core.furniture.edge_mask` and the headline, byline
+    :func:`~scrapy_bte.learned.never_body.edge_mask` and the headline, byline
     and dateline blocks the fields read (:func:`_zone_blocks`) go, unless
     nothing else would be left. Where the profile says so, a kept block that
     repeats an earlier one goes (:func:`drop_repeats`). ``reasons`` (a
@@ -143,7 +144,7 @@ def _template_key(text: str) -> str:
     return _DIGITS.sub("#", low) if len(_DIGITS.findall(low)) == 1 else low
 
 
-def one_body(doc: Any, keep: np.ndarray) -> bool:
+def one_body(doc: Document, keep: np.ndarray) -> bool:
     """Whether ``keep`` (the article profile's reading) is one article body: at least
     :data:`BODY_WORDS` words, :data:`BODY_SHARE` of them in blocks of one element that
     are neither list items nor mostly link text. A listing's cards each sit in their own
@@ -161,7 +162,7 @@ def one_body(doc: Any, keep: np.ndarray) -> bool:
 
 
 def drop_repeats(
-    doc: Any, keep: np.ndarray, reasons: np.ndarray | None = None, *, templates: bool = False
+    doc: Document, keep: np.ndarray, reasons: np.ndarray | None = None, *, templates: bool = False
 ) -> np.ndarray:
     """``keep`` without the kept blocks of :data:`REPEAT_WORDS` words or more whose text
     (in any case) an earlier kept block already holds, and (``templates``) without the
@@ -189,7 +190,7 @@ def drop_repeats(
     return keep
 
 
-def _zone_blocks(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:
+def _zone_blocks(doc: Document, keep: np.ndarray, title: str | None) -> np.ndarray:
     """The headline, byline and dateline blocks the article fields read
     (:func:`scrapy_bte.fields.zones.page_zones`) that stand before the body's
     first paragraph: the blocks an author or date is read from are never body
@@ -206,7 +207,7 @@ def _zone_blocks(doc: Any, keep: np.ndarray, title: str | None) -> np.ndarray:
 
 
 def decide(
-    doc: Any,
+    doc: Document,
     p: np.ndarray,
     threshold: float = 0.5,
     *,
@@ -242,7 +243,7 @@ def decide(
 
 
 def decide_reference(
-    doc: Any, p: np.ndarray, threshold: float = 0.5, *, smooth: bool = False, reasons: np.ndarray | None = None
+    doc: Document, p: np.ndarray, threshold: float = 0.5, *, smooth: bool = False, reasons: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The rules of :func:`decide` in numpy: its reference, and its path with ``reasons``.
 
@@ -296,7 +297,7 @@ def _probability_reasons(reasons: np.ndarray, own: np.ndarray, smoothed: np.ndar
     reasons[~smoothed & own] = Reason.SUNK
 
 
-def _same_article(doc: Any, keep: np.ndarray) -> np.ndarray:
+def _same_article(doc: Document, keep: np.ndarray) -> np.ndarray:
     """Long, link-free blocks in the element that holds most kept words (or a
     child of it): paragraphs of the article the model left out."""
     container = np.asarray(doc.container, dtype=np.int64)
@@ -314,7 +315,7 @@ def _same_article(doc: Any, keep: np.ndarray) -> np.ndarray:
     return inside
 
 
-def confidence(doc: Any, keep: np.ndarray, p: np.ndarray) -> float:
+def confidence(doc: Document, keep: np.ndarray, p: np.ndarray) -> float:
     """How much to trust a learned extraction, in [0, 1].
 
     High when the model was decisive (probabilities far from the threshold,

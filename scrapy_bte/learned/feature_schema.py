@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.furniture import NAMES as LABEL_NAMES
-from ..core.hints import GROUP_NAMES as HINT_GROUPS
+from ..evidence.hints import GROUP_NAMES as HINT_GROUPS
+from ..evidence.labels import NAMES as LABEL_NAMES
 
 #: Version of the columns' meaning and order; bump it whenever either changes.
 FEATURE_VERSION = 2
@@ -111,7 +111,7 @@ class Group:
 
     ``numeric``: filled by the C pass ``_features.c`` (or its numpy
     reference) from the block arrays; otherwise by the page-furniture
-    evidence of :mod:`scrapy_bte.core.hints` and :mod:`scrapy_bte.core.furniture`.
+    evidence of :mod:`scrapy_bte.evidence.hints` and :mod:`scrapy_bte.evidence.labels`.
     """
 
     name: str
@@ -188,11 +188,11 @@ BLOCK_GROUPS: tuple[Group, ...] = (
             "title_overlap",
         ),
     ),
-    # Class/id/role words of a fixed vocabulary (core.hints.GROUPS): on the container's path ...
+    # Class/id/role words of a fixed vocabulary (evidence.words.GROUPS): on the container's path ...
     Group("path_hints", tuple(f"path_hint={g}" for g in HINT_GROUPS), numeric=False),
     # ... and on the block's own opening tag.
     Group("own_hints", tuple(f"own_hint={g}" for g in HINT_GROUPS), numeric=False),
-    # Label-like text: bylines, credits, dates, reading times, repeats, image neighbours (core.furniture).
+    # Label-like text: bylines, credits, dates, reading times, repeats, image neighbours (evidence.labels).
     Group("labels", tuple(LABEL_NAMES), numeric=False),
 )
 

@@ -12,8 +12,8 @@ hybrid span, opener, path names and marks, depth, container groups, text
 statistics) are filled in one C pass, ``scrapy_bte.learned._features``,
 when it is built, else by :func:`block_features_reference`; the
 page-furniture groups (class/id/role hint words on the path and on the
-block's own tag from :mod:`scrapy_bte.core.hints`, label-like text from
-:mod:`scrapy_bte.core.furniture`) are written by :func:`_furniture_columns`
+block's own tag from :mod:`scrapy_bte.evidence.hints`, label-like text from
+:mod:`scrapy_bte.evidence.labels`) are written by :func:`_furniture_columns`
 on both paths.
 
 Tried and dropped: hashed class and id tokens of the ancestors (2x64
@@ -23,7 +23,7 @@ content in one set, boilerplate in another): mean F1 0.871 (hashed) and
 0.866 (word list) against 0.885 without with an MLP, 0.882 against 0.894
 with logistic regression; dragnet alone lost 0.04 with the word list. The
 hint columns kept instead use a small fixed vocabulary of the words
-templates name their furniture with (:data:`scrapy_bte.core.hints.GROUPS`).
+templates name their furniture with (:data:`scrapy_bte.evidence.words.GROUPS`).
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ from typing import Protocol
 import numpy as np
 
 from ..core import accel
-from ..core import furniture as _furniture
-from ..core import hints as _hints
 from ..core.document import Document
 from ..core.scripts import WORD_RE
 from ..core.tree import AttributeReader, path_or
+from ..evidence import hints as _hints
+from ..evidence import labels as _furniture
 from ..methods import hybrid as _hybrid
 from ..methods.bte import Span, document_span
 from .feature_schema import (

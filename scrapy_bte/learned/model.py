@@ -15,7 +15,7 @@ import math
 import os
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from ..core import boundedjson
 from ..errors import ModelError
 from .estimators import MLPClassifier
 from .feature_schema import CONTEXT_NAMES, FEATURE_NAMES, FEATURE_VERSION
-from .features import context_features
+from .features import BlockArrays, context_features
 from .ngrams import NgramClassifier
 
 FORMAT = "scrapy-bte-block-model"
@@ -32,6 +32,14 @@ FORMAT_VERSION = 1
 
 def metadata_path(path: str | Path) -> Path:
     return Path(path).with_suffix(".json")
+
+
+class PageArrays(BlockArrays, Protocol):
+    """What :meth:`BlockModel.predict_document` reads of a page: a :class:`~scrapy_bte.core.document.Document`
+    or training's page blocks."""
+
+    @property
+    def texts(self) -> list[str]: ...
 
 
 class BlockModel:
@@ -60,7 +68,7 @@ class BlockModel:
         self.ngram = ngram
         self.metadata = metadata or {}
 
-    def predict_document(self, doc: Any, X: np.ndarray) -> np.ndarray:
+    def predict_document(self, doc: PageArrays, X: np.ndarray) -> np.ndarray:
         """Content probability per block of ``doc`` whose features are ``X``."""
         if len(X) == 0:
             return np.zeros(0)

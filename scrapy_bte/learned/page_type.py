@@ -24,8 +24,8 @@ already built, never from a second parse:
 - **text and links**: words, blocks, words per block, link-word share,
   short blocks, the largest container's share;
 - **class/id words**: the share of the text under elements whose
-  attributes name furniture (:data:`~scrapy_bte.core.hints.GROUPS`) or a
-  kind of page (:data:`~scrapy_bte.core.hints.PAGE_GROUPS`: post, reply,
+  attributes name furniture (:data:`~scrapy_bte.evidence.words.GROUPS`) or a
+  kind of page (:data:`~scrapy_bte.evidence.words.PAGE_GROUPS`: post, reply,
   product, price, cart, card, item, grid, docs, code, pricing, ...).
 
 Files: ``models/page_type.npz`` holds only float arrays (loaded with
@@ -49,10 +49,11 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from ..core import hints as _hints
-from ..core.document import Document, meta_content
+from ..core.document import Document
+from ..core.meta import meta_content
 from ..core.tree import path_or
 from ..errors import ModelError
+from ..evidence import hints as _hints
 from ..fields import markup as _markup
 from ..fields.read import read_document
 from .estimators import SoftmaxClassifier
@@ -346,7 +347,7 @@ def _runs(doc: Document, words: np.ndarray, total: float, elements: np.ndarray, 
     """Repeated sibling shapes: how much text sits in runs of same-shaped siblings (cards, posts, rows).
 
     An element's shape is its tag name and the class-hint bits of its
-    attributes (``elements``, :mod:`scrapy_bte.core.hints`): a template
+    attributes (``elements``, :mod:`scrapy_bte.evidence.hints`): a template
     repeats both for each card or post, even where it numbers their ids.
     Siblings share a parent. Blocks count as in a run when their container
     or one of the :data:`SIBLING_REACH` - 1 elements above it has at least
@@ -421,13 +422,13 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     """The page's evidence vector (float32, :data:`EVIDENCE_NAMES` order) from the built document.
 
     Reads the document's arrays, its element skeleton, the class hints of
-    :mod:`scrapy_bte.core.hints` (computed once per document and shared with
+    :mod:`scrapy_bte.evidence.hints` (computed once per document and shared with
     the block features), its JSON-LD scripts' ``@type`` values and the URL;
     ``url`` may be None (URL columns stay 0).
     """
     out = np.zeros(len(EVIDENCE_NAMES), dtype=np.float32)
     _url_evidence(url, out)
-    tag_counts = Counter(doc._lnames)
+    tag_counts = Counter(doc.tag_names)
     out[_COLUMN["log_tags"]] = math.log1p(doc.total_tags)
     out[_COUNTED_COLUMNS] = np.log1p([tag_counts.get(t, 0) for t in COUNTED_TAGS])
     schema = _schema_counts(doc)
@@ -468,7 +469,7 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     own[0] = 0
     out[_CONTAINER_SHARE] = (words @ _bit_columns(path_or(doc, own)[container], len(CONTAINER_TAGS))) * share
 
-    elements = _hints.element_bits(doc)
+    elements = _hints.element_bits(doc) & _hints.MODEL_BITS
     _runs(doc, words, total, elements, out)
     if total > 0:
         _slots(doc, words, total, out)

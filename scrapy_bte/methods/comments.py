@@ -22,15 +22,22 @@ from typing import Any
 
 import numpy as np
 
-from ..core.furniture import label_features
+from ..core.document import Document
 from ..core.tree import AttributeReader, path_or
 from ..errors import ConfigError
+from ..evidence.labels import label_features
+from ..evidence.words import (
+    COMMENT_SECTION_RE,
+    COMMENT_SECTION_WORDS,
+    POST_FURNITURE_RE,
+    POST_FURNITURE_WORDS,
+    SHOP_SECTION_RE,
+    SHOP_SECTION_WORDS,
+)
 from .reasons import Reason
 
-#: A ``class`` or ``id`` value naming comments (matched on the value, in any case).
+#: The ``class`` and ``id`` values of a raw attribute string, which the section patterns read.
 SECTION_RE = re.compile(r"""(?:^|\s)(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
-_NAME_RE = re.compile(r"\b(?:comments?|comment-?list|replies)\b", re.IGNORECASE)
-_CHEAP = ("comment", "repl")
 
 #: Blocks of the section with fewer words are not comment text (names, dates, "Reply" links) ...
 MIN_WORDS = 4
@@ -47,37 +54,17 @@ def _names(raw: str, pattern: re.Pattern[str]) -> bool:
 
 
 #: Per distinct attribute string, 1 where it names a comment section.
-_SECTIONS = AttributeReader(lambda raw: int(_names(raw, _NAME_RE)), _CHEAP)
+_SECTIONS = AttributeReader(lambda raw: int(_names(raw, COMMENT_SECTION_RE)), COMMENT_SECTION_WORDS)
 
-#: A shop's reviews and its recommendations, named in ``class``/``id``: product pages' furniture
-#: (2 of WCXB's 85 product pages keep a review in their gold).
-_SHOP_NAME_RE = re.compile(
-    r"\b(?:reviews?|customer-?reviews?|ratings?-?reviews?|recommend\w*|also-?(?:bought|viewed|like)|upsells?|"
-    r"cross-?sells?|related-?products?)\b",
-    re.IGNORECASE,
-)
-_SHOP_SECTIONS = AttributeReader(
-    lambda raw: int(_names(raw, _SHOP_NAME_RE)), ("review", "recommend", "also", "upsell", "sell", "related")
-)
+#: Per distinct attribute string, 1 where it names a shop's reviews or recommendations: product
+#: pages' furniture (2 of WCXB's 85 product pages keep a review in their gold).
+_SHOP_SECTIONS = AttributeReader(lambda raw: int(_names(raw, SHOP_SECTION_RE)), SHOP_SECTION_WORDS)
 
-#: A forum post's furniture, named in ``class``/``id``: the poster's card (phpBB's
-#: ``postprofile``, vBulletin's ``userinfo``, XenForo's ``message-userDetails``), the
-#: signature, the post's buttons, reactions and votes. On WCXB's 106 forum pages about 830
-#: gold words lie inside such elements against 16,000 that are not gold; on its other page
-#: types ``actions`` and ``buttons`` name containers of content, so only forums use it.
-_POST_NAME_RE = re.compile(
-    r"\b(?:(?:post-?|message-?)?signature|post-?profile|user-?info|(?:message-?)?user-?details|poster-?info|"
-    r"posterdetails|author-?info|post-?(?:actions?|buttons?|controls?|menu)|actions?|buttons?|controls?|"
-    r"reactions?|likes?|votes?|vote-?count)\b",
-    re.IGNORECASE,
-)
-_POST_SECTIONS = AttributeReader(
-    lambda raw: int(_names(raw, _POST_NAME_RE)),
-    ("signature", "profile", "info", "details", "action", "button", "control", "menu", "reaction", "like", "vote"),
-)
+#: Per distinct attribute string, 1 where it names a forum post's user card, signature or buttons.
+_POST_SECTIONS = AttributeReader(lambda raw: int(_names(raw, POST_FURNITURE_RE)), POST_FURNITURE_WORDS)
 
 
-def _mask(doc: Any, reader: AttributeReader) -> np.ndarray:
+def _mask(doc: Document, reader: AttributeReader) -> np.ndarray:
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool)
     own = reader.per_element(doc)
@@ -86,12 +73,12 @@ def _mask(doc: Any, reader: AttributeReader) -> np.ndarray:
     return path_or(doc, own)[doc.container] > 0
 
 
-def section_mask(doc: Any) -> np.ndarray:
+def section_mask(doc: Document) -> np.ndarray:
     """Per block, whether it lies inside a comment section."""
     return _mask(doc, _SECTIONS)
 
 
-def shop_furniture_mask(doc: Any) -> np.ndarray:
+def shop_furniture_mask(doc: Document) -> np.ndarray:
     """Per block, whether it lies inside an element named for reviews or recommendations."""
     return _mask(doc, _SHOP_SECTIONS)
 
@@ -109,7 +96,7 @@ def check(value: Any) -> bool:
 
 
 def apply(
-    doc: Any, keep: np.ndarray, comments: bool, reasons: np.ndarray | None = None
+    doc: Document, keep: np.ndarray, comments: bool, reasons: np.ndarray | None = None
 ) -> tuple[np.ndarray, list[int]]:
     """``keep`` without the comment section, and (``comments=True``) the comment blocks.
 

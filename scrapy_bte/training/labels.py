@@ -33,10 +33,11 @@ from difflib import SequenceMatcher
 import numpy as np
 
 from ..core.document import Document, build
-from ..core.furniture import label_features, top_furniture
 from ..core.scripts import tokens
 from ..core.tree import path_or
 from ..errors import ConfigError
+from ..evidence.labels import label_features
+from ..evidence.zones import top_furniture
 from ..methods.comments import section_mask
 from .evaluation import SHINGLE, token_shingles
 
@@ -239,7 +240,7 @@ def body_labels(doc: Document, labels: np.ndarray, title: str | None) -> np.ndar
     repeating the page title) and the short byline, date, reading-time and
     credit blocks just before the first gold paragraph of
     :data:`BODY_START_WORDS` words or more
-    (:func:`scrapy_bte.core.furniture.top_furniture`) become 0. Gold that
+    (:func:`scrapy_bte.evidence.zones.top_furniture`) become 0. Gold that
     already follows the convention loses nothing.
     """
     out = labels & ~section_mask(doc) & ~caption_mask(doc)
@@ -263,10 +264,9 @@ def caption_mask(doc: Document) -> np.ndarray:
     named = np.fromiter(
         (("caption" in raw.lower() or "credit" in raw.lower()) for raw in doc.el_attrs), bool, len(names)
     )[doc.container]
-    src, ends, lens = doc._source, doc._attr_end, doc._attr_len
-    for b, t in enumerate(doc._start_tag.tolist()):
-        if t >= 0 and lens[t]:
-            raw = src[int(ends[t]) - int(lens[t]) : int(ends[t])].lower()
+    for b, raw in enumerate(doc.opening_attrs):
+        if raw:
+            raw = raw.lower()
             if "caption" in raw or "credit" in raw:
                 named[b] = True
     opener = np.fromiter((o == "figcaption" for o in doc.opener), bool, doc.n_blocks)

@@ -21,7 +21,8 @@ pytestmark = needs_c("scrapy_bte.core._scan")
 )
 def test_c_passes_check_dtypes_as_well_as_lengths() -> None:
     """An array of another dtype with the right byte length is refused, not read as the expected type."""
-    from scrapy_bte.core import _furniture, _hints, _scan, _tree
+    from scrapy_bte.core import _scan, _tree
+    from scrapy_bte.evidence import _hints, _labels
     from scrapy_bte.learned import _textstats
     from scrapy_bte.methods import _bte, _em
 
@@ -44,6 +45,6 @@ def test_c_passes_check_dtypes_as_well_as_lengths() -> None:
     with pytest.raises(TypeError, match="words must be a contiguous float64 array"):
         _textstats.text_stats(["a", "b", "c"], i8, i8, bytes(65536), bytes(65536))
     with pytest.raises(TypeError, match="out must be a writable contiguous float64 array"):
-        _furniture.columns(np.zeros(1, np.uint8), np.zeros(1, np.int64), np.zeros((1, 9), np.float32))
+        _labels.columns(np.zeros(1, np.uint8), np.zeros(1, np.int64), np.zeros((1, 9), np.float32))
     with pytest.raises(TypeError, match="path must be a contiguous int64 array"):
         _hints.unpack(f8, f8, np.zeros((3, 30), np.float32), 15)

@@ -75,10 +75,10 @@ def test_accelerator_is_built() -> None:
         assert sorted(ACCELERATED) == [
             "scrapy_bte.core._entities",
             "scrapy_bte.core._fingerprint",
-            "scrapy_bte.core._furniture",
-            "scrapy_bte.core._hints",
             "scrapy_bte.core._scan",
             "scrapy_bte.core._tree",
+            "scrapy_bte.evidence._hints",
+            "scrapy_bte.evidence._labels",
             "scrapy_bte.fields._langid",
             "scrapy_bte.fields._marks",
             "scrapy_bte.learned._auto",

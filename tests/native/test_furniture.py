@@ -1,4 +1,4 @@
-"""Label-like blocks: the C pass (``scrapy_bte.core._furniture``) and the pattern shortcuts give the
+"""Label-like blocks: the C pass (``scrapy_bte.evidence._labels``) and the pattern shortcuts give the
 flags of the one-test-after-another Python reference.
 
 Compared on texts aimed at the string rules both implement (``str.strip`` with the label tail,
@@ -20,32 +20,33 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED, extract
-from scrapy_bte.core import furniture
 from scrapy_bte.core.decode import to_unicode
 from scrapy_bte.core.document import build
+from scrapy_bte.evidence import labels, words, zones
+from scrapy_bte.learned import never_body
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 _needs_c = pytest.mark.skipif(
-    not ACCELERATED["scrapy_bte.core._furniture"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.core._furniture is not built",
+    not ACCELERATED["scrapy_bte.evidence._labels"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte.evidence._labels is not built",
 )
 
-#: The date pattern as first written, one branch per form: the spec of ``furniture._NUMERIC_DATE_RE``.
+#: The date pattern as first written, one branch per form: the spec of ``words.NUMERIC_DATE_RE``.
 _PLAIN_DATE_RE = re.compile(
     r"\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}:\d{2}|\d{4}\s*年|\d{1,2}\s*月\s*\d{1,2}\s*日|\d+\s*(?:分|時間|日)前"
 )
 
 _WORDS = sorted(
-    furniture._LABEL_SET
-    | furniture._LABEL_COLON
-    | furniture._BYLINE_WORDS
-    | furniture._CREDIT_WORDS
-    | furniture._DATE_WORDS
-    | set(furniture._BYLINE_PREFIXES)
-    | set(furniture._CREDIT_STARTS)
-    | set(furniture._READ_TIME_WORDS)
+    words.LABEL_SET
+    | words.LABEL_COLON
+    | words.BYLINE_START_WORDS
+    | words.CREDIT_WORDS
+    | words.DATE_WORDS
+    | set(words.BYLINE_PREFIXES)
+    | set(words.CREDIT_STARTS)
+    | set(words.READ_TIME_WORDS)
 )
 _SPACES = [" ", "\t", "\n", "\x0b", "\x1c", "\x85", "\u00a0", "\u2003", "\u3000"]
 _TRICKY = [
@@ -56,8 +57,8 @@ _TRICKY = [
     "/",
     "\t",
     "\n",
-    furniture._LABEL_TAIL,
-    furniture._LABEL_TAIL[::-1] + "件",
+    words.LABEL_TAIL,
+    words.LABEL_TAIL[::-1] + "件",
     "0123456789",
     "…»",
     "advertisement",
@@ -178,33 +179,30 @@ def _old_dates(lows: list[str]) -> tuple[list[bool], list[bool]]:
     """Columns date_like and read_time as first written: every pattern on every text with a digit."""
     date, read = [], []
     for t in lows:
-        digit = furniture._DIGIT_RE.search(t) is not None
+        digit = labels._DIGIT_RE.search(t) is not None
         date.append(
             digit
             and (
-                _PLAIN_DATE_RE.search(t) is not None
-                or not furniture._DATE_WORDS.isdisjoint(furniture._DATE_SPLIT_RE.split(t))
+                _PLAIN_DATE_RE.search(t) is not None or not words.DATE_WORDS.isdisjoint(labels._DATE_SPLIT_RE.split(t))
             )
         )
         read.append(
-            digit
-            and furniture._READ_TIME_WORD_RE.search(t) is not None
-            and furniture._READ_TIME_RE.search(t) is not None
+            digit and labels._READ_TIME_WORD_RE.search(t) is not None and words.READ_TIME_RE.search(t) is not None
         )
     return date, read
 
 
 def check_texts(lows: list[str]) -> None:
-    ref = furniture.text_flags_reference(lows)
+    ref = labels.text_flags_reference(lows)
     assert ref.dtype == np.uint8 and ref.shape == (len(lows),)
-    date, read = furniture._date_columns(lows, ref)
+    date, read = labels._date_columns(lows, ref)
     assert (date.tolist(), read.tolist()) == _old_dates(lows)
     for t, bits in zip(lows, ref.tolist()):
-        assert bool(bits & furniture._DIGIT) == (furniture._DIGIT_RE.search(t) is not None), t
-        assert (furniture._NUMERIC_DATE_RE.search(t) is None) == (_PLAIN_DATE_RE.search(t) is None), t
-        assert bool(bits & furniture._NUMERIC_DATE) == (_PLAIN_DATE_RE.search(t) is not None), t
-    if ACCELERATED["scrapy_bte.core._furniture"] or os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"):
-        fast = furniture.text_flags(lows, accelerated=True)
+        assert bool(bits & labels._DIGIT) == (labels._DIGIT_RE.search(t) is not None), t
+        assert (words.NUMERIC_DATE_RE.search(t) is None) == (_PLAIN_DATE_RE.search(t) is None), t
+        assert bool(bits & labels._NUMERIC_DATE) == (_PLAIN_DATE_RE.search(t) is not None), t
+    if ACCELERATED["scrapy_bte.evidence._labels"] or os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"):
+        fast = labels.text_flags(lows, accelerated=True)
         for t, a, b in zip(lows, fast.tolist(), ref.tolist()):
             assert a == b, (t, a, b)
 
@@ -218,7 +216,7 @@ def test_flags_on_every_word_of_the_lexicon() -> None:
 
 
 def test_flags_single_texts_and_empty_list() -> None:
-    assert furniture.text_flags_reference([]).shape == (0,)
+    assert labels.text_flags_reference([]).shape == (0,)
     check_texts([])
     for t in ("advertisement", "tags: x", "by jane", "foto: x", "12 may", ""):
         check_texts([t])
@@ -234,15 +232,15 @@ def test_flags_mark_the_label_kinds() -> None:
         "5 min read",
         "share prices fall",
     ]
-    bits = furniture.text_flags_reference(lows).tolist()
+    bits = labels.text_flags_reference(lows).tolist()
     assert bits[0] & 1 and bits[1] & 2 and bits[2] & 4 and bits[3] & 8
-    assert bits[4] & furniture._DATE_WORD and bits[5] & furniture._READ_TIME_WORD
+    assert bits[4] & labels._DATE_WORD and bits[5] & labels._READ_TIME_WORD
     assert bits[6] == 0
 
 
 def test_labels_opened_by_bullets_and_marks() -> None:
     lows = ["・関連記事", "■ related articles", "▼ anzeige", "【広告】", "★ most read", "・一覧の記事を読む"]
-    for flags in (furniture.text_flags_reference(lows), furniture.text_flags(lows)):
+    for flags in (labels.text_flags_reference(lows), labels.text_flags(lows)):
         assert [bool(b & 1) for b in flags.tolist()] == [True, True, True, True, True, False]
 
 
@@ -252,8 +250,8 @@ def test_c_pass_on_every_code_point() -> None:
     digits, letters of the date-word split and date marks all read as Python reads them."""
     points = list(range(0x30000)) + list(range(0x30000, 0x110000, 97))
     lows = [f"by{c}5{c}may{c}" for c in map(chr, points)]
-    fast = furniture.text_flags(lows, accelerated=True)
-    ref = furniture.text_flags_reference(lows)
+    fast = labels.text_flags(lows, accelerated=True)
+    ref = labels.text_flags_reference(lows)
     wrong = np.flatnonzero(fast != ref)
     assert not len(wrong), [(hex(points[i]), fast[i], ref[i]) for i in wrong[:10]]
 
@@ -272,15 +270,15 @@ def test_c_date_pattern_on_every_code_point() -> None:
     """The date pattern in C reads each code point (digits, white space, separators) as ``re`` does."""
     points = list(range(0x3100)) + list(range(0x3100, 0x110000, 61))
     lows = [form.replace("{}", chr(c)) for c in points for form in _DATE_FORMS]
-    fast = furniture.text_flags(lows, accelerated=True)
-    ref = furniture.text_flags_reference(lows)
+    fast = labels.text_flags(lows, accelerated=True)
+    ref = labels.text_flags_reference(lows)
     wrong = np.flatnonzero(fast != ref)
     assert not len(wrong), [(lows[i], fast[i], ref[i]) for i in wrong[:10]]
-    assert bool(ref[0] & furniture._NUMERIC_DATE)  # "1\x002.5.2024"
+    assert bool(ref[0] & labels._NUMERIC_DATE)  # "1\x002.5.2024"
 
 
 _PIECES = st.sampled_from(
-    _WORDS[::3] + _SPACES + list(furniture._LABEL_TAIL) + list("5٣²Ⅻ:：/_-.年月日前分xéİ\ud800") + ["12", "時間"]
+    _WORDS[::3] + _SPACES + list(words.LABEL_TAIL) + list("5٣²Ⅻ:：/_-.年月日前分xéİ\ud800") + ["12", "時間"]
 )
 
 
@@ -292,7 +290,7 @@ def test_flags_on_random_texts(texts: list[str]) -> None:
 
 @_needs_c
 def test_c_pass_rejects_what_is_not_a_list_of_str() -> None:
-    c = furniture._FURNITURE.module
+    c = labels._FURNITURE.module
     with pytest.raises(TypeError):
         c.flags(("by jane",))
     with pytest.raises(TypeError):
@@ -301,18 +299,18 @@ def test_c_pass_rejects_what_is_not_a_list_of_str() -> None:
         c.configure(
             "", frozenset(), frozenset(), frozenset(), frozenset(), ("",), frozenset(), (), frozenset(), "", "", ()
         )
-    assert c.flags(["tags: x"]) == bytes([furniture.text_flags_reference(["tags: x"])[0]])  # still configured
+    assert c.flags(["tags: x"]) == bytes([labels.text_flags_reference(["tags: x"])[0]])  # still configured
 
 
 @_needs_c
 def test_c_lowered_texts() -> None:
     texts = ["", "ABC", "abc", "Mixed Case 12", "ÉTÉ", "İstanbul", "ΟΔΟΣ", "\u212a", "日本", "A\nB", "x" * 300 + "Y"]
     rows = list(range(len(texts))) + [3, 0]
-    fast = furniture._lowered(texts, rows, accelerated=True)
-    assert fast == furniture._lowered(texts, rows, accelerated=False) == [texts[i].lower() for i in rows]
+    fast = labels._lowered(texts, rows, accelerated=True)
+    assert fast == labels._lowered(texts, rows, accelerated=False) == [texts[i].lower() for i in rows]
     assert all(type(t) is str for t in fast)
     with pytest.raises(IndexError):
-        furniture._lowered(texts, [len(texts)], accelerated=True)
+        labels._lowered(texts, [len(texts)], accelerated=True)
 
 
 @_needs_c
@@ -321,8 +319,8 @@ def test_c_lowered_texts() -> None:
 )
 def test_c_repeats(texts: list[str]) -> None:
     texts = [(t + "#")[:-1] for t in texts]  # equal texts that are different objects
-    fast = furniture._repeats(texts, accelerated=True)
-    ref = furniture._repeats(texts, accelerated=False)
+    fast = labels._repeats(texts, accelerated=True)
+    ref = labels._repeats(texts, accelerated=False)
     assert (fast is None) == (ref is None) == (len(set(texts)) == len(texts))
     if ref is not None:
         assert fast.dtype == ref.dtype and fast.tobytes() == ref.tobytes()
@@ -341,10 +339,10 @@ PAGES = _pages()
 
 def check_document(markup: str) -> None:
     doc = build(markup)
-    ref = furniture.label_features_reference(doc)
-    assert ref.shape == (doc.n_blocks, len(furniture.NAMES))
-    for accelerated in (False, None) + ((True,) if ACCELERATED["scrapy_bte.core._furniture"] else ()):
-        out = furniture.label_features(doc, accelerated=accelerated)
+    ref = labels.label_features_reference(doc)
+    assert ref.shape == (doc.n_blocks, len(labels.NAMES))
+    for accelerated in (False, None) + ((True,) if ACCELERATED["scrapy_bte.evidence._labels"] else ()):
+        out = labels.label_features(doc, accelerated=accelerated)
         assert out.dtype == ref.dtype and out.tobytes() == ref.tobytes(), accelerated
 
 
@@ -373,9 +371,9 @@ _IMAGE_PAGES = [
 @pytest.mark.parametrize("body", _IMAGE_PAGES)
 def test_images_next_to_blocks(body: str) -> None:
     doc = build(f"<html><body>{body}</body></html>")
-    ref = furniture._next_to_images_reference(doc)
-    assert np.array_equal(furniture._next_to_images(doc), ref)
-    assert np.array_equal(furniture._next_to_images(doc, accelerated=False), ref)
+    ref = labels._next_to_images_reference(doc)
+    assert np.array_equal(labels._next_to_images(doc), ref)
+    assert np.array_equal(labels._next_to_images(doc, accelerated=False), ref)
     check_document(f"<html><body>{body}</body></html>")
 
 
@@ -389,9 +387,9 @@ _MARKUP = st.sampled_from(
 @given(st.lists(_MARKUP, max_size=30))
 def test_images_next_to_blocks_in_random_markup(parts: list[str]) -> None:
     doc = build("<html><body>" + "".join(parts) + "</body></html>")
-    ref = furniture._next_to_images_reference(doc)
-    assert np.array_equal(furniture._next_to_images(doc), ref)
-    assert np.array_equal(furniture._next_to_images(doc, accelerated=False), ref)
+    ref = labels._next_to_images_reference(doc)
+    assert np.array_equal(labels._next_to_images(doc), ref)
+    assert np.array_equal(labels._next_to_images(doc, accelerated=False), ref)
 
 
 _HEADLINE_TEXTS = [
@@ -430,8 +428,8 @@ def test_headline_mask_matches_reference(title: str | None) -> None:
     pre = "<pre>harbour council\nbacks new ferry timetable</pre>"
     for markup in (body, body + pre, pre + body):
         doc = build(f"<html><body>{markup}</body></html>")
-        ref = furniture.headline_mask_reference(doc, title)
-        assert np.array_equal(furniture.headline_mask(doc, title), ref), (title, markup)
+        ref = zones.headline_mask_reference(doc, title)
+        assert np.array_equal(zones.headline_mask(doc, title), ref), (title, markup)
         assert ref.any() == (title is not None and len(title) > 5), title
 
 
@@ -439,7 +437,7 @@ def test_headline_mask_matches_reference(title: str | None) -> None:
 def test_headline_mask_matches_reference_on_fixtures(name: str, markup: str) -> None:
     doc = build(markup)
     for title in (doc.title_tag, doc.texts[0] if doc.texts else None, "İ " + (doc.title_tag or "")):
-        assert np.array_equal(furniture.headline_mask(doc, title), furniture.headline_mask_reference(doc, title))
+        assert np.array_equal(zones.headline_mask(doc, title), zones.headline_mask_reference(doc, title))
 
 
 @settings(max_examples=200, deadline=None)
@@ -448,9 +446,9 @@ def test_headline_mask_matches_reference_on_fixtures(name: str, markup: str) -> 
 )
 def test_texts_holding_finds_every_text_holding_a_word(parts: list[list[str]]) -> None:
     texts = [" ".join(p) for p in parts]
-    for words in (["ab", "b"], ["k", "i"], ["é"], ["x"]):
-        found = furniture._texts_holding(texts, words)
-        assert {i for i, t in enumerate(texts) if any(w in t.lower() for w in words)} <= found
+    for needles in (["ab", "b"], ["k", "i"], ["é"], ["x"]):
+        found = zones._texts_holding(texts, needles)
+        assert {i for i, t in enumerate(texts) if any(w in t.lower() for w in needles)} <= found
 
 
 _BOXED_PAGE = (
@@ -469,25 +467,25 @@ def test_boxed_furniture_matches_reference(name: str, markup: str) -> None:
     doc = build(markup)
     rng = np.random.default_rng(len(markup))
     for keep in (doc.words >= 10, np.ones(doc.n_blocks, dtype=bool), rng.random(doc.n_blocks) < 0.5):
-        fast = furniture.boxed_furniture(doc, keep)
-        assert np.array_equal(fast, furniture.boxed_furniture_reference(doc, keep))
+        fast = never_body.boxed_furniture(doc, keep)
+        assert np.array_equal(fast, never_body.boxed_furniture_reference(doc, keep))
     if name == "boxed":
         assert fast.any()
 
 
 @_needs_c
 def test_flag_columns_in_c_check_their_arrays() -> None:
-    out = np.zeros((3, len(furniture.NAMES)))
+    out = np.zeros((3, len(labels.NAMES)))
     rows = np.array([0, 2], np.int64)
-    bits = np.array([furniture._READ_TIME_WORD | 1, furniture._DATE_WORD], np.uint8)
-    furniture._flag_columns(out, rows, ["5 min read", "may 3"], bits, accelerated=True)
+    bits = np.array([labels._READ_TIME_WORD | 1, labels._DATE_WORD], np.uint8)
+    labels._flag_columns(out, rows, ["5 min read", "may 3"], bits, accelerated=True)
     want = np.zeros_like(out)
-    furniture._flag_columns(want, rows, ["5 min read", "may 3"], bits, accelerated=False)
+    labels._flag_columns(want, rows, ["5 min read", "may 3"], bits, accelerated=False)
     assert out.tobytes() == want.tobytes() and out[0, 5] == 1.0 and out[2, 4] == 1.0
     with pytest.raises(IndexError):
-        furniture._flag_columns(out, np.array([0, 3], np.int64), ["a", "b"], bits, accelerated=True)
+        labels._flag_columns(out, np.array([0, 3], np.int64), ["a", "b"], bits, accelerated=True)
     with pytest.raises(ValueError):
-        furniture._flag_columns(out, rows[:1], ["a"], bits, accelerated=True)
+        labels._flag_columns(out, rows[:1], ["a"], bits, accelerated=True)
 
 
 def test_a_heading_inside_the_body_element_marks_the_links_after_it() -> None:
@@ -504,7 +502,7 @@ def test_a_heading_inside_the_body_element_marks_the_links_after_it() -> None:
     markup = f"<html><body><div class='story'>{body}<p>・関連記事<br>{links}</p><p>Back to the story's end.</p></div></body></html>"
     doc = build(markup)
     keep = np.ones(doc.n_blocks, dtype=bool)
-    for marks in (furniture.boxed_furniture(doc, keep), furniture.boxed_furniture_reference(doc, keep)):
+    for marks in (never_body.boxed_furniture(doc, keep), never_body.boxed_furniture_reference(doc, keep)):
         marked = [doc.texts[i] for i in np.flatnonzero(marks)]
         assert marked[0] == "・関連記事" and len(marked) == 6
         assert all(t.startswith("Island ferry fares") for t in marked[1:])

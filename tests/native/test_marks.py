@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED
 from scrapy_bte.core.decode import to_unicode
-from scrapy_bte.core.document import _candidates, _key_pattern
+from scrapy_bte.core.meta import _candidates, _key_pattern
 from scrapy_bte.errors import ExtractionError
 from scrapy_bte.fields import markup
 from scrapy_bte.fields.markup import META_KEYS, WORDS, Marks, find_all, find_all_reference

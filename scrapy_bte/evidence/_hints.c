@@ -1,5 +1,5 @@
 /* Class-hint bits of raw attribute strings (optional accelerator of
- * scrapy_bte.core.hints.attribute_bits_reference).
+ * scrapy_bte.evidence.hints.attribute_bits_reference).
  *
  * A crawl that meets new sites reads every distinct attribute string once,
  * and the reference's three regular-expression passes (named values, word
@@ -12,7 +12,7 @@
  *     \s = [\t\n\v\f\r\x1c\x1d\x1e\x1f ]   \w = [A-Za-z0-9_]
  * and lower() only maps A-Z. The vocabulary (attribute names, data-* name
  * suffixes, words, stems in the order of the stem alternation) comes from
- * hints.py through configure(), so hints.GROUPS stays the one table.
+ * hints.py through configure(), so words.GROUPS stays the one table.
  *
  * The value pattern mirrored here is
  *     \s(?:NAME|...|data-[\w-]*(?:SUFFIX|...))\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))
@@ -370,7 +370,7 @@ static unsigned char *values_buffer(unsigned char *small, size_t small_size)
 static int configured(void)
 {
     if (max_values < 0) {
-        PyErr_SetString(PyExc_RuntimeError, "scrapy_bte.core._hints is not configured");
+        PyErr_SetString(PyExc_RuntimeError, "scrapy_bte.evidence._hints is not configured");
         return 0;
     }
     return 1;
@@ -696,8 +696,8 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.core._hints",
-    "Class-hint bits of raw attribute strings (optional accelerator of scrapy_bte.core.hints).", -1, methods, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "scrapy_bte.evidence._hints",
+    "Class-hint bits of raw attribute strings (optional accelerator of scrapy_bte.evidence.hints).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__hints(void)

@@ -1,14 +1,14 @@
-/* The per-text tests of furniture.label_features in one pass per text
+/* The per-text tests of labels.label_features in one pass per text
  * (optional accelerator).
  *
- * The Python reference (furniture.text_flags_reference) builds several
+ * The Python reference (labels.text_flags_reference) builds several
  * derived strings per short block (stripped, partitioned, split) and tests
  * each against a word set: a dozen small allocations and method calls for
  * every block of a page. Here each lower-cased text is read once; a derived
  * string is made only where a set look-up needs it and its length can match
  * a word of the set. The word sets, the label tail characters and the prefix
- * tuples are furniture.py's own, handed over once by configure(); the numeric
- * date pattern (furniture._NUMERIC_DATE_RE, a few fixed branches) is spelled
+ * tuples are words.py's own, handed over once by configure(); the numeric
+ * date pattern (words.NUMERIC_DATE_RE, a few fixed branches) is spelled
  * out in date_at, where a regular expression search cost a microsecond a text.
  *
  * Python semantics kept exactly: str.strip(chars), str.partition, str.rstrip()
@@ -26,7 +26,7 @@
 
 #include "_native.h"
 
-/* Bits of one text's flag byte; furniture.py names the same bits. */
+/* Bits of one text's flag byte; labels.py names the same bits. */
 #define LABEL 1
 #define LABEL_COLON 2
 #define BYLINE_START 4
@@ -212,7 +212,7 @@ static inline int separator_at(int kind, const void *data, Py_ssize_t n, Py_ssiz
 #define HOUR2 0x9593  /* 間 */
 #define AGO 0x524D    /* 前 */
 
-/* Whether furniture._NUMERIC_DATE_RE matches at `i`, a decimal digit: its branches after the first digit,
+/* Whether words.NUMERIC_DATE_RE matches at `i`, a decimal digit: its branches after the first digit,
  * \d{0,3}[./-]\d{1,2}[./-]\d{2,4} | \d?:\d{2} | \d{3}\s*年 | \d?\s*月\s*\d{1,2}\s*日 | \d*\s*(?:分|時間|日)前,
  * each count of a bounded repetition tried in turn. A \s* or \d* run is taken whole: a shorter one
  * leaves a space or digit where the literal after it is needed. */
@@ -254,7 +254,7 @@ static int date_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
     return char_at(kind, data, n, p, HOUR1) && char_at(kind, data, n, p + 1, HOUR2) && char_at(kind, data, n, p + 2, AGO);
 }
 
-/* Whether furniture._NUMERIC_DATE_RE.search(text) finds a match. */
+/* Whether words.NUMERIC_DATE_RE.search(text) finds a match. */
 static int numeric_date(int kind, const void *data, Py_ssize_t n)
 {
     for (Py_ssize_t i = 0; i < n; i++)
@@ -381,7 +381,7 @@ static int text_flags(PyObject *text)
 
 PyDoc_STRVAR(flags_doc, "flags(texts) -> bytes\n\n"
                         "One flag byte per lower-cased text of the list `texts` (bits as in\n"
-                        "furniture.text_flags_reference).");
+                        "labels.text_flags_reference).");
 
 static PyObject *flags(PyObject *Py_UNUSED(self), PyObject *texts)
 {
@@ -488,7 +488,7 @@ static int same_str(PyObject *item, PyObject *name)
 PyDoc_STRVAR(beside_doc, "beside(names, name, seg_block, out)\n\n"
                          "Sets to 1.0 the cells of `out` (float64, C-contiguous, shape (n_blocks, 2)) of the\n"
                          "blocks a tag named `name` (in the list `names`) stands before (column 0) or after\n"
-                         "(column 1), as furniture._next_to_images reads them: tag t lies between segments t\n"
+                         "(column 1), as labels._next_to_images reads them: tag t lies between segments t\n"
                          "and t + 1 of `seg_block` (int64, each segment's block or -1) and outside a block\n"
                          "unless both belong to it; the block before it is the largest of segments 0..t.");
 
@@ -734,7 +734,7 @@ static int set_chars(Py_UCS4 **slot, Py_ssize_t *count, PyObject *chars)
 PyDoc_STRVAR(configure_doc,
              "configure(label_tail, labels, colon_labels, byline_first, byline_heads, byline_prefixes,\n"
              "          credit_words, credit_starts, date_words, after_digit, date_marks, read_time_words)\n\n"
-             "Hands over furniture.py's word sets (frozensets of str), prefix and word tuples (tuples of\n"
+             "Hands over words.py's word sets (frozensets of str), prefix and word tuples (tuples of\n"
              "non-empty str) and characters (str: `after_digit` ASCII, `date_marks` not ASCII);\n"
              "flags() reads them from then on. Invalid arguments leave the previous ones in place.");
 
@@ -790,7 +790,7 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
 
 PyDoc_STRVAR(columns_doc, "columns(bits, rows, out) -> list\n\n"
                           "Writes the flags `bits` (uint8, one per text) of the blocks `rows` (int64) into\n"
-                          "`out` (float64, C-contiguous, shape (n_blocks, 9)) as furniture.label_features\n"
+                          "`out` (float64, C-contiguous, shape (n_blocks, 9)) as labels.label_features\n"
                           "reads them: bits 0-3 to columns 0-3, and column 4 (date_like) 1.0 where a date word or\n"
                           "a numeric date was found; other cells are left alone. Returns the indices into\n"
                           "`bits` of the texts holding a reading-time word.");
@@ -861,11 +861,11 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.core._furniture",
-    "Per-text tests of furniture.label_features in one pass per text (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "scrapy_bte.evidence._labels",
+    "Per-text tests of labels.label_features in one pass per text (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__furniture(void)
+PyMODINIT_FUNC PyInit__labels(void)
 {
     return PyModule_Create(&module);
 }

@@ -12,6 +12,8 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from ..core.document import Document
+
 
 class LastDocument:
     """The value computed for the most recent document (compared by identity).
@@ -21,13 +23,13 @@ class LastDocument:
     """
 
     def __init__(self) -> None:
-        self._pair: tuple[weakref.ref[Any], Any] | None = None
+        self._pair: tuple[weakref.ref[Document], Any] | None = None
 
-    def get(self, doc: Any) -> Any:
+    def get(self, doc: Document) -> Any:
         pair = self._pair
         if pair is not None and pair[0]() is doc:
             return pair[1]
         return None
 
-    def put(self, doc: Any, value: Any) -> None:
+    def put(self, doc: Document, value: Any) -> None:
         self._pair = (weakref.ref(doc), value)

@@ -1,0 +1,596 @@
+"""The word lists and patterns of the page evidence, in one place.
+
+Every rule of :mod:`scrapy_bte.evidence` that reads words (the labels of
+page furniture, the openings of bylines and credits, dates, reading
+times, the class/id/role words templates name their furniture with)
+reads them here, and so do the C passes (each module hands its lists to
+its C pass once, at import): a word added here reaches the Python
+reference, the C pass, ``auto``'s rules, the fields and training at once.
+Changing a list changes the block features the learned model was
+trained on; retrain and measure after.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Whole-block labels (case-insensitive; trailing punctuation, arrows and counts allowed), by kind.
+# fmt: off
+AD_LABELS = (
+    "advertisement", "advertising", "ad", "ads", "sponsored", "sponsored content", "paid content", "promoted",
+    "anzeige", "werbung", "publicidad", "publicité", "publicite", "pubblicità", "reklama", "advertentie",
+    "annons", "mainos", "реклама", "διαφήμιση", "広告", "广告", "廣告", "광고", "تبلیغات", "إعلان", "publicidade",
+    "anúncio", "reklam", "quảng cáo", "โฆษณา", "iklan",
+    "story continues below advertisement", "article continues below advertisement", "continue reading below",
+    "scroll to continue with content", "skip advert",
+)
+ACTION_LABELS = (
+    "share", "share this", "share this article", "share this story", "share article", "share on facebook",
+    "share on twitter", "tweet", "email", "e-mail", "print", "copy link", "copy", "save", "save article",
+    "teilen", "drucken", "artikel teilen", "link kopieren", "compartir", "imprimir", "partager", "imprimer",
+    "condividi", "stampa", "udostępnij", "drukuj", "シェア", "ツイート", "印刷", "分享", "打印", "收藏",
+    "listen", "listen to this article", "gift this article", "follow", "follow us", "folgen", "seguir",
+    "suivre", "síguenos", "suivez-nous", "seguici", "obserwuj", "フォロー", "关注", "compartilhar", "delen",
+    "поделиться", "paylaş", "chia sẻ", "sao chép liên kết", "แชร์", "คัดลอกลิงก์", "bagikan", "공유",
+    "リンクをコピー", "复制链接", "reply", "report", "responder", "antworten", "melden", "répondre", "rispondi",
+    "odpowiedz", "trả lời", "báo vi phạm", "ตอบกลับ", "แจ้งปัญหา", "返信", "報告", "回复", "举报",
+)
+# Headings of boxes around the body: a related list, a comment thread, a tag list, a newsletter box.
+BOX_LABELS = (
+    "related", "related articles", "related stories", "related content", "related news", "related posts",
+    "related topics", "related coverage", "read more", "read also", "read next", "more on this", "more on this story",
+    "more stories", "more news", "more from", "recommended", "recommended for you", "recommended stories",
+    "most read", "most popular", "most viewed", "trending", "trending now", "latest", "latest news",
+    "top stories", "you may also like", "you might also like", "also read", "see also", "further reading",
+    "mehr zum thema", "lesen sie auch", "auch interessant", "das könnte sie auch interessieren", "weitere artikel",
+    "meistgelesen", "leer más", "lee también", "lea también", "te puede interesar", "noticias relacionadas",
+    "más noticias", "lo más leído", "lire aussi", "à lire aussi", "a lire aussi", "sur le même sujet",
+    "les plus lus", "à voir aussi", "leggi anche", "potrebbe interessarti", "i più letti", "czytaj też",
+    "czytaj także", "zobacz też", "zobacz także", "polecane", "najczęściej czytane", "leia também",
+    "leia mais", "veja também", "関連記事", "関連ニュース", "おすすめ記事", "人気記事", "相关文章", "相关阅读",
+    "相关新闻", "推荐阅读", "延伸阅读", "熱門新聞", "相關新聞", "читайте также", "по теме", "notícias relacionadas",
+    "mais lidas", "gerelateerd", "lees ook", "похожие статьи", "ilgili haberler", "tin liên quan", "xem thêm",
+    "đọc nhiều nhất", "ข่าวที่เกี่ยวข้อง", "อ่านเพิ่มเติม", "ข่าวยอดนิยม", "berita terkait", "baca juga",
+    "관련기사", "많이 본 뉴스", "あわせて読みたい", "よく読まれている記事", "阅读排行", "热门文章", "熱門文章",
+    "tags", "tag", "topics", "topic", "keywords", "filed under", "categories", "category", "schlagwörter",
+    "schlagworte", "themen", "etiquetas", "temas", "mots-clés", "mots clés", "sujets", "argomenti", "tagi",
+    "タグ", "トピック", "标签", "標籤", "키워드", "chủ đề", "แท็ก",
+    "newsletter", "subscribe", "sign up", "subscribe now", "abonnieren", "jetzt abonnieren", "suscríbete",
+    "suscribirse", "s'abonner", "abonnez-vous", "abbonati", "iscriviti", "subskrybuj", "订阅",
+    "comments", "leave a comment", "post a comment", "add a comment", "join the conversation", "comment",
+    "kommentare", "kommentar", "kommentieren", "comentarios", "comentar", "commentaires", "commenter",
+    "commenti", "komentarze", "komentarz", "コメント", "评论", "留言", "評論", "comentários", "reacties",
+    "комментарии", "yorumlar", "bình luận", "ความคิดเห็น", "komentar", "댓글", "网友评论",
+)
+NAV_LABELS = (
+    "sign in", "log in", "login", "register", "anmelden", "registrieren", "iniciar sesión", "se connecter",
+    "accedi", "zaloguj", "登録", "ログイン", "登录", "注册",
+    "back to top", "top", "home", "menu", "search", "close", "next", "previous", "next article",
+    "previous article", "nach oben", "zurück", "volver arriba", "retour en haut", "torna su", "startseite",
+    "inicio", "accueil", "ホーム", "首页", "photo", "photos", "foto", "fotos", "image", "video", "gallery",
+    "bild", "imagen", "写真", "图片", "動画", "视频",
+)
+# fmt: on
+LABELS = AD_LABELS + ACTION_LABELS + BOX_LABELS + NAV_LABELS
+BOX_SET = frozenset(BOX_LABELS)
+ACTION_BOX_SET = frozenset(ACTION_LABELS) | BOX_SET
+LABEL_SET = frozenset(LABELS)
+#: What may stand around a label: punctuation, arrows, a count ("Comments (4)"), and the bullets and
+#: marks that open one ("・関連記事", "■ Related", "▼ Anzeige").
+LABEL_TAIL = " \t:：.!»›>→…|-–—()[]（）【】0123456789·•件条・■□▼▽▲△►▶▷●○◆◇★☆※＞》〉〔〕［］｜«‹<"
+# Words that open a label with its value: "Tags: a, b", "Quelle: dpa", "Lesen Sie auch: ...".
+# fmt: off
+LABEL_COLON = frozenset((
+    "tags", "tag", "topics", "keywords", "filed under", "categories", "category", "schlagwörter", "schlagworte",
+    "themen", "etiquetas", "temas", "mots-clés", "mots clés", "sujets", "argomenti", "tagi", "タグ", "标签", "標籤",
+    "source", "sources", "quelle", "quellen", "fuente", "fuentes", "źródło", "出典", "来源", "來源", "related",
+    "lesen sie auch", "mehr zum thema", "lee también", "lea también", "leer más", "lire aussi", "à lire aussi",
+    "leggi anche", "czytaj też", "czytaj także", "zobacz też", "read more", "read also", "see also", "also read",
+    "more", "siehe auch", "ver también", "voir aussi", "vedi anche", "関連", "相关", "相關", "related articles",
+    "related stories", "recommended", "most read", "advertisement", "anzeige", "sponsored",
+    "leia também", "veja também", "lees ook", "читайте также", "xem thêm", "tin liên quan", "chủ đề",
+    "อ่านเพิ่มเติม", "แท็ก", "baca juga", "あわせて読みたい", "トピック", "延伸阅读", "相关阅读", "推荐阅读",
+))
+# fmt: on
+# A byline's first word ("By Jane Doe", "Von ...", "Por ...", "Par ...").
+# fmt: off
+BYLINE_START_WORDS = frozenset((
+    "by", "von", "por", "par", "di", "door", "av", "af", "przez", "от", "tekst:", "texto:", "texte:", "text:",
+    "autor:", "autora:", "auteur:", "author:", "autor", "author", "redacción", "redaktion", "rédaction",
+    "redazione", "redakcja", "oleh", "โดย", "tác giả:", "автор:", "yazar:",
+))
+# fmt: on
+BYLINE_START_PAIRS = (
+    "written by",
+    "posted by",
+    "publicado por",
+    "escrito por",
+    "geschrieben von",
+    "reported by",
+    "text von",
+    "ein kommentar von",
+)
+BYLINE_START_CJK = (
+    "文/",
+    "文／",
+    "文：",
+    "作者",
+    "記者",
+    "记者",
+    "撰文",
+    "編集部",
+    "编辑",
+    "責任編輯",
+    "责任编辑",
+    "取材",
+    "執筆",
+)
+# A credit's first word, followed by ":" or "/" ("Photo: ...", "Foto: ...", "Imagen: ...").
+# fmt: off
+CREDIT_WORDS = frozenset((
+    "photo", "photos", "foto", "fotos", "fotó", "image", "images", "imagen", "imágenes", "bild", "bilder",
+    "picture", "pictures", "credit", "credits", "crédit", "crédito", "créditos", "illustration", "grafik",
+    "gráfico", "graphic", "video", "source", "quelle", "fuente", "写真", "图片", "圖片", "画像", "資料", "提供",
+    "photograph", "fotografía", "photographie",
+))
+# fmt: on
+CREDIT_STARTS = (
+    "©",
+    "(c) ",
+    "copyright ",
+    "getty images",
+    "reuters/",
+    "ap photo",
+    "afp ",
+    "afp/",
+    "dpa ",
+    "dpa/",
+    "epa ",
+    "epa/",
+    "shutterstock",
+    "imago ",
+    "istock",
+    "picture alliance",
+    "courtesy of",
+    "foto/",
+    "photo/",
+    "image courtesy",
+)
+READ_TIME_RE = re.compile(
+    r"\d+\s*(?:-\s*)?(?:min(?:ute)?s?\.?\s+(?:read|lesezeit|de lectura|de lecture|di lettura|czytania)|"
+    r"minuten? lesezeit|分で読める)|(?:lesezeit|tiempo de lectura|temps de lecture|reading time)\s*[:：]?\s*\d",
+    re.IGNORECASE,
+)
+# fmt: off
+MONTHS = (
+    "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|"
+    "september|october|november|december|januar|februar|märz|maerz|mai|juni|juli|oktober|dezember|enero|febrero|"
+    "marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|janvier|février|fevrier|"
+    "mars|avril|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|gennaio|febbraio|aprile|"
+    "maggio|giugno|luglio|settembre|ottobre|dicembre|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|"
+    "sierpnia|września|października|listopada|grudnia"
+)
+# fmt: on
+# A date or time in digits: 2024-05-01, 1.5.2024, 05/01/24, 12:30, 2024年5月, 5月1日, 3時間前.
+# It reads \d{1,4}[./-]\d{1,2}[./-]\d{2,4} | \d{1,2}:\d{2} | \d{4}\s*年 | \d{1,2}\s*月\s*\d{1,2}\s*日 | \d+\s*(?:分|時間|日)前
+# with the first digit of every branch taken out in front, so that a search skips in C to the next digit.
+NUMERIC_DATE_RE = re.compile(
+    r"\d(?:\d{0,3}[./-]\d{1,2}[./-]\d{2,4}|\d?:\d{2}|\d{3}\s*年|\d?\s*月\s*\d{1,2}\s*日|\d*\s*(?:分|時間|日)前)"
+)
+#: Words that make a number a date: month names (English, German, Spanish, French, Italian, Polish)
+#: and "ago" in a few languages ("3 hours ago", "vor 3 Stunden", "hace 3 horas").
+DATE_WORDS = frozenset(MONTHS.split("|")) | frozenset(("ago", "vor", "hace", "il", "fa", "temu"))
+#: Without one of these :data:`NUMERIC_DATE_RE` cannot match: a digit followed by one of
+#: :data:`DATE_AFTER_DIGIT`, or one of :data:`DATE_MARKS` anywhere (the C pass tries the
+#: pattern on the texts holding one only).
+DATE_AFTER_DIGIT = "./-:"
+DATE_MARKS = "年月前"
+READ_TIME_WORDS = ("min", "lesezeit", "lectura", "lecture", "lettura", "czytania", "分で読")
+# A byline's first word as the tests read it: a word alone, a word with its colon, a prefix
+# (each test is one C-level ``str.startswith``).
+BYLINE_FIRST = frozenset(w for w in BYLINE_START_WORDS if not w.endswith(":"))
+BYLINE_HEADS = frozenset(w.rstrip(":") for w in BYLINE_START_WORDS if w.endswith(":"))
+BYLINE_PREFIXES = BYLINE_START_PAIRS + BYLINE_START_CJK
+
+# A newsletter promotion: the word and an invitation, in the languages measured.
+NEWSLETTER_RE = re.compile(r"newsletter|nieuwsbrief|boletín|lettre d.information|biuletyn", re.IGNORECASE)
+INVITE_RE = re.compile(
+    r"sign(?:ing)?[ -]up|subscri|inbox|deliver|receive|get |join|register|"
+    r"abonn|anmeld|melden sie|registrier|erhalten|bestellen|"
+    r"inscri|recev|suscr|recib|iscriv|ricev|zapisz|otrzym|aanmeld|ontvang",
+    re.IGNORECASE,
+)
+
+#: Hint groups, in bit order. Each lists the words (whole tokens of a class or id,
+#: after splitting at non-letters) and the stems (found inside
+#: compound tokens such as ``sharebar`` or ``shareBar``; five letters or more, so they are rarely
+#: part of an unrelated word) that name it.
+# fmt: off
+GROUPS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    (
+        "share",
+        (
+            "share",
+            "sharing",
+            "shares",
+            "social",
+            "print",
+            "follow",
+            "sns",
+            "email",
+            "whatsapp",
+            "facebook",
+            "twitter",
+            "linkedin",
+            "pinterest",
+            "addthis",
+            "sharethis",
+        ),
+        ("share", "social", "sharing"),
+    ),
+    (
+        "related",
+        (
+            "related",
+            "recommended",
+            "recommend",
+            "recommendations",
+            "popular",
+            "trending",
+            "most",
+            "mostread",
+            "more",
+            "readmore",
+            "read",
+            "next",
+            "also",
+            "outbrain",
+            "taboola",
+            "teaser",
+            "teasers",
+            "recirc",
+            "recirculation",
+            "further",
+            "suggested",
+            "similar",
+            "latest",
+            "headlines",
+            "promoted",
+        ),
+        ("related", "recommend", "outbrain", "taboola", "teaser", "recirc", "trending", "popular"),
+    ),
+    (
+        "subscribe",
+        (
+            "newsletter",
+            "newsletters",
+            "subscribe",
+            "subscription",
+            "signup",
+            "paywall",
+            "premium",
+            "regwall",
+            "register",
+            "registration",
+            "login",
+            "membership",
+            "donate",
+            "donation",
+            "optin",
+            "piano",
+            "meter",
+            "offer",
+        ),
+        ("newsletter", "subscri", "signup", "paywall", "regwall", "membership"),
+    ),
+    (
+        "ad",
+        (
+            "ad",
+            "ads",
+            "adv",
+            "advert",
+            "advertisement",
+            "advertising",
+            "adslot",
+            "adunit",
+            "sponsor",
+            "sponsored",
+            "promo",
+            "promotion",
+            "banner",
+            "dfp",
+            "gpt",
+            "commercial",
+            "anzeige",
+            "publicidad",
+            "publicite",
+            "reklama",
+            "werbung",
+            "billboard",
+            "leaderboard",
+            "mpu",
+            "skyscraper",
+            "affiliate",
+        ),
+        ("advert", "sponsor", "adslot", "adunit", "adcontainer", "adwrap", "promo", "billboard"),
+    ),
+    (
+        "byline",
+        (
+            "byline",
+            "bylines",
+            "author",
+            "authors",
+            "writer",
+            "contributor",
+            "contributors",
+            "dateline",
+            "posted",
+            "published",
+            "publish",
+            "timestamp",
+            "date",
+            "time",
+            "pubdate",
+            "updated",
+            "meta",
+            "postmeta",
+            "entrymeta",
+            "credits",
+        ),
+        ("byline", "author", "dateline", "timestamp", "pubdate", "published"),
+    ),
+    (
+        "caption",
+        (
+            "caption",
+            "captions",
+            "credit",
+            "figcaption",
+            "photo",
+            "photos",
+            "image",
+            "images",
+            "img",
+            "media",
+            "gallery",
+            "video",
+            "embed",
+            "picture",
+            "figure",
+            "slideshow",
+            "copyright",
+        ),
+        ("caption", "credit", "gallery", "slideshow"),
+    ),
+    (
+        "comment",
+        (
+            "comment",
+            "comments",
+            "reply",
+            "replies",
+            "discussion",
+            "discuss",
+            "disqus",
+            "respond",
+            "responses",
+            "talk",
+            "forum",
+        ),
+        ("comment", "disqus", "replies"),
+    ),
+    (
+        "tags",
+        (
+            "tag",
+            "tags",
+            "topic",
+            "topics",
+            "keyword",
+            "keywords",
+            "category",
+            "categories",
+            "label",
+            "labels",
+            "taglist",
+            "subjects",
+        ),
+        ("taglist", "keyword", "categor"),
+    ),
+    (
+        "nav",
+        (
+            "breadcrumb",
+            "breadcrumbs",
+            "nav",
+            "navbar",
+            "navigation",
+            "menu",
+            "pagination",
+            "pager",
+            "toolbar",
+            "skip",
+            "jump",
+            "toc",
+        ),
+        ("breadcrumb", "navigation", "navbar", "pagination"),
+    ),
+    (
+        "footer",
+        ("footer", "foot", "copyright", "legal", "colophon", "disclaimer", "imprint"),
+        ("footer", "colophon", "disclaimer"),
+    ),
+    (
+        "header",
+        (
+            "header",
+            "head",
+            "masthead",
+            "headline",
+            "title",
+            "kicker",
+            "eyebrow",
+            "standfirst",
+            "deck",
+            "dek",
+            "subtitle",
+            "subhead",
+            "lede",
+            "summary",
+            "excerpt",
+            "intro",
+            "teaser",
+            "hero",
+        ),
+        ("header", "masthead", "headline", "kicker", "eyebrow", "standfirst", "subtitle"),
+    ),
+    (
+        "overlay",
+        (
+            "cookie",
+            "cookies",
+            "consent",
+            "gdpr",
+            "privacy",
+            "notice",
+            "alert",
+            "modal",
+            "popup",
+            "overlay",
+            "dialog",
+            "banner",
+            "toast",
+            "lightbox",
+        ),
+        ("cookie", "consent", "popup", "overlay", "lightbox"),
+    ),
+    (
+        "sidebar",
+        ("sidebar", "widget", "widgets", "aside", "rail", "complementary", "sidebar", "column", "secondary"),
+        ("sidebar", "widget"),
+    ),
+    ("bio", ("bio", "biography", "about", "profile", "avatar", "person", "expert"), ("biography", "avatar")),
+    (
+        "body",
+        (
+            "content",
+            "article",
+            "body",
+            "story",
+            "post",
+            "entry",
+            "text",
+            "main",
+            "articlebody",
+            "richtext",
+            "prose",
+            "paragraph",
+            "copy",
+        ),
+        ("articlebody", "storybody", "postbody", "entrycontent", "richtext", "bodytext"),
+    ),
+)
+# fmt: on
+
+#: Words that tell what kind of page a template builds (forum posts, shop furniture, item grids,
+#: documentation, service sections), for the page-type classifier
+#: (:mod:`scrapy_bte.learned.page_type`). They take the bits after :data:`GROUPS`, read in the same
+#: pass, so the furniture groups' bits (and the block features built from them) stay as they are.
+# fmt: off
+PAGE_GROUPS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("thread", ("thread", "threads", "message", "messages", "posts", "postbit", "topic"), ("thread", "message", "postbit")),
+    (
+        "answer",
+        ("question", "questions", "answer", "answers", "accepted", "vote", "votes", "upvote", "downvote",
+         "votecell", "solution", "solved"),
+        ("question", "answer", "upvote"),
+    ),
+    (
+        "user",
+        ("user", "users", "username", "userinfo", "member", "poster", "signature", "reputation", "karma", "usercard"),
+        ("username", "userinfo", "signature", "reputation"),
+    ),
+    (
+        "product",
+        ("product", "products", "sku", "variant", "variants", "swatch", "swatches", "quantity", "qty", "stock", "pdp",
+         "buy", "addtocart", "shipping"),
+        ("product", "variant", "swatch", "quantity", "addtocart"),
+    ),
+    ("price", ("price", "prices", "money", "currency", "sale", "discount", "amount", "msrp"), ("price", "currency", "discount")),
+    ("cart", ("cart", "basket", "checkout", "bag", "wishlist", "minicart"), ("basket", "checkout", "wishlist", "minicart")),
+    ("card", ("card", "cards", "tile", "tiles", "thumbnail", "thumb"), ("thumbnail",)),
+    ("item", ("item", "items", "listing", "listings", "result", "results", "entries"), ("listing",)),
+    (
+        "grid",
+        ("grid", "collection", "collections", "catalog", "catalogue", "plp", "filter", "filters", "facet", "facets",
+         "sort", "sorting", "sortby", "refine"),
+        ("collection", "catalog", "facet", "filter"),
+    ),
+    (
+        "docs",
+        ("docs", "doc", "documentation", "api", "reference", "manual", "sphinx", "toctree", "admonition", "rst",
+         "docutils", "markdown", "wiki", "version", "versions", "guide"),
+        ("documentation", "admonition", "sphinx", "toctree", "docutils", "markdown"),
+    ),
+    (
+        "code",
+        ("code", "highlight", "highlighter", "syntax", "codehilite", "sourcecode", "hljs", "prism", "pre",
+         "clipboard", "terminal", "console", "shell"),
+        ("syntax", "codehilite", "sourcecode", "clipboard", "codeblock"),
+    ),
+    (
+        "service",
+        ("service", "services", "testimonial", "testimonials", "pricing", "plan", "plans", "faq", "faqs", "feature",
+         "features", "benefit", "benefits", "cta", "accordion", "step", "steps", "contact", "booking", "appointment"),
+        ("service", "testimonial", "pricing", "benefit", "accordion", "feature", "appointment"),
+    ),
+)
+# fmt: on
+
+#: The byline and dateline zones' words (:mod:`scrapy_bte.fields.zones`): an element named for its
+#: author, and one named for its date. Stems only, found anywhere in the values as the zones have
+#: always read them ("post-author-name", "publishdate"); a stem that holds one of them
+#: ("dateline", "pubdate", "timestamp", "published") is listed too, since the longest stem at a
+#: position is the one found. Their bits come after :data:`PAGE_GROUPS`' and no feature reads them.
+ZONE_GROUPS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("author", (), ("byline", "author", "writer", "autor", "auteur", "contributor")),
+    ("dated", (), ("date", "dateline", "pubdate", "time", "timestamp", "publish", "published", "posted")),
+)
+
+#: A ``class`` or ``id`` value naming a readers' comment section (:mod:`scrapy_bte.methods.comments`),
+#: and the substrings a value holds wherever the pattern matches (the strings without one are not read).
+COMMENT_SECTION_RE = re.compile(r"\b(?:comments?|comment-?list|replies)\b", re.IGNORECASE)
+COMMENT_SECTION_WORDS = ("comment", "repl")
+#: A ``class`` or ``id`` value naming a shop's reviews or recommendations, and its substrings as above.
+SHOP_SECTION_RE = re.compile(
+    r"\b(?:reviews?|customer-?reviews?|ratings?-?reviews?|recommend\w*|also-?(?:bought|viewed|like)|upsells?|"
+    r"cross-?sells?|related-?products?)\b",
+    re.IGNORECASE,
+)
+SHOP_SECTION_WORDS = ("review", "recommend", "also", "upsell", "sell", "related")
+#: A ``class`` or ``id`` value naming a forum post's furniture: the poster's card (phpBB's
+#: ``postprofile``, vBulletin's ``userinfo``, XenForo's ``message-userDetails``), the signature,
+#: the post's buttons, reactions and votes; and its substrings as above. On WCXB's 106 forum
+#: pages about 830 gold words lie inside such elements against 16,000 that are not gold; on its
+#: other page types ``actions`` and ``buttons`` name containers of content, so only forums read it.
+POST_FURNITURE_RE = re.compile(
+    r"\b(?:(?:post-?|message-?)?signature|post-?profile|user-?info|(?:message-?)?user-?details|poster-?info|"
+    r"posterdetails|author-?info|post-?(?:actions?|buttons?|controls?|menu)|actions?|buttons?|controls?|"
+    r"reactions?|likes?|votes?|vote-?count)\b",
+    re.IGNORECASE,
+)
+POST_FURNITURE_WORDS = (
+    "signature",
+    "profile",
+    "info",
+    "details",
+    "action",
+    "button",
+    "control",
+    "menu",
+    "reaction",
+    "like",
+    "vote",
+)

@@ -1,0 +1,298 @@
+"""``auto``'s never-body rules: blocks that are never the article body, whatever the model scored them.
+
+Label-like blocks, the headline, byline and dateline before the first
+paragraph, boxes a heading names as furniture, photo captions, sign-up
+boxes, datelines and newsletter promotions at the body's edges. Only
+:mod:`scrapy_bte.learned.auto` applies them (after the block model), so
+they live beside it; the evidence they read (labels, hints, zones) is
+:mod:`scrapy_bte.evidence`'s, shared with the features, the fields and
+training.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ..core.document import Document
+from ..core.tree import path_or
+from ..evidence.hints import attribute_bits, group_bit
+from ..evidence.labels import MAX_WORDS, label_features
+from ..evidence.words import ACTION_BOX_SET, BOX_SET, DATE_WORDS, INVITE_RE, LABEL_TAIL, NEWSLETTER_RE
+from ..evidence.zones import top_furniture
+
+#: Label-like blocks of at most this many words are never body text.
+LABEL_WORDS = 6
+#: A box heading has at most this many words (letters of scripts without spaces count fractions).
+BOX_WORDS = 8
+#: A kept block of at least this many words is the body's first paragraph (for :func:`edge_mask`).
+FIRST_PARAGRAPH_WORDS = 20
+
+
+def edge_mask(doc: Document, keep: np.ndarray, title: str | None) -> np.ndarray:
+    """Blocks that are never the article body, whatever the model scored them.
+
+    The headline, kicker, byline and dateline before the body's first
+    paragraph (:func:`top_furniture`), and label-like blocks anywhere: a
+    lone label ("Advertisement", "Share", "Related articles"), a label
+    with its value ("Tags: ...", "Lesen Sie auch: ..."), a reading time;
+    boxes a heading names as furniture (:func:`boxed_furniture`), photo
+    captions (:func:`image_captions`) and sign-up boxes (:func:`signup_boxes`).
+    """
+    flags = label_features(doc)
+    out = ((flags[:, 0] > 0) & (doc.words <= LABEL_WORDS)) | (flags[:, 1] > 0) | (flags[:, 5] > 0)
+    # An action or box label with its value: "Share this story: Facebook X Email", "Comments: 4".
+    # ``nonzero`` on the 1-d masks, not ``np.flatnonzero`` (which ravels and dispatches first).
+    texts = doc.texts
+    for b in (keep & (doc.words <= MAX_WORDS)).nonzero()[0].tolist():
+        text = texts[b]
+        if ":" in text and text.partition(":")[0].lower().strip() in ACTION_BOX_SET:
+            out[b] = True
+    long_kept = (keep & (doc.words >= FIRST_PARAGRAPH_WORDS)).nonzero()[0]
+    if len(long_kept):
+        out |= top_furniture(doc, int(long_kept[0]), title)
+    out |= image_captions(doc)
+    if np.count_nonzero(keep):
+        out |= boxed_furniture(doc, keep) | signup_boxes(doc, keep)
+        out |= edge_notes(doc, keep, out)
+    return out
+
+
+#: A dateline at the body's edge holds at most this many words ("25. Oktober 2025, 17.52 Uhr").
+EDGE_DATE_WORDS = 8
+#: A newsletter promotion holds at most this many words.
+PROMO_WORDS = 40
+
+
+#: Words a dateline may hold besides its date ("Stand:", "Published on", "Uhr").
+EDGE_DATE_OTHER_WORDS = 2
+_LETTER_RUN_RE = re.compile(r"[^\W\d_]+")
+
+
+def _dateline(text: str, words: float) -> bool:
+    """Whether a block whose flags read as a date is a dateline: short, and little but the date."""
+    if words > EDGE_DATE_WORDS:
+        return False
+    others = [w for w in _LETTER_RUN_RE.findall(text.lower()) if w not in DATE_WORDS]
+    return len(others) <= EDGE_DATE_OTHER_WORDS
+
+
+def _promotion(text: str, words: float) -> bool:
+    """Whether a block invites the reader to a newsletter ("Sign up for our daily newsletter ...")."""
+    return words <= PROMO_WORDS and NEWSLETTER_RE.search(text) is not None and INVITE_RE.search(text) is not None
+
+
+def edge_notes(doc: Document, keep: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """Datelines and newsletter promotions at the body's edges: the kept blocks read from each end
+    of the body inwards while they are promotions, then one dateline (blocks ``known`` as
+    furniture are stepped over), so a date or a promotion inside the text stays. A dateline is a
+    short block whose flags read as a date and which holds little else (:func:`_dateline`), next
+    to a block that is not dated (the top one is :func:`top_furniture`'s too; pages print one at
+    the foot as well)."""
+    out = np.zeros(doc.n_blocks, dtype=bool)
+    kept = (keep & ~known).nonzero()[0].tolist()
+    if not kept:
+        return out
+    dated = label_features(doc)[:, 4]
+    texts = doc.texts
+    words = doc.words
+    for order in (kept, kept[::-1]):
+        for k, b in enumerate(order):
+            size = float(words[b])
+            if _promotion(texts[b], size):
+                out[b] = True
+                continue
+            inner = order[k + 1] if k + 1 < len(order) else None
+            # One dateline, not a run of dated blocks (a table of dates is content).
+            if dated[b] > 0 and _dateline(texts[b], size) and (inner is None or dated[inner] == 0):
+                out[b] = True
+            break
+    if out[kept].all():
+        return np.zeros(doc.n_blocks, dtype=bool)  # nothing else kept: not an edge
+    return out
+
+
+def _positions(items: list[str], name: str, start: int = 0) -> list[int]:
+    """Where ``name`` occurs in ``items`` from ``start`` on (``list.index`` steps over the rest in C)."""
+    out: list[int] = []
+    at = start - 1
+    for _ in range(items.count(name)):
+        try:
+            at = items.index(name, at + 1)
+        except ValueError:
+            break
+        out.append(at)
+    return out
+
+
+def signup_boxes(doc: Document, keep: np.ndarray) -> np.ndarray:
+    """Newsletter and sign-up boxes: an element named for subscribing (:mod:`scrapy_bte.evidence.hints`)
+    that holds a ``<form>``, unless it also holds the body's core (paywalled bodies sit in
+    elements named "premium" or "subscriber", without a form of their own)."""
+    names = doc.el_name
+    n_el = len(names)
+    forms = _positions(names, "form", 1)
+    if not forms:
+        return np.zeros(doc.n_blocks, dtype=bool)
+    # Sets of element numbers: a page's forms sit a dozen elements deep, and a Python set
+    # test costs less than reading or writing one item of an array.
+    parents = doc.el_parent
+    holds_form: set[int] = set()
+    for el in forms:
+        while el > 0 and el not in holds_form:
+            holds_form.add(el)
+            el = parents[el]
+    bit = group_bit("subscribe")
+    raws = doc.el_attrs
+    boxes = {el for el in sorted(holds_form) if attribute_bits(raws[el]) & bit}
+    if boxes:
+        core = int(doc.container[int(np.argmax(np.where(keep, doc.words, -1.0)))])
+        while core > 0:
+            boxes.discard(core)
+            core = parents[core]
+    if not boxes:
+        return np.zeros(doc.n_blocks, dtype=bool)
+    box = np.zeros(n_el, dtype=np.int64)
+    box[list(boxes)] = 1
+    return path_or(doc, box)[doc.container] > 0
+
+
+#: Longest caption, in words.
+CAPTION_WORDS = 40
+
+
+def image_captions(doc: Document) -> np.ndarray:
+    """Short blocks right after an ``<img>`` that are alone in their element (a photo's caption cell or
+    box, whatever its class is called); a paragraph after an image inside the body shares its
+    element with the body's other paragraphs and stays."""
+    after_image = label_features(doc)[:, 7] > 0
+    if not np.count_nonzero(after_image):  # ``ndarray.any`` costs a microsecond on small pages
+        return after_image
+    container = np.asarray(doc.container, dtype=np.int64)
+    alone = np.bincount(container)[container] == 1  # its length is already the largest number + 1
+    return after_image & alone & (doc.words <= CAPTION_WORDS) & (container > 0)
+
+
+def _box_heading(text: str) -> bool:
+    return text.lower().strip(LABEL_TAIL) in BOX_SET
+
+
+def _path(block: int, container: list[int], parents: list[int], paths: dict[int, frozenset[int]]) -> frozenset[int]:
+    """The elements a block lies inside (its container and the container's ancestors, root
+    excluded), once per container in ``paths``: a heading's box grows while the block before
+    stays outside."""
+    el = container[block]
+    got = paths.get(el)
+    if got is None:
+        up = []
+        while el > 0:
+            up.append(el)
+            el = parents[el]
+        got = paths[container[block]] = frozenset(up)
+    return got
+
+
+def _box_heads(
+    doc: Document, keep: np.ndarray, container: list[int], paths: dict[int, frozenset[int]] | None = None
+) -> list[tuple[int, int]]:
+    """(heading block, its box element) for each heading that names furniture; the box is 0
+    where the heading opens none.
+
+    The box is the largest element that opens with the heading's block, never
+    one that holds the longest kept block (the body's core); ``paths`` (each
+    container's elements, root excluded) is filled for the caller to reuse.
+    """
+    texts, words = doc.texts, doc.words
+    labels = label_features(doc)[:, 0] > 0
+    heads = [b for b in (labels & (words <= BOX_WORDS)).nonzero()[0].tolist() if _box_heading(texts[b])]
+    if not heads:
+        return []
+    parents = doc.el_parent
+    if paths is None:
+        paths = {}
+    core_path = _path(int(np.argmax(np.where(keep, words, -1.0))), container, parents, paths)
+    found = []
+    for head in heads:
+        box = 0
+        el = container[head]
+        before = _path(head - 1, container, parents, paths) if head else frozenset()
+        while el > 0 and el not in core_path and el not in before:
+            box = el
+            el = parents[el]
+        found.append((head, box))
+    return found
+
+
+#: Share of a block's words in links for it to be one entry of a list of links.
+LINK_ENTRY = 0.9
+
+
+def _link_run_end(doc: Document, head: int) -> int:
+    """The end of the run of link blocks right after ``head``: a heading that shares its element
+    with the body ("・関連記事" then a headline per line, all in the article's element) opens no
+    box, but the links it names end where the first block that is not one starts."""
+    words, links = doc.words, doc.link_words
+    end = head + 1
+    while end < doc.n_blocks and words[end] > 0 and links[end] >= LINK_ENTRY * words[end]:
+        end += 1
+    return end
+
+
+def boxed_furniture(doc: Document, keep: np.ndarray) -> np.ndarray:
+    """Boxes that a heading names as furniture: "Comments (4)" and the thread under it, "Related
+    articles" and its list, "Tags" and the tags, a newsletter box.
+
+    The box is the largest element that opens with the heading's block (its
+    container, then each parent while the heading is still its first
+    block), never one that holds the longest kept block (the body's core):
+    a heading inside the article marks only its own box, or, where it opens
+    none, the run of link blocks right after it.
+
+    Elements are numbered as they open, so a block lies inside the box when
+    walking up from its container to the box's number reaches the box
+    (:func:`boxed_furniture_reference` reads each block's path instead).
+    """
+    n = doc.n_blocks
+    out = np.zeros(n, dtype=bool)
+    parents = doc.el_parent
+    container = doc.container.tolist()
+    for head, box in _box_heads(doc, keep, container):
+        if not box:
+            out[head : _link_run_end(doc, head)] = True
+            continue
+        end = head + 1  # the heading's own block lies inside its box
+        el = container[head]
+        while end < n:
+            here = container[end]
+            if here != el:
+                up = here  # up to the box's level: an element's ancestors come before it
+                while up > box:
+                    up = parents[up]
+                if up != box:
+                    break
+                el = here
+            end += 1
+        out[head:end] = True
+    return out
+
+
+def boxed_furniture_reference(doc: Document, keep: np.ndarray) -> np.ndarray:
+    """The Python reference of :func:`boxed_furniture`: whether a block lies in the box read from
+    its path (the elements it lies inside)."""
+    n = doc.n_blocks
+    out = np.zeros(n, dtype=bool)
+    container = doc.container.tolist()
+    parents = doc.el_parent
+    paths: dict[int, frozenset[int]] = {}
+    for head, box in _box_heads(doc, keep, container, paths):
+        if not box:
+            out[head : _link_run_end(doc, head)] = True
+            continue
+        end = head + 1  # the heading's own block lies inside its box
+        el = container[head]
+        while end < n and (container[end] == el or box in _path(end, container, parents, paths)):
+            el = container[end]
+            end += 1
+        out[head:end] = True
+    return out
