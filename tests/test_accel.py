@@ -49,7 +49,7 @@ def test_version_matches_the_distribution() -> None:
 )
 def test_version_says_native_code_is_in_use(tmp_path: Path) -> None:
     done = _run("import sys; from scrapy_bte.cli import main; sys.argv = ['scrapy-bte', '--version']; main()", tmp_path)
-    assert done.stdout == f"scrapy-bte {scrapy_bte.__version__} (native code: 14 of 14 passes)\n"
+    assert done.stdout == f"scrapy-bte {scrapy_bte.__version__} (native code: 13 of 13 passes)\n"
     assert done.stderr == ""
 
 
@@ -59,7 +59,7 @@ def test_missing_native_code_is_said_once(uncompiled: Path) -> None:
     done = _run(f"import scrapy_bte\nassert not any(scrapy_bte.ACCELERATED.values())\n{child}", uncompiled)
     lines = done.stderr.splitlines()
     assert len(lines) == 1, done.stderr
-    assert lines[0].startswith("scrapy-bte: 14 of 14 native passes are not in use (core._entities, ")
+    assert lines[0].startswith("scrapy-bte: 13 of 13 native passes are not in use (core.document, ")
     assert "about 3 to 10 times slower" in lines[0]
     assert "installed without them" in lines[0]
 
@@ -69,9 +69,9 @@ def test_source_tree_without_compiled_modules_is_named(uncompiled: Path, tmp_pat
     shutil.copytree(uncompiled, tree)
     (tree / "setup.py").write_text("")
     done = _run("import scrapy_bte", tree)
-    assert f"imported from the source tree {tree.resolve()} without its compiled modules" in done.stderr
+    assert f"imported from the source tree {tree.resolve()} without its compiled extension" in done.stderr
     version_line = _run(
         "import sys; from scrapy_bte.cli import main; sys.argv = ['scrapy-bte', '--version']; main()", tree
     ).stdout
-    assert version_line.startswith(f"scrapy-bte {scrapy_bte.__version__} (native code: 0 of 14 passes; ")
-    assert "Python reference for core._entities," in version_line and "\n" not in version_line.rstrip("\n")
+    assert version_line.startswith(f"scrapy-bte {scrapy_bte.__version__} (native code: 0 of 13 passes; ")
+    assert "Python reference for core.document," in version_line and "\n" not in version_line.rstrip("\n")

@@ -354,8 +354,8 @@ def as_references(markup: str) -> str:
 
 @pytest.mark.parametrize("accelerated", [False, True])
 def test_numeric_references_count_as_the_characters_they_name(accelerated):
-    if accelerated and not ACCELERATED["scrapy_bte.core._scan"]:
-        pytest.skip("scrapy_bte.core._scan is not built")
+    if accelerated and not ACCELERATED["core.document"]:
+        pytest.skip("scrapy_bte._native.document is not built")
     written = build(as_references(JAPANESE_PAGE), accelerated=accelerated)
     plain = build(JAPANESE_PAGE.replace("&#160;", "\u00a0"), accelerated=accelerated)
     assert written.texts == plain.texts

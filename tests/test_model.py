@@ -467,9 +467,9 @@ def test_a_signup_box_with_a_form_leaves_the_body_but_a_premium_body_stays() -> 
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 _needs_c = pytest.mark.skipif(
-    not (ACCELERATED["scrapy_bte.learned._auto"] and ACCELERATED["scrapy_bte.learned._mlp"])
+    not (ACCELERATED["learned.auto"] and ACCELERATED["learned.estimators"])
     and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.learned._auto or _mlp is not built",
+    reason="scrapy_bte._native.auto or _mlp is not built",
 )
 
 

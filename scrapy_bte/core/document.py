@@ -37,7 +37,7 @@ from .meta import meta_content, meta_tags
 from .scripts import counted_text, has_spaceless, weighted_words
 
 #: The C passes of step 0, the cut at tags, the block texts and the element skeleton.
-_SCAN = accel.load("scrapy_bte.core._scan")
+_SCAN = accel.load("core.document")
 
 # Elements whose content is dropped in step 0: code, styling, form
 # controls and frames. Media elements (video, audio, object, canvas) and

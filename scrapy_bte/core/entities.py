@@ -8,7 +8,7 @@ longer than the rest of the document build. The same few hundred distinct
 references repeat, so each distinct one is decoded once, by
 ``html.unescape`` (every rule of HTML5's table and of invalid code points
 stays the standard library's), and kept in a table; the C pass
-(``scrapy_bte.core._entities``) finds the references and looks them up.
+(``scrapy_bte._native.entities``) finds the references and looks them up.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import re
 from . import accel
 
 #: The C pass that finds references and looks them up.
-_ENTITIES = accel.load("scrapy_bte.core._entities")
+_ENTITIES = accel.load("core.entities")
 
 # html.unescape's own pattern: a reference is "&" and what this group matches.
 _CHARREF = re.compile(r"&(#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[^\t\n\f <&#;]{1,32};?)")

@@ -15,7 +15,7 @@ from . import accel
 from .document import Document
 
 #: The C pass of :func:`path_or`.
-_TREE = accel.load("scrapy_bte.core._tree")
+_TREE = accel.load("core.tree")
 
 
 def _find_all(text: str, word: str) -> list[int]:
@@ -92,7 +92,7 @@ def path_or(doc: Document, own: np.ndarray, *, accelerated: bool | None = None) 
     """Per element, ``own`` (int64) OR-ed over the element and all its ancestors.
 
     The root (element 0) contributes nothing. Parents precede their children,
-    so ``scrapy_bte.core._tree`` ORs them in one forward pass when built
+    so ``scrapy_bte._native.tree`` ORs them in one forward pass when built
     (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`), else
     :func:`path_or_reference` does it in array steps.
     """

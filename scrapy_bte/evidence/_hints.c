@@ -370,7 +370,7 @@ static unsigned char *values_buffer(unsigned char *small, size_t small_size)
 static int configured(void)
 {
     if (max_values < 0) {
-        PyErr_SetString(PyExc_RuntimeError, "scrapy_bte.evidence._hints is not configured");
+        PyErr_SetString(PyExc_RuntimeError, "scrapy_bte._native.hints is not configured");
         return 0;
     }
     return 1;
@@ -695,12 +695,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.evidence._hints",
-    "Class-hint bits of raw attribute strings (optional accelerator of scrapy_bte.evidence.hints).", -1, methods, NULL, NULL, NULL, NULL,
-};
 
-PyMODINIT_FUNC PyInit__hints(void)
+
+/* This file's functions, added to its submodule of scrapy_bte._native (see _native.c). */
+int scrapy_bte_add_hints(PyObject *module)
 {
     for (int c = 0; c < 256; c++) {
         lower[c] = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
@@ -708,5 +706,5 @@ PyMODINIT_FUNC PyInit__hints(void)
         is_word[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
         is_value[c] = c < 128 && !is_space[c] && c != '"' && c != '\'' && c != '>';
     }
-    return PyModule_Create(&module);
+    return PyModule_AddFunctions(module, methods);
 }

@@ -19,7 +19,7 @@ are :mod:`scrapy_bte.evidence.words`'.
 Attribute strings repeat across a template and across a site's pages, so
 each distinct string is read once per process (:data:`_cache`). A crawl that
 keeps meeting new sites still reads a hundred-odd new strings per page; the C
-pass ``scrapy_bte.evidence._hints`` reads the ASCII ones (nearly all) from the
+pass ``scrapy_bte._native.hints`` reads the ASCII ones (nearly all) from the
 same tables.
 """
 
@@ -86,7 +86,7 @@ _WORD_KEYS = frozenset(_WORD_BITS)
 _CACHE_SIZE = 100_000
 
 #: The C pass of :func:`read_bits`, given the tables above once.
-_HINTS = accel.load("scrapy_bte.evidence._hints")
+_HINTS = accel.load("evidence.hints")
 if _HINTS.module is not None:
     _HINTS.module.configure(
         _NAMES,
@@ -112,7 +112,7 @@ def attribute_bits(raw: str) -> int:
 def read_bits(raw: str, *, accelerated: bool | None = None) -> int:
     """:func:`attribute_bits` without the cache.
 
-    In C when ``scrapy_bte.evidence._hints`` is built and ``raw`` is ASCII, else
+    In C when ``scrapy_bte._native.hints`` is built and ``raw`` is ASCII, else
     :func:`attribute_bits_reference`; the two give the same bits.
     """
     c = _HINTS.use(accelerated)
@@ -182,7 +182,7 @@ def block_hints(doc: Document, *, accelerated: bool | None = None) -> tuple[np.n
     """Per block, (bits of its container and the :data:`REACH` - 1 elements above it, bits of its own
     opening tag). Cached on the document (when ``accelerated`` is None).
 
-    One C loop over the blocks when ``scrapy_bte.evidence._hints`` is built (the array steps of
+    One C loop over the blocks when ``scrapy_bte._native.hints`` is built (the array steps of
     :func:`block_hints_reference` are a dozen numpy calls on arrays of a few hundred items).
     """
     cached = _last.get(doc) if accelerated is None else None

@@ -91,7 +91,7 @@ _DIGIT = 16  # a decimal digit (``\d``)
 _DATE_WORD = 32  # one of DATE_WORDS, as a whole run of letters
 _NUMERIC_DATE = 64  # NUMERIC_DATE_RE matches
 _READ_TIME_WORD = 128  # one of READ_TIME_WORDS
-_FURNITURE = accel.load("scrapy_bte.evidence._labels")
+_FURNITURE = accel.load("evidence.labels")
 if _FURNITURE.module is not None:  # the C pass reads this module's word lists, never copies of them
     _FURNITURE.module.configure(
         LABEL_TAIL,
@@ -140,7 +140,7 @@ def text_flags(lows: list[str], *, accelerated: bool | None = None) -> np.ndarra
     """One byte of flags per lower-cased short text (bits: label, label_colon, byline_start,
     credit_start, then ``_DIGIT`` ... ``_READ_TIME_WORD``).
 
-    One C pass over each text when ``scrapy_bte.evidence._labels`` is built (the Python tests
+    One C pass over each text when ``scrapy_bte._native.labels`` is built (the Python tests
     build a dozen small strings per text), else :func:`text_flags_reference`; the two agree.
     """
     c = _FURNITURE.use(accelerated)

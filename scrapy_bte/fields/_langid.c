@@ -182,12 +182,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.fields._langid",
-    "C pass of scrapy_bte.fields.language (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
-};
 
-PyMODINIT_FUNC PyInit__langid(void)
+
+/* This file's functions, added to its submodule of scrapy_bte._native (see _native.c). */
+int scrapy_bte_add_langid(PyObject *module)
 {
-    return PyModule_Create(&module);
+    return PyModule_AddFunctions(module, methods);
 }

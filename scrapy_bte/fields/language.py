@@ -19,7 +19,7 @@ import numpy as np
 from ..core import accel
 
 #: The C pass of the identifier's score: the byte walk and the feature rows.
-_LANGID = accel.load("scrapy_bte.fields._langid")
+_LANGID = accel.load("fields.language")
 
 #: Characters of text handed to the identifier: enough for a stable
 #: answer on article prose (the gold text's language on 123 of

@@ -20,7 +20,7 @@ from ..core.document import clean_text
 from ..core.meta import attributes
 
 #: The C pass that finds every word of :data:`WORDS` in one read of the page.
-_MARKS = accel.load("scrapy_bte.fields._marks")
+_MARKS = accel.load("fields.markup")
 
 #: ``<meta property|name>`` keys read from the page head: OpenGraph,
 #: Twitter cards, ``article:*``, Dublin Core and the plain HTML names.

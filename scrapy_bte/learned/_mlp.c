@@ -13,6 +13,8 @@
 #include <Python.h>
 #include <string.h>
 
+#include "_native.h"
+
 /* One row of a row-contiguous float32 block: the loop the compiler vectorises. */
 static void standardize_row(float *restrict out, const float *restrict x, const float *restrict mean,
                             const float *restrict scale, Py_ssize_t k)
@@ -122,12 +124,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.learned._mlp",
-    "The standardised input matrix of MLPClassifier (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
-};
 
-PyMODINIT_FUNC PyInit__mlp(void)
+
+/* This file's functions, added to its submodule of scrapy_bte._native (see _native.c). */
+int scrapy_bte_add_mlp(PyObject *module)
 {
-    return PyModule_Create(&module);
+    return PyModule_AddFunctions(module, methods);
 }

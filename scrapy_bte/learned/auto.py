@@ -50,7 +50,7 @@ BODY_SHARE = 0.6
 #: (a shop's description shown in a tab and in a summary; WCXB counts each word each time).
 REPEAT_WORDS = 5
 
-_AUTO = accel.load("scrapy_bte.learned._auto")
+_AUTO = accel.load("learned.auto")
 
 
 def select(

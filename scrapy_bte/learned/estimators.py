@@ -24,7 +24,7 @@ import numpy as np
 from ..core import accel
 from ..errors import ModelError
 
-_MLP = accel.load("scrapy_bte.learned._mlp")
+_MLP = accel.load("learned.estimators")
 
 
 def relu_forward(

@@ -9,7 +9,7 @@ few headline candidates.
 
 The numeric groups (shape, neighbours, wide window, page context, BTE and
 hybrid span, opener, path names and marks, depth, container groups, text
-statistics) are filled in one C pass, ``scrapy_bte.learned._features``,
+statistics) are filled in one C pass, ``scrapy_bte._native.features``,
 when it is built, else by :func:`block_features_reference`; the
 page-furniture groups (class/id/role hint words on the path and on the
 block's own tag from :mod:`scrapy_bte.evidence.hints`, label-like text from
@@ -57,9 +57,9 @@ from .feature_schema import (
 )
 
 #: The C pass of the text statistics.
-_TEXTSTATS = accel.load("scrapy_bte.learned._textstats")
+_TEXTSTATS = accel.load("learned.features")
 #: The C pass that fills the numeric columns of the block and context features.
-_FEATURES = accel.load("scrapy_bte.learned._features")
+_FEATURES = accel.load("learned.features")
 
 _OPENER_INDEX: dict[str, int] = {}
 for _i, _name in enumerate(OPENERS):
@@ -213,7 +213,7 @@ def _text_stats(doc: Document, words: np.ndarray, accelerated: bool | None = Non
     Each character gets a 6-bit class code (table lookup plus case and space
     bits) and one integer ``bincount`` of (block, code) pairs counts every
     class of every block at once (:func:`_text_stats_reference`);
-    ``scrapy_bte.learned._textstats`` counts the same and divides in one C
+    ``scrapy_bte._native.features`` counts the same and divides in one C
     pass when built (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`).
     """
     c = _TEXTSTATS.use(accelerated)
@@ -286,7 +286,7 @@ def _title_overlap(doc: Document, words: np.ndarray, span: Span | None, accelera
 
     Candidates (to bound the loop): heading blocks, and short blocks among the
     ten before BTE's span, where headlines sit when they are not headings.
-    ``scrapy_bte.learned._textstats`` tokenises and counts without a str per
+    ``scrapy_bte._native.features`` tokenises and counts without a str per
     token when built (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`),
     else :func:`_title_overlap_reference` does.
     """
@@ -327,7 +327,7 @@ def block_features(
 ) -> np.ndarray:
     """Feature matrix ``(n_blocks, N_FEATURES)`` as float32 (see the module docstring).
 
-    The columns are filled in C by ``scrapy_bte.learned._features`` when
+    The columns are filled in C by ``scrapy_bte._native.features`` when
     built (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`),
     else by :func:`block_features_reference`. Both take the same Python-side
     inputs.

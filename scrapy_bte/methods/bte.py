@@ -29,13 +29,13 @@ from ..core import accel
 from ..core.document import FLAG_STYLE, Document
 
 #: The C passes of the run encoding and the span search.
-_BTE = accel.load("scrapy_bte.methods._bte")
+_BTE = accel.load("methods.bte")
 
 
 def max_span(values: np.ndarray, *, accelerated: bool | None = None) -> tuple[float, int, int]:
     """Best ``(sum, i, j)`` over non-empty ``values[i:j+1]``; ``(0.0, -1, -1)`` if empty.
 
-    One C loop when ``scrapy_bte.methods._bte`` is built (``accelerated`` as in
+    One C loop when ``scrapy_bte._native.bte`` is built (``accelerated`` as in
     :meth:`~scrapy_bte.core.accel.CPass.use`), else :func:`max_span_reference`;
     both give equal results.
     """
@@ -112,7 +112,7 @@ def run_encoding(
     Returns the run values and, per run, the first and last text segment it
     touches (tag runs report the segments around them). Tags marked in
     ``weightless`` (uint8 per tag) count as nothing, so the words on both
-    sides join one run. One C loop (``scrapy_bte.methods._bte``, chosen by
+    sides join one run. One C loop (``scrapy_bte._native.bte``, chosen by
     ``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`) or
     :func:`run_encoding_reference`.
     """
@@ -190,7 +190,7 @@ def document_span(doc: Document, link_weight: float = 1.0) -> Span | None:
 
     Not cached: one extraction asks once per link weight (Finn's sequence
     for the span, links weightless for ``hybrid``), and callers pass the
-    span on. One C call (``scrapy_bte.methods._bte.span``) on a document the
+    span on. One C call (``scrapy_bte._native.bte.span``) on a document the
     C passes built, else (or when it declines) :func:`document_span_reference`.
     """
     c = _BTE.use(None if doc.accelerated else False)

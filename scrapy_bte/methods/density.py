@@ -27,7 +27,7 @@ from ..errors import ConfigError
 from .reasons import Reason
 
 #: The C pass of the EM fit of the ``gaussian`` threshold.
-_EM = accel.load("scrapy_bte.methods._em")
+_EM = accel.load("methods.density")
 _SQRT_2PI = math.sqrt(2 * math.pi)
 
 FORMS = ("ratio", "smoothed")
@@ -48,7 +48,7 @@ def gaussian_threshold(d: np.ndarray, iterations: int = 12, *, accelerated: bool
     """Decision point of a two-component 1-D Gaussian mixture fitted by EM.
 
     The start (the moments of the values on either side of the mean) and
-    the EM loop run in C when ``scrapy_bte.methods._em`` is built
+    the EM loop run in C when ``scrapy_bte._native.density`` is built
     (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`), else in
     :func:`fit_reference`.
     """
@@ -88,7 +88,7 @@ def mean_std(d: np.ndarray) -> tuple[float, float]:
 def fit_reference(
     d: np.ndarray, split: float, floor: float, iterations: int
 ) -> tuple[float, float, float, float, float] | None:
-    """The numpy reference of ``scrapy_bte.methods._em.fit``: the start and
+    """The numpy reference of ``scrapy_bte._native.density.fit``: the start and
     the EM updates; ``(m0, m1, s0, s1, p)``, or None when ``split`` leaves
     one side empty."""
     n = len(d)

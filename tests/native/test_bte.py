@@ -1,4 +1,4 @@
-"""BTE's token runs and span search (``scrapy_bte.methods._bte``): C against numpy, and both
+"""BTE's token runs and span search (``scrapy_bte._native.bte``): C against numpy, and both
 against the literal O(n^3) search.
 
 The runs and span of whole documents are compared in ``test_document.py``, page by page.
@@ -20,7 +20,7 @@ from scrapy_bte.methods import bte
 from .cases import needs_c
 
 # As when they were in one file with the document's tests: skipped where core._scan is not built.
-_needs_scan = needs_c("scrapy_bte.core._scan")
+_needs_scan = needs_c("core.document")
 
 token_st = st.lists(st.sampled_from((1.0, 1.0, 1.0, -1.0, -1.0, -1.0, 0.3, 0.6, 1.2)), max_size=14)
 
@@ -81,7 +81,7 @@ def test_document_span_in_c_matches_numpy(seg_words: list[float], data: st.DataO
 
 @_needs_scan
 def test_runs_refuse_a_mask_of_the_wrong_length() -> None:
-    from scrapy_bte.methods import _bte
+    from scrapy_bte._native import bte as _bte
 
     with pytest.raises(ValueError, match="weightless"):
         _bte.runs(np.ones(3), 2, np.zeros(3, dtype=np.uint8))
@@ -98,7 +98,7 @@ def test_runs_refuse_a_mask_of_the_wrong_length() -> None:
 )
 def test_max_span_equals_brute_force(values: list[float]) -> None:
     want = bte.brute_force(values)
-    # The numpy reference and, where built, the C loop (scrapy_bte.methods._bte).
+    # The numpy reference and, where built, the C loop (scrapy_bte._native.bte).
     for accelerated in (False, None):
         got = bte.max_span(np.array(values, dtype=np.float64), accelerated=accelerated)
         assert got[1:] == want[1:], (values, got, want, accelerated)

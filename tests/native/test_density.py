@@ -1,4 +1,4 @@
-"""Text density's threshold (``scrapy_bte.methods._em``): the C EM fit against its numpy reference."""
+"""Text density's threshold (``scrapy_bte._native.density``): the C EM fit against its numpy reference."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from scrapy_bte.methods import density
 from .cases import needs_c
 
 # As when these tests were in one file with the document's: skipped where core._scan is not built.
-pytestmark = needs_c("scrapy_bte.core._scan")
+pytestmark = needs_c("core.document")
 
 
 densities_st = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=0, max_size=400).map(np.array)
 
 
-@needs_c("scrapy_bte.methods._em")
+@needs_c("methods.density")
 @settings(max_examples=300, deadline=None)
 @given(densities_st)
 def test_em_in_c_matches_numpy(d: np.ndarray) -> None:
@@ -35,7 +35,7 @@ def test_mean_std_equal_numpy(d: np.ndarray, scale: float) -> None:
     assert density.mean_std(d) == (float(d.mean()), float(d.std()))
 
 
-@needs_c("scrapy_bte.methods._em")
+@needs_c("methods.density")
 def test_em_in_c_on_two_clusters() -> None:
     rng = np.random.default_rng(3)
     d = np.concatenate((rng.normal(0.2, 0.05, 300), rng.normal(0.8, 0.05, 100))).clip(0, 1)

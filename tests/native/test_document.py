@@ -1,4 +1,4 @@
-"""The C passes (``scrapy_bte.core._scan``) build exactly the Python reference's document.
+"""The C passes (``scrapy_bte._native.document``) build exactly the Python reference's document.
 
 Every array, text, name and attribute of the document model is compared
 between ``build(accelerated=True)`` and ``build(accelerated=False)`` on the
@@ -26,7 +26,7 @@ from scrapy_bte.testing import torture as tc
 from .cases import MARKUPS, needs_c, soup_st
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
-pytestmark = needs_c("scrapy_bte.core._scan")
+pytestmark = needs_c("core.document")
 
 ARRAYS = ("words", "chars", "tags", "bytes", "link_words", "seg_words", "seg_link_words", "seg_block")
 VALUES = ("texts", "opener", "title_tag", "meta", "total_tags", "source_chars", "segments")
@@ -60,7 +60,7 @@ def assert_same(fast: Document, ref: Document) -> None:
 def check(markup: str) -> None:
     fast, ref = build(markup, accelerated=True), build(markup, accelerated=False)
     assert_same(fast, ref)
-    # BTE's token runs (scrapy_bte.methods._bte) and the span searched over them.
+    # BTE's token runs (scrapy_bte._native.bte) and the span searched over them.
     for weight in (1.0, 0.0, 0.5):
         for a, b in zip(bte.token_runs(fast, weight), bte.token_runs(ref, weight)):
             assert a.dtype == b.dtype and np.array_equal(a, b), weight
@@ -70,23 +70,22 @@ def check(markup: str) -> None:
 
 
 def test_accelerator_is_built() -> None:
-    assert ACCELERATED["scrapy_bte.core._scan"] and ACCELERATED["scrapy_bte.methods._bte"]
+    assert ACCELERATED["core.document"] and ACCELERATED["methods.bte"]
     if os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"):
         assert sorted(ACCELERATED) == [
-            "scrapy_bte.core._entities",
-            "scrapy_bte.core._fingerprint",
-            "scrapy_bte.core._scan",
-            "scrapy_bte.core._tree",
-            "scrapy_bte.evidence._hints",
-            "scrapy_bte.evidence._labels",
-            "scrapy_bte.fields._langid",
-            "scrapy_bte.fields._marks",
-            "scrapy_bte.learned._auto",
-            "scrapy_bte.learned._features",
-            "scrapy_bte.learned._mlp",
-            "scrapy_bte.learned._textstats",
-            "scrapy_bte.methods._bte",
-            "scrapy_bte.methods._em",
+            "core.document",
+            "core.entities",
+            "core.fingerprint",
+            "core.tree",
+            "evidence.hints",
+            "evidence.labels",
+            "fields.language",
+            "fields.markup",
+            "learned.auto",
+            "learned.estimators",
+            "learned.features",
+            "methods.bte",
+            "methods.density",
         ]
         assert all(ACCELERATED.values())
 

@@ -55,8 +55,8 @@ CORNERS = [
 ]
 
 needs_c = pytest.mark.skipif(
-    not ACCELERATED["scrapy_bte.core._entities"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.core._entities is not built",
+    not ACCELERATED["core.entities"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte._native.entities is not built",
 )
 
 

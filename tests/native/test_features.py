@@ -1,4 +1,4 @@
-"""The block and context feature columns (``scrapy_bte.learned._features``): C against the Python
+"""The block and context feature columns (``scrapy_bte._native.features``): C against the Python
 reference, on the shared pages, random markup soup, random probabilities and edge cases."""
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from scrapy_bte.testing import torture as tc
 from .cases import MARKUPS, needs_c, soup_st
 
 # As when these tests were in one file with the document's: skipped where core._scan is not built.
-pytestmark = needs_c("scrapy_bte.core._scan")
+pytestmark = needs_c("core.document")
 
 
-needs_features = needs_c("scrapy_bte.learned._features")
+needs_features = needs_c("learned.features")
 
 
 def assert_features_close(fast: np.ndarray, ref: np.ndarray, names: tuple[str, ...]) -> None:
@@ -217,7 +217,7 @@ def test_features_in_c_refuse_bad_arguments() -> None:
 
 
 def test_features_require_the_accelerator_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(features, "_FEATURES", CPass("scrapy_bte.learned._features", None))
+    monkeypatch.setattr(features, "_FEATURES", CPass("scrapy_bte._native.features", None))
     doc = build("<p>one</p><p>two words</p>")
     with pytest.raises(RuntimeError):
         features.block_features(doc, accelerated=True)

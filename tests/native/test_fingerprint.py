@@ -1,4 +1,4 @@
-"""SimHash fingerprints (``scrapy_bte.core._fingerprint``): the C pass gives the reference's value."""
+"""SimHash fingerprints (``scrapy_bte._native.fingerprint``): the C pass gives the reference's value."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from scrapy_bte.core.fingerprint import (
 
 from .cases import needs_c
 
-_needs_c = needs_c("scrapy_bte.core._fingerprint")
+_needs_c = needs_c("core.fingerprint")
 
 # The news vocabulary of tests/test_fingerprint.py's stories.
 _VOCAB = (

@@ -1,4 +1,4 @@
-"""Label-like blocks: the C pass (``scrapy_bte.evidence._labels``) and the pattern shortcuts give the
+"""Label-like blocks: the C pass (``scrapy_bte._native.labels``) and the pattern shortcuts give the
 flags of the one-test-after-another Python reference.
 
 Compared on texts aimed at the string rules both implement (``str.strip`` with the label tail,
@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 _needs_c = pytest.mark.skipif(
-    not ACCELERATED["scrapy_bte.evidence._labels"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.evidence._labels is not built",
+    not ACCELERATED["evidence.labels"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte._native.labels is not built",
 )
 
 #: The date pattern as first written, one branch per form: the spec of ``words.NUMERIC_DATE_RE``.
@@ -201,7 +201,7 @@ def check_texts(lows: list[str]) -> None:
         assert bool(bits & labels._DIGIT) == (labels._DIGIT_RE.search(t) is not None), t
         assert (words.NUMERIC_DATE_RE.search(t) is None) == (_PLAIN_DATE_RE.search(t) is None), t
         assert bool(bits & labels._NUMERIC_DATE) == (_PLAIN_DATE_RE.search(t) is not None), t
-    if ACCELERATED["scrapy_bte.evidence._labels"] or os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"):
+    if ACCELERATED["evidence.labels"] or os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"):
         fast = labels.text_flags(lows, accelerated=True)
         for t, a, b in zip(lows, fast.tolist(), ref.tolist()):
             assert a == b, (t, a, b)
@@ -341,7 +341,7 @@ def check_document(markup: str) -> None:
     doc = build(markup)
     ref = labels.label_features_reference(doc)
     assert ref.shape == (doc.n_blocks, len(labels.NAMES))
-    for accelerated in (False, None) + ((True,) if ACCELERATED["scrapy_bte.evidence._labels"] else ()):
+    for accelerated in (False, None) + ((True,) if ACCELERATED["evidence.labels"] else ()):
         out = labels.label_features(doc, accelerated=accelerated)
         assert out.dtype == ref.dtype and out.tobytes() == ref.tobytes(), accelerated
 

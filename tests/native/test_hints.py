@@ -23,8 +23,8 @@ from scrapy_bte.evidence.hints import attribute_bits_reference, group_bit, read_
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 _needs_c = pytest.mark.skipif(
-    not ACCELERATED["scrapy_bte.evidence._hints"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.evidence._hints is not built",
+    not ACCELERATED["evidence.hints"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte._native.hints is not built",
 )
 
 SHARE, RELATED, NAV, BODY, HEADER = (group_bit(g) for g in ("share", "related", "nav", "body", "header"))

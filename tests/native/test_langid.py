@@ -1,4 +1,4 @@
-"""The language identifier's score in C (``scrapy_bte.fields._langid``) is py3langid's own, bit for bit,
+"""The language identifier's score in C (``scrapy_bte._native.language``) is py3langid's own, bit for bit,
 and the sample it reads is the page's wordiest blocks."""
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 needs_c = pytest.mark.skipif(
-    not ACCELERATED["scrapy_bte.fields._langid"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.fields._langid is not built",
+    not ACCELERATED["fields.language"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte._native.language is not built",
 )
 
 

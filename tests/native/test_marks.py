@@ -1,4 +1,4 @@
-"""The one-pass word search of the field readers (``scrapy_bte.fields._marks``) finds what
+"""The one-pass word search of the field readers (``scrapy_bte._native.markup``) finds what
 ``str.find`` finds, and the markup scans that start from it read the same values."""
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 needs_c = pytest.mark.skipif(
-    not ACCELERATED["scrapy_bte.fields._marks"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.fields._marks is not built",
+    not ACCELERATED["fields.markup"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte._native.markup is not built",
 )
 
 # Characters of the words and their neighbours, wide ones (one, two and four bytes per character)

@@ -1,4 +1,4 @@
-"""The text statistics of the block features (``scrapy_bte.learned._textstats``): C against numpy,
+"""The text statistics of the block features (``scrapy_bte._native.features``): C against numpy,
 and the title overlap against Python."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from scrapy_bte.learned import features
 from .cases import needs_c
 
 # As when these tests were in one file with the document's: skipped where core._scan is not built.
-pytestmark = needs_c("scrapy_bte.core._scan")
+pytestmark = needs_c("core.document")
 
 
 block_texts_st = st.lists(
@@ -27,7 +27,7 @@ block_texts_st = st.lists(
 )
 
 
-needs_textstats = needs_c("scrapy_bte.learned._textstats")
+needs_textstats = needs_c("learned.features")
 
 
 @needs_textstats

@@ -1,4 +1,4 @@
-"""Values OR-ed down the element skeleton (``scrapy_bte.core._tree``): C against numpy."""
+"""Values OR-ed down the element skeleton (``scrapy_bte._native.tree``): C against numpy."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from scrapy_bte.core.document import build
 from .cases import MARKUPS, needs_c
 
 # As when these tests were in one file with the document's: skipped where core._scan is not built.
-pytestmark = needs_c("scrapy_bte.core._scan")
+pytestmark = needs_c("core.document")
 
 
-needs_tree = needs_c("scrapy_bte.core._tree")
+needs_tree = needs_c("core.tree")
 
 
 def check_path_or(doc, own: np.ndarray) -> None:
