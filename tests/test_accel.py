@@ -21,7 +21,7 @@ from scrapy_bte import ACCELERATED
 
 PACKAGE = Path(scrapy_bte.__file__).resolve().parent
 # The environment of a fresh process tree: no warning given yet.
-ENV = {k: v for k, v in os.environ.items() if k not in ("SCRAPY_BTE_NATIVE_WARNED", "PYTHONPATH")}
+ENV = {k: v for k, v in os.environ.items() if k not in ("SCRAPY_BTE_NATIVE_WARNED", "SCRAPY_BTE_NATIVE", "PYTHONPATH")}
 
 
 def _run(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:

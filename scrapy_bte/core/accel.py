@@ -8,15 +8,25 @@ module, named after it (``_native.document`` for ``core/document.py``).
 Each such Python module keeps a pure-Python twin of every C pass, named
 ``*_reference``: it is the fallback where the extension is missing and what
 the equality tests compare the C pass with. :data:`ACCELERATED` (also
-``scrapy_bte.ACCELERATED``) tells which passes are in use;
+``scrapy_bte.ACCELERATED``) tells which passes are built;
 :func:`warn_if_missing` logs one line when any is not, and :func:`summary`
 is what ``scrapy-bte --version`` prints.
+
+One switch chooses between the two everywhere: the environment variable
+``SCRAPY_BTE_NATIVE``, read once at import (``0``, ``false``, ``no`` or
+``off``: the Python references; unset or anything else: the C passes where
+built), and in a running process :func:`use_native` or the context manager
+:func:`native`. Every dispatch asks :func:`native_enabled` when it is called.
+The switch is the process's own: worker processes (``scrapy_bte.pool``) read
+the environment variable when they start.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
@@ -30,6 +40,8 @@ ACCELERATED: dict[str, bool] = {}
 #: ``benchmarks/reference_speed.py`` measures it: 3.3x (default method) to 14x on the
 #: sample article, 7x to 11x on a 55 KB news page.
 REFERENCE_SLOWDOWN = "3 to 10 times"
+#: The switch between the C passes and the Python references (see the module docstring).
+NATIVE_ENV = "SCRAPY_BTE_NATIVE"
 #: Set once the warning is logged, so worker processes started afterwards do not repeat it.
 _WARNED_ENV = "SCRAPY_BTE_NATIVE_WARNED"
 #: The repository root when the package is imported from its source tree (where
@@ -63,17 +75,54 @@ class CPass:
     name: str
     module: ModuleType | None
 
-    def use(self, accelerated: bool | None = None) -> ModuleType | None:
-        """The C module a call runs, or None for the Python reference.
+    def use(self) -> ModuleType | None:
+        """The submodule a call runs now: None (the Python reference) when it is not built or the switch is off."""
+        return self.module if _enabled else None
 
-        ``accelerated``: None runs C when it is built, True insists on C
-        (RuntimeError when it is not built), False runs the reference.
-        """
-        if accelerated is False:
-            return None
-        if self.module is None and accelerated:
-            raise RuntimeError(f"{self.name} is not built")
-        return self.module
+
+def _from_environment() -> bool:
+    return os.environ.get(NATIVE_ENV, "").strip().lower() not in ("0", "false", "no", "off")
+
+
+_enabled = _from_environment()
+
+
+def native_built() -> bool:
+    """Whether the extension ``scrapy_bte._native`` is built (beside this copy of the package)."""
+    return _NATIVE is not None
+
+
+def native_enabled() -> bool:
+    """Whether the switch asks for the C passes (they run where built)."""
+    return _enabled
+
+
+def use_native(flag: bool) -> None:
+    """Turn the C passes on (``True``) or off (``False``: every pass runs its Python reference)
+    in this process, from the next call on.
+
+    ``True`` where the extension is not built raises RuntimeError: the C passes cannot run.
+    """
+    global _enabled
+    if flag and _NATIVE is None:
+        raise RuntimeError("the native extension scrapy_bte._native is not built")
+    _enabled = bool(flag)
+
+
+@contextmanager
+def native(flag: bool = True) -> Iterator[None]:
+    """:func:`use_native` for a ``with`` block, then the switch as it was.
+
+    ``with native(False):`` runs the Python references; ``with native():`` insists on the C
+    passes (RuntimeError where they are not built).
+    """
+    global _enabled
+    before = _enabled
+    use_native(flag)
+    try:
+        yield
+    finally:
+        _enabled = before
 
 
 def load(name: str) -> CPass:
@@ -91,10 +140,12 @@ def missing() -> list[str]:
 
 
 def summary() -> str:
-    """``native code: 13 of 13 passes`` or which passes run their Python reference."""
+    """``native code: 13 of 13 passes``, which passes run their Python reference, or that the switch is off."""
     gone = missing()
-    text = f"native code: {len(ACCELERATED) - len(gone)} of {len(ACCELERATED)} passes"
-    return text + (f"; Python reference for {', '.join(gone)}" if gone else "")
+    built = f"{len(ACCELERATED) - len(gone)} of {len(ACCELERATED)} passes"
+    if not _enabled:
+        return f"native code: off ({NATIVE_ENV}=0), {built} built"
+    return f"native code: {built}" + (f"; Python reference for {', '.join(gone)}" if gone else "")
 
 
 def warn_if_missing() -> None:
@@ -105,7 +156,7 @@ def warn_if_missing() -> None:
     source tree, which imports the uncompiled sources.
     """
     gone = missing()
-    if not gone or os.environ.get(_WARNED_ENV):
+    if not gone or not _enabled or os.environ.get(_WARNED_ENV):  # nothing missing, or the references asked for
         return
     os.environ[_WARNED_ENV] = "1"
     if (_SOURCE_ROOT / "setup.py").is_file():

@@ -35,7 +35,7 @@ def _decode(ref: str) -> str:
     return html.unescape("&" + ref)
 
 
-def unescape(text: str, *, accelerated: bool | None = None) -> str:
+def unescape(text: str) -> str:
     """``html.unescape(text)``, decoding each distinct reference once.
 
     A reference decodes the same alone as in context: the pattern takes the
@@ -46,7 +46,7 @@ def unescape(text: str, *, accelerated: bool | None = None) -> str:
         return text
     if len(_SEEN) > SEEN_MAX:
         _SEEN.clear()
-    c = _ENTITIES.use(accelerated)
+    c = _ENTITIES.use()
     if c is None:
         return unescape_reference(text)
     return c.unescape(text, _SEEN, _decode)

@@ -111,13 +111,13 @@ def _powers(size: int) -> tuple[np.ndarray, np.ndarray]:
     return powers, inverse
 
 
-def simhash(text: str, *, accelerated: bool | None = None) -> int | None:
+def simhash(text: str) -> int | None:
     """64-bit SimHash of the text's shingles of :data:`SHINGLE` words; None if too short.
 
     One C loop over the text's UTF-8 bytes when ``scrapy_bte._native.fingerprint``
     is built, else :func:`simhash_reference`; the two give the same value.
     """
-    c = _FINGERPRINT.use(accelerated)
+    c = _FINGERPRINT.use()
     if c is None:
         return simhash_reference(text)
     result: int | None = c.simhash(text.encode("utf-8", "surrogatepass"), SHINGLE, MIN_WORDS)

@@ -111,9 +111,9 @@ WORDS = ("ld+json", "itemprop", "<time", "author", "<html", "<HTML", "<body", "c
 Find = Callable[..., int]
 
 
-def find_all(markup: str, words: tuple[str, ...], *, accelerated: bool | None = None) -> list[list[int]]:
+def find_all(markup: str, words: tuple[str, ...]) -> list[list[int]]:
     """Per word (ASCII, at least 2 characters), every offset where ``markup`` holds it, overlaps included."""
-    c = _MARKS.use(accelerated)
+    c = _MARKS.use()
     if c is None:
         return find_all_reference(markup, words)
     return c.find_all(markup, words)

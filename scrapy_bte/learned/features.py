@@ -207,16 +207,16 @@ def _codepoints(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
-def _text_stats(doc: Document, words: np.ndarray, accelerated: bool | None = None) -> np.ndarray:
+def _text_stats(doc: Document, words: np.ndarray) -> np.ndarray:
     """Digit, uppercase, punctuation, comma and sentence-end shares per block, on code points.
 
     Each character gets a 6-bit class code (table lookup plus case and space
     bits) and one integer ``bincount`` of (block, code) pairs counts every
     class of every block at once (:func:`_text_stats_reference`);
     ``scrapy_bte._native.features`` counts the same and divides in one C
-    pass when built (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`).
+    pass when built (unless the switch of :mod:`scrapy_bte.core.accel` is off).
     """
-    c = _TEXTSTATS.use(accelerated)
+    c = _TEXTSTATS.use()
     if c is None:
         return _text_stats_reference(doc, words)
     chars = np.ascontiguousarray(doc.chars, dtype=np.int64)
@@ -281,16 +281,16 @@ def _group_features(doc: Document, words: np.ndarray, chars: np.ndarray, nbytes:
     return cols
 
 
-def _title_overlap(doc: Document, words: np.ndarray, span: Span | None, accelerated: bool | None = None) -> np.ndarray:
+def _title_overlap(doc: Document, words: np.ndarray, span: Span | None) -> np.ndarray:
     """Share of a candidate headline's tokens that occur in the page title.
 
     Candidates (to bound the loop): heading blocks, and short blocks among the
     ten before BTE's span, where headlines sit when they are not headings.
     ``scrapy_bte._native.features`` tokenises and counts without a str per
-    token when built (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`),
+    token when built (unless the switch of :mod:`scrapy_bte.core.accel` is off),
     else :func:`_title_overlap_reference` does.
     """
-    c = _TEXTSTATS.use(accelerated)
+    c = _TEXTSTATS.use()
     if c is None:
         return _title_overlap_reference(doc, words, span)
     out = np.zeros(doc.n_blocks)
@@ -322,17 +322,15 @@ def _title_overlap_reference(doc: Document, words: np.ndarray, span: Span | None
     return out
 
 
-def block_features(
-    doc: Document, span: Span | None = None, *, use_span: bool = True, accelerated: bool | None = None
-) -> np.ndarray:
+def block_features(doc: Document, span: Span | None = None, *, use_span: bool = True) -> np.ndarray:
     """Feature matrix ``(n_blocks, N_FEATURES)`` as float32 (see the module docstring).
 
     The columns are filled in C by ``scrapy_bte._native.features`` when
-    built (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`),
+    built (unless the switch of :mod:`scrapy_bte.core.accel` is off),
     else by :func:`block_features_reference`. Both take the same Python-side
     inputs.
     """
-    c = _FEATURES.use(accelerated)
+    c = _FEATURES.use()
     if doc.n_blocks == 0:
         return np.zeros((0, N_FEATURES), dtype=np.float32)
     if use_span and span is None:
@@ -492,16 +490,16 @@ class BlockArrays(Protocol):
     def container(self) -> np.ndarray: ...
 
 
-def context_features(p: np.ndarray, doc: BlockArrays, *, accelerated: bool | None = None) -> np.ndarray:
+def context_features(p: np.ndarray, doc: BlockArrays) -> np.ndarray:
     """First-stage probabilities of the block, its neighbours, its container and the page.
 
     Content comes in runs inside one container; a second stage that sees
     these learns it (a cheap stand-in for a sequence model). ``doc`` needs
-    only ``words`` and ``container``. ``accelerated`` as in
+    only ``words`` and ``container``. In C as
     :func:`block_features`; :func:`context_features_reference` is the numpy
     reference.
     """
-    c = _FEATURES.use(accelerated)
+    c = _FEATURES.use()
     n = len(p)
     if n == 0:
         return np.zeros((0, len(CONTEXT_NAMES)), dtype=np.float32)
