@@ -661,12 +661,11 @@ static PyObject *unpack(PyObject *Py_UNUSED(self), PyObject *args)
         return NULL;
     PyObject *result = NULL;
     if (get_view(o_path, I64, -1, "path", &pb) < 0 || get_view(o_own, I64, pb.len / 8, "own", &ob) < 0 ||
-        PyObject_GetBuffer(dest, &out, PyBUF_RECORDS) < 0)
+        get_strided_view(dest, F32, 2, 2, "out", &out, 1) < 0)
         goto done;
     Py_ssize_t n = pb.len / (Py_ssize_t)sizeof(int64_t);
-    if (ob.len != pb.len || out.ndim != 2 || out.itemsize != sizeof(float) || strcmp(out.format, "f") != 0 ||
-        out.shape[0] != n || out.shape[1] < 2 * width || width < 0 || width > 63) {
-        PyErr_SetString(PyExc_ValueError, "unpack: out must be float32 (len(path), >= 2 * width)");
+    if (out.shape[0] != n || out.shape[1] < 2 * width || width < 0 || width > 63) {
+        PyErr_SetString(PyExc_ValueError, "unpack: out must be (len(path), >= 2 * width)");
         goto done;
     }
     const int64_t *path = pb.buf, *own = ob.buf;

@@ -203,18 +203,9 @@ static PyObject *block_features(PyObject *Py_UNUSED(self), PyObject *args)
         get_array(o_parents, I64, -1, "parents", held, &n_held) < 0)
         goto done;
     Py_buffer *out_view = &held[n_held];
-    if (PyObject_GetBuffer(o_out, out_view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
-        PyErr_SetString(PyExc_TypeError, "out must be a writable contiguous float32 array");
+    if (get_writable_view(o_out, F32, -1, "out", out_view) < 0)
         goto done;
-    }
     n_held++;
-    const char *out_fmt = out_view->format ? out_view->format : "B";
-    if (*out_fmt == '@' || *out_fmt == '=' || *out_fmt == '<')
-        out_fmt++;
-    if (out_view->itemsize != 4 || strcmp(out_fmt, "f") != 0) {
-        PyErr_SetString(PyExc_TypeError, "out must be a contiguous float32 array");
-        goto done;
-    }
     if (out_view->ndim != 2 || out_view->shape[0] != n || out_view->shape[1] < n_cols) {
         PyErr_Format(PyExc_ValueError, "out must have %zd rows of at least %zd columns", n, n_cols);
         goto done;

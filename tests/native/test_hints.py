@@ -256,8 +256,10 @@ def test_bits_are_written_into_a_slice_of_the_feature_matrix() -> None:
             assert np.array_equal(out[:, 5 : 5 + g], hints.bits_matrix(path))
             assert np.array_equal(out[:, 5 + g : 5 + 2 * g], hints.bits_matrix(own))
             assert (out[:, :5] == 7.0).all() and (out[:, 5 + 2 * g :] == 7.0).all()
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError, match="out must be a writable float32 array"):
         hints.write_bits(path, own, np.zeros((50, 40)))
+    with pytest.raises(ValueError, match="out must be"):
+        hints.write_bits(path, own, np.zeros((49, 40), np.float32))
 
 
 def test_page_group_stems_leave_the_furniture_bits_alone() -> None:
