@@ -33,7 +33,7 @@ from pathlib import Path
 from types import ModuleType
 
 #: Per Python module with C passes (``core.document``, ``learned.features``, ...), whether
-#: its submodule of ``scrapy_bte._native`` is built and in use.
+#: its submodule of ``scrapy_bte._native`` is built (its passes then run unless the switch is off).
 ACCELERATED: dict[str, bool] = {}
 
 #: How much slower ``extract()`` runs with every pass on its Python reference, as
