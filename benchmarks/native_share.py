@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import re
 import hashlib
 import json
 import logging
@@ -70,14 +71,18 @@ SHARED_HEADER = ROOT / "scrapy_bte" / "_native.h"
 
 
 def c_lines() -> dict[str, int]:
-    """Lines of C per pass: its sources and the headers ``setup.py`` lists for it (``_native.h`` apart)."""
-    tree = ast.parse((ROOT / "setup.py").read_text())
+    """Lines of C per pass (keyed as ``scrapy_bte.ACCELERATED``): the sources that fill its submodule
+    of ``scrapy_bte._native`` (the table in ``_native.c``) and the private headers they include."""
+    init = (ROOT / "scrapy_bte" / "_native.c").read_text()
+    sources = {p.stem[1:]: p for p in (ROOT / "scrapy_bte").rglob("_*.c") if p.name != "_native.c"}
     lines: dict[str, int] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.AnnAssign | ast.Assign) and "MODULES" in ast.unparse(node).split("=", 1)[0]:
-            for entry in node.value.elts:  # type: ignore[union-attr]
-                name, sources, headers = (ast.literal_eval(e) for e in entry.elts[:3])
-                lines[name] = sum(len((ROOT / f).read_text().splitlines()) for f in [*sources, *headers])
+    for row in re.finditer(r"\{\s*\"\w+\",[^{]*?scrapy_bte\.(\w+\.\w+)[^{]*\{([^}]*)\}", init):
+        files = [sources[name] for name in re.findall(r"scrapy_bte_add_(\w+)", row.group(2))]
+        headers = {h for f in files for h in re.findall(r'#include "(_\w+\.h)"', f.read_text())}
+        text = [f.read_text() for f in files] + [
+            (f.parent / h).read_text() for f in files for h in headers if (f.parent / h).is_file()
+        ]
+        lines[row.group(1)] = sum(len(t.splitlines()) for t in text)
     return lines
 
 
@@ -332,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
         missing = [n for n, on in scrapy_bte.ACCELERATED.items() if not on]
         raise SystemExit(f"build the C passes first (python setup.py build_ext --inplace); missing: {missing}")
     passes = [p.strip() for p in args.passes.split(",") if p.strip()] or sorted(scrapy_bte.ACCELERATED)
-    passes = [p if p.startswith("scrapy_bte.") else f"scrapy_bte.{p}" for p in passes]
+    passes = [p.removeprefix("scrapy_bte.") for p in passes]
     configs = [NATIVE, *passes] + ([] if args.no_reference else [REFERENCE])
 
     started = time.perf_counter()

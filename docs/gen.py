@@ -168,7 +168,11 @@ def modules_table() -> str:
         doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
         first = " ".join(doc.split("\n\n")[0].split()).replace("|", "\\|")
         name = str(path.relative_to(ROOT).with_suffix("")).replace(os.sep, ".").removesuffix(".__init__")
-        c_files = sorted(p.name for p in path.parent.glob("_*.c")) if path.name == "__init__.py" else []
+        c_files = (
+            sorted(p.name for p in path.parent.glob("_*.c") if p.name != "_native.c")
+            if path.name == "__init__.py"
+            else []
+        )
         extra = f" C passes: {', '.join(f'`{c}`' for c in c_files)}." if c_files else ""
         rows.append(f"| `{name}` | {first}{extra} |")
     return "\n".join(rows)

@@ -1,11 +1,20 @@
-/* Shared by the C passes: typed views of numpy arrays and portable bit helpers.
+/* Shared by the C passes of the one extension module scrapy_bte._native: the
+ * functions each source file adds to its submodule, typed views of numpy
+ * arrays (the one place buffers, dtypes and lengths are checked) and
+ * portable bit helpers.
  *
- * Arrays. get_view acquires a C-contiguous buffer of `count` items of `kind`
- * (any count if negative) and checks its format as well as its length, so a
- * pass never reads an array of another type as its own: 0 on success; on
- * failure -1 with TypeError (not an array of that type) or ValueError (wrong
- * length) set and nothing held; get_writable_view also insists on a
- * writable buffer. get_array does the same into the next slot
+ * Passes. Each C source beside a Python module exports one function,
+ * scrapy_bte_add_<file>(module), that adds its functions (and constants) to
+ * the submodule of scrapy_bte._native named after that Python module
+ * (_native.c); every other function and table of the file is static.
+ *
+ * Arrays: every buffer a pass reads or writes is acquired here. get_view
+ * acquires a C-contiguous buffer of `count` items of `kind` (any count if
+ * negative) and checks its format as well as its length, so a pass never
+ * reads an array of another type as its own: 0 on success; on failure -1
+ * with TypeError (not an array of that type) or ValueError (wrong length)
+ * set and nothing held; get_writable_view also insists on a writable
+ * buffer, and get_strided_view takes any strides and 1 or 2 dimensions. get_array does the same into the next slot
  * of `held`, so a pass that holds several releases them all on every path
  * (release_all).
  *
@@ -22,25 +31,71 @@
 #include <stdint.h>
 #include <string.h>
 
+/* ------------------------------------------------------------------ passes */
+
+int scrapy_bte_add_scan(PyObject *module);        /* core/_scan.c: core.document */
+int scrapy_bte_add_entities(PyObject *module);    /* core/_entities.c: core.entities */
+int scrapy_bte_add_tree(PyObject *module);        /* core/_tree.c: core.tree */
+int scrapy_bte_add_fingerprint(PyObject *module); /* core/_fingerprint.c: core.fingerprint */
+int scrapy_bte_add_hints(PyObject *module);       /* evidence/_hints.c: evidence.hints */
+int scrapy_bte_add_labels(PyObject *module);      /* evidence/_labels.c: evidence.labels */
+int scrapy_bte_add_marks(PyObject *module);       /* fields/_marks.c: fields.markup */
+int scrapy_bte_add_langid(PyObject *module);      /* fields/_langid.c: fields.language */
+int scrapy_bte_add_bte(PyObject *module);         /* methods/_bte.c: methods.bte */
+int scrapy_bte_add_em(PyObject *module);          /* methods/_em.c: methods.density */
+int scrapy_bte_add_textstats(PyObject *module);   /* learned/_textstats.c: learned.features */
+int scrapy_bte_add_features(PyObject *module);    /* learned/_features.c: learned.features */
+int scrapy_bte_add_mlp(PyObject *module);         /* learned/_mlp.c: learned.estimators */
+int scrapy_bte_add_auto(PyObject *module);        /* learned/_auto.c: learned.auto */
+
 /* ------------------------------------------------------------------ arrays */
 
-enum kind { F32, F64, I64, U8 };
+/* Item types, as bits: a check may accept more than one (F32 | F64). */
+enum kind { F32 = 1, F64 = 2, I64 = 4, U8 = 8, I32 = 16, F16 = 32 };
 
-static inline const char *kind_name(enum kind kind)
+static inline const char *kind_name(unsigned kinds)
 {
-    switch (kind) {
+    switch (kinds) {
     case F32:
         return "float32";
     case F64:
         return "float64";
+    case F32 | F64:
+        return "float32 or float64";
     case I64:
         return "int64";
+    case I32:
+        return "int32 or uint32";
+    case F16:
+        return "float16";
     default:
         return "uint8 or bool";
     }
 }
 
-static inline int get_typed_view(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *view,
+/* Whether the buffer's items are one of `kinds` (its format and item size both). */
+static inline int kind_matches(const Py_buffer *view, unsigned kinds)
+{
+    const char *fmt = view->format ? view->format : "B";
+    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
+        fmt++;
+    if ((kinds & F32) && view->itemsize == 4 && strcmp(fmt, "f") == 0)
+        return 1;
+    if ((kinds & F64) && view->itemsize == 8 && strcmp(fmt, "d") == 0)
+        return 1;
+    if ((kinds & I64) && view->itemsize == 8 && (strcmp(fmt, "l") == 0 || strcmp(fmt, "q") == 0))
+        return 1;
+    if ((kinds & U8) && view->itemsize == 1 && (strcmp(fmt, "B") == 0 || strcmp(fmt, "?") == 0))
+        return 1;
+    if ((kinds & I32) && view->itemsize == 4 &&
+        (strcmp(fmt, "i") == 0 || strcmp(fmt, "I") == 0 || strcmp(fmt, "l") == 0 || strcmp(fmt, "L") == 0))
+        return 1;
+    if ((kinds & F16) && view->itemsize == 2 && strcmp(fmt, "e") == 0)
+        return 1;
+    return 0;
+}
+
+static inline int get_typed_view(PyObject *obj, unsigned kinds, Py_ssize_t count, const char *name, Py_buffer *view,
                                  int writable)
 {
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0) {
@@ -48,28 +103,10 @@ static inline int get_typed_view(PyObject *obj, enum kind kind, Py_ssize_t count
                      name);
         return -1;
     }
-    const char *fmt = view->format ? view->format : "B";
-    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
-        fmt++;
-    int ok;
-    switch (kind) {
-    case F32:
-        ok = view->itemsize == 4 && strcmp(fmt, "f") == 0;
-        break;
-    case F64:
-        ok = view->itemsize == 8 && strcmp(fmt, "d") == 0;
-        break;
-    case I64:
-        ok = view->itemsize == 8 && (strcmp(fmt, "l") == 0 || strcmp(fmt, "q") == 0);
-        break;
-    default:
-        ok = view->itemsize == 1 && (strcmp(fmt, "B") == 0 || strcmp(fmt, "?") == 0);
-        break;
-    }
-    if (!ok) {
+    if (!kind_matches(view, kinds)) {
         PyBuffer_Release(view);
         PyErr_Format(PyExc_TypeError, writable ? "%s must be a writable contiguous %s array" : "%s must be a contiguous %s array",
-                     name, kind_name(kind));
+                     name, kind_name(kinds));
         return -1;
     }
     if (count >= 0 && view->len != count * view->itemsize) {
@@ -81,18 +118,37 @@ static inline int get_typed_view(PyObject *obj, enum kind kind, Py_ssize_t count
     return 0;
 }
 
-static inline int get_view(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *view)
+/* An array of any strides (a slice of a matrix) with min_ndim to max_ndim dimensions whose
+ * items are one of `kinds`; its shape is the caller's to check. As get_typed_view, 0 or -1
+ * with TypeError set and nothing held. */
+static inline int get_strided_view(PyObject *obj, unsigned kinds, int min_ndim, int max_ndim, const char *name,
+                                   Py_buffer *view, int writable)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_STRIDES | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0) {
+        PyErr_Format(PyExc_TypeError, writable ? "%s must be a writable array" : "%s must be an array", name);
+        return -1;
+    }
+    if (!kind_matches(view, kinds) || view->ndim < min_ndim || view->ndim > max_ndim) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "%s must be a %s%s array of %d to %d dimensions", name, writable ? "writable " : "",
+                     kind_name(kinds), min_ndim, max_ndim);
+        return -1;
+    }
+    return 0;
+}
+
+static inline int get_view(PyObject *obj, unsigned kind, Py_ssize_t count, const char *name, Py_buffer *view)
 {
     return get_typed_view(obj, kind, count, name, view, 0);
 }
 
 /* As get_view, for an array the pass writes into. */
-static inline int get_writable_view(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *view)
+static inline int get_writable_view(PyObject *obj, unsigned kind, Py_ssize_t count, const char *name, Py_buffer *view)
 {
     return get_typed_view(obj, kind, count, name, view, 1);
 }
 
-static inline int get_array(PyObject *obj, enum kind kind, Py_ssize_t count, const char *name, Py_buffer *held,
+static inline int get_array(PyObject *obj, unsigned kind, Py_ssize_t count, const char *name, Py_buffer *held,
                             int *n_held)
 {
     if (get_view(obj, kind, count, name, &held[*n_held]) < 0)

@@ -300,6 +300,16 @@ def crawl(site: str, tmp_path: Path) -> Callable[..., CrawlResult]:
     return run
 
 
+@pytest.fixture
+def native_on() -> Iterator[None]:
+    """The C passes switched on for the test, whatever ``SCRAPY_BTE_NATIVE`` says (RuntimeError
+    where the extension is not built: such tests also carry a skip mark outside CI)."""
+    from scrapy_bte.core.accel import native
+
+    with native():
+        yield
+
+
 def assert_article(text: str, sentences: tuple[str, ...]) -> None:
     """The text holds every sentence of the article and none of the boilerplate."""
     for sentence in sentences:

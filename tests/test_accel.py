@@ -21,12 +21,18 @@ from scrapy_bte import ACCELERATED
 
 PACKAGE = Path(scrapy_bte.__file__).resolve().parent
 # The environment of a fresh process tree: no warning given yet.
-ENV = {k: v for k, v in os.environ.items() if k not in ("SCRAPY_BTE_NATIVE_WARNED", "PYTHONPATH")}
+ENV = {k: v for k, v in os.environ.items() if k not in ("SCRAPY_BTE_NATIVE_WARNED", "SCRAPY_BTE_NATIVE", "PYTHONPATH")}
 
 
-def _run(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def _run(code: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", code], cwd=cwd, env=ENV, capture_output=True, text=True, timeout=120, check=True
+        [sys.executable, "-c", code],
+        cwd=cwd,
+        env={**ENV, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
 
 
@@ -49,8 +55,20 @@ def test_version_matches_the_distribution() -> None:
 )
 def test_version_says_native_code_is_in_use(tmp_path: Path) -> None:
     done = _run("import sys; from scrapy_bte.cli import main; sys.argv = ['scrapy-bte', '--version']; main()", tmp_path)
-    assert done.stdout == f"scrapy-bte {scrapy_bte.__version__} (native code: 14 of 14 passes)\n"
+    assert done.stdout == f"scrapy-bte {scrapy_bte.__version__} (native code: 13 of 13 passes)\n"
     assert done.stderr == ""
+    # The switch off: the references run and --version says so.
+    off = _run(
+        "import sys; from scrapy_bte.cli import main; from scrapy_bte.core import document; "
+        "assert document._SCAN.use() is None; sys.argv = ['scrapy-bte', '--version']; main()",
+        tmp_path,
+        SCRAPY_BTE_NATIVE="0",
+    )
+    assert (
+        off.stdout
+        == f"scrapy-bte {scrapy_bte.__version__} (native code: off (SCRAPY_BTE_NATIVE=0), 13 of 13 passes built)\n"
+    )
+    assert off.stderr == ""
 
 
 def test_missing_native_code_is_said_once(uncompiled: Path) -> None:
@@ -59,9 +77,11 @@ def test_missing_native_code_is_said_once(uncompiled: Path) -> None:
     done = _run(f"import scrapy_bte\nassert not any(scrapy_bte.ACCELERATED.values())\n{child}", uncompiled)
     lines = done.stderr.splitlines()
     assert len(lines) == 1, done.stderr
-    assert lines[0].startswith("scrapy-bte: 14 of 14 native passes are not in use (core._entities, ")
+    assert lines[0].startswith("scrapy-bte: 13 of 13 native passes are not in use (core.document, ")
     assert "about 3 to 10 times slower" in lines[0]
     assert "installed without them" in lines[0]
+    # The references asked for (SCRAPY_BTE_NATIVE=0): nothing to warn about.
+    assert _run("import scrapy_bte", uncompiled, SCRAPY_BTE_NATIVE="0").stderr == ""
 
 
 def test_source_tree_without_compiled_modules_is_named(uncompiled: Path, tmp_path: Path) -> None:
@@ -69,9 +89,9 @@ def test_source_tree_without_compiled_modules_is_named(uncompiled: Path, tmp_pat
     shutil.copytree(uncompiled, tree)
     (tree / "setup.py").write_text("")
     done = _run("import scrapy_bte", tree)
-    assert f"imported from the source tree {tree.resolve()} without its compiled modules" in done.stderr
+    assert f"imported from the source tree {tree.resolve()} without its compiled extension" in done.stderr
     version_line = _run(
         "import sys; from scrapy_bte.cli import main; sys.argv = ['scrapy-bte', '--version']; main()", tree
     ).stdout
-    assert version_line.startswith(f"scrapy-bte {scrapy_bte.__version__} (native code: 0 of 14 passes; ")
-    assert "Python reference for core._entities," in version_line and "\n" not in version_line.rstrip("\n")
+    assert version_line.startswith(f"scrapy-bte {scrapy_bte.__version__} (native code: 0 of 13 passes; ")
+    assert "Python reference for core.document," in version_line and "\n" not in version_line.rstrip("\n")

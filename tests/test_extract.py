@@ -11,6 +11,7 @@ from conftest import SAMPLES
 
 from scrapy_bte import ACCELERATED, ConfigError, Extraction, ExtractionError, extract
 from scrapy_bte.api import METHODS, parse
+from scrapy_bte.core.accel import native
 from scrapy_bte.core.document import STYLE_TAGS, build, step0
 from scrapy_bte.core.scripts import char_f1, weighted_words
 from scrapy_bte.core.tree import AttributeReader
@@ -352,12 +353,13 @@ def as_references(markup: str) -> str:
     return "".join(ch if ch.isascii() else f"&#x{ord(ch):X};" for ch in markup)
 
 
-@pytest.mark.parametrize("accelerated", [False, True])
-def test_numeric_references_count_as_the_characters_they_name(accelerated):
-    if accelerated and not ACCELERATED["scrapy_bte.core._scan"]:
-        pytest.skip("scrapy_bte.core._scan is not built")
-    written = build(as_references(JAPANESE_PAGE), accelerated=accelerated)
-    plain = build(JAPANESE_PAGE.replace("&#160;", "\u00a0"), accelerated=accelerated)
+@pytest.mark.parametrize("on", [False, True])
+def test_numeric_references_count_as_the_characters_they_name(on):
+    if on and not ACCELERATED["core.document"]:
+        pytest.skip("scrapy_bte._native.document is not built")
+    with native(on):
+        written = build(as_references(JAPANESE_PAGE))
+        plain = build(JAPANESE_PAGE.replace("&#160;", "\u00a0"))
     assert written.texts == plain.texts
     assert np.array_equal(written.words, plain.words)
     # A reference is one character of text: density and markup bytes measure the page as written out.

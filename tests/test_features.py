@@ -116,11 +116,11 @@ def test_layout_check_names_the_column_where_c_and_schema_part() -> None:
 
 
 @pytest.mark.skipif(
-    not ACCELERATED["scrapy_bte.learned._features"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.learned._features is not built",
+    not ACCELERATED["learned.features"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte._native.features is not built",
 )
 def test_c_pass_writes_the_schema_layout() -> None:
-    from scrapy_bte.learned import _features  # type: ignore[attr-defined]
+    from scrapy_bte._native import features as _features
 
     assert layout_disagreement(_features.LAYOUT, schema.BLOCK_GROUPS) is None
     assert len(CONTEXT_NAMES) == _features.N_CONTEXT

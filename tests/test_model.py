@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED, extract
 from scrapy_bte.api import parse
+from scrapy_bte.core.accel import native
 from scrapy_bte.errors import ModelError
 from scrapy_bte.learned.auto import _same_article, decide, decide_reference, select
 from scrapy_bte.learned.estimators import LogisticRegression, MLPClassifier, standardized, standardized_reference
@@ -467,13 +468,14 @@ def test_a_signup_box_with_a_form_leaves_the_body_but_a_premium_body_stays() -> 
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 _needs_c = pytest.mark.skipif(
-    not (ACCELERATED["scrapy_bte.learned._auto"] and ACCELERATED["scrapy_bte.learned._mlp"])
+    not (ACCELERATED["learned.auto"] and ACCELERATED["learned.estimators"])
     and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.learned._auto or _mlp is not built",
+    reason="scrapy_bte._native.auto or .estimators is not built",
 )
 
 
 @_needs_c
+@pytest.mark.usefixtures("native_on")
 @pytest.mark.parametrize("html", [ARTICLE, ARTICLE_WITH_LINKS, MENU_PAGE], ids=["article", "links", "menu"])
 def test_decide_in_c_equals_the_reference(html: str | bytes) -> None:
     doc = parse(html)
@@ -483,7 +485,7 @@ def test_decide_in_c_equals_the_reference(html: str | bytes) -> None:
     cases += [np.full(doc.n_blocks, v, dtype=np.float32) for v in (0.0, 0.5, 0.65, 1.0)]
     for p in cases:
         for threshold in (0.5, 0.65):
-            fast = decide(doc, p, threshold, smooth=True, accelerated=True)
+            fast = decide(doc, p, threshold, smooth=True)
             ref = decide_reference(doc, p, threshold, smooth=True)
             for a, b in zip(fast, ref):
                 assert a.dtype == b.dtype and np.array_equal(a, b)
@@ -493,6 +495,7 @@ def test_decide_in_c_equals_the_reference(html: str | bytes) -> None:
 
 
 @_needs_c
+@pytest.mark.usefixtures("native_on")
 def test_standardized_in_c_equals_the_reference() -> None:
     rng = np.random.default_rng(3)
     n = 37
@@ -505,7 +508,7 @@ def test_standardized_in_c_equals_the_reference() -> None:
         d = sum(p.shape[1] if p.ndim == 2 else 1 for p in parts)
         mean = rng.normal(size=d).astype(np.float32)
         scale = (rng.random(d) + 0.1).astype(np.float32)
-        fast = standardized(parts, mean, scale, accelerated=True)
+        fast = standardized(parts, mean, scale)
         ref = standardized_reference(parts, mean, scale)
         assert fast.dtype == ref.dtype == np.float32 and fast.flags.c_contiguous
         assert np.array_equal(fast, ref)
@@ -514,6 +517,7 @@ def test_standardized_in_c_equals_the_reference() -> None:
     X = block_features(doc, None)
     for stage in (model.stage1, model.stage2):
         extra = (np.zeros((len(X), len(CONTEXT_NAMES)), dtype=np.float32),) if stage is model.stage2 else ()
-        a = stage.decision_function(X, *extra, accelerated=True)
-        b = stage.decision_function(X, *extra, accelerated=False)
+        a = stage.decision_function(X, *extra)
+        with native(False):
+            b = stage.decision_function(X, *extra)
         assert np.array_equal(a, b)

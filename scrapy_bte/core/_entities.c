@@ -12,6 +12,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "_native.h"
+
 static int name_char(Py_UCS4 c)
 {
     return !(c == '\t' || c == '\n' || c == '\f' || c == ' ' || c == '<' || c == '&' || c == '#' || c == ';');
@@ -247,9 +249,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.core._entities",
-    "Character references decoded in one pass (optional accelerator of scrapy_bte.core.entities).", -1, methods, NULL, NULL, NULL, NULL,
-};
 
-PyMODINIT_FUNC PyInit__entities(void) { return PyModule_Create(&module); }
+
+/* This file's functions, added to its submodule of scrapy_bte._native (see _native.c). */
+int scrapy_bte_add_entities(PyObject *module)
+{
+    return PyModule_AddFunctions(module, methods);
+}

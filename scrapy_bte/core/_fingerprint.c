@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_native.h"
+
 #define Q 0x100000001B3ULL
 #define M1 0xBF58476D1CE4E5B9ULL
 #define M2 0x94D049BB133111EBULL
@@ -121,12 +123,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.core._fingerprint",
-    "SimHash of word shingles in one pass (optional accelerator of scrapy_bte.core.fingerprint).", -1, methods, NULL, NULL, NULL, NULL,
-};
 
-PyMODINIT_FUNC PyInit__fingerprint(void)
+
+/* This file's functions, added to its submodule of scrapy_bte._native (see _native.c). */
+int scrapy_bte_add_fingerprint(PyObject *module)
 {
     for (int c = 0; c < 256; c++) {
         if (c >= 128)
@@ -138,5 +138,5 @@ PyMODINIT_FUNC PyInit__fingerprint(void)
         else
             fold[c] = SPACE;
     }
-    return PyModule_Create(&module);
+    return PyModule_AddFunctions(module, methods);
 }

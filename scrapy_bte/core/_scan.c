@@ -296,7 +296,7 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
 static int check_configured(void)
 {
     if (!configured) {
-        PyErr_SetString(PyExc_RuntimeError, "scrapy_bte.core._scan is not configured");
+        PyErr_SetString(PyExc_RuntimeError, "scrapy_bte._native.document is not configured");
         return -1;
     }
     return 0;
@@ -1071,11 +1071,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.core._scan", "C passes of scrapy_bte.core.document (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
-};
 
-PyMODINIT_FUNC PyInit__scan(void)
+
+/* This file's functions, added to its submodule of scrapy_bte._native (see _native.c). */
+int scrapy_bte_add_scan(PyObject *module)
 {
-    return PyModule_Create(&module);
+    return PyModule_AddFunctions(module, methods);
 }

@@ -59,12 +59,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.core._tree", "Values OR-ed down the element skeleton (optional accelerator).", -1,
-    methods, NULL, NULL, NULL, NULL,
-};
 
-PyMODINIT_FUNC PyInit__tree(void)
+
+/* This file's functions, added to its submodule of scrapy_bte._native (see _native.c). */
+int scrapy_bte_add_tree(PyObject *module)
 {
-    return PyModule_Create(&module);
+    return PyModule_AddFunctions(module, methods);
 }

@@ -37,7 +37,7 @@ from .meta import meta_content, meta_tags
 from .scripts import counted_text, has_spaceless, weighted_words
 
 #: The C passes of step 0, the cut at tags, the block texts and the element skeleton.
-_SCAN = accel.load("scrapy_bte.core._scan")
+_SCAN = accel.load("core.document")
 
 # Elements whose content is dropped in step 0: code, styling, form
 # controls and frames. Media elements (video, audio, object, canvas) and
@@ -201,14 +201,14 @@ def noscript_content(markup: str) -> str:
     return "".join(out)
 
 
-def step0(markup: str, *, accelerated: bool | None = None) -> tuple[str, str | None]:
+def step0(markup: str) -> tuple[str, str | None]:
     """Drop comments and content-free elements; return (markup, <title> text).
 
     ``&nbsp;`` becomes a plain space in the returned markup: a non-breaking
     space separates words like any other, and turning it into one here
     spares the cut at tags a second pass over the page.
     """
-    c = _SCAN.use(accelerated)
+    c = _SCAN.use()
     if c is None:
         return step0_reference(markup)
     cleaned, start, end = c.step0(markup)
@@ -343,8 +343,6 @@ class Document:
     _attr_end: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
     _attr_len: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
     _start_tag: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
-    #: Built by the C passes; the skeleton and BTE's runs then use C too.
-    accelerated: bool = field(default=False, repr=False)
 
     def segment_texts(self, first: int, last: int) -> list[str]:
         """Raw text of segments ``first..last`` (the text between two tags)."""
@@ -465,7 +463,7 @@ def _empty_document(title: str | None, meta: dict[str, str], markup: str, tags: 
     )
 
 
-def _block_texts(all_text: str, keep: np.ndarray, accelerated: bool | None = None) -> list[str]:
+def _block_texts(all_text: str, keep: np.ndarray) -> list[str]:
     """Normalised text of the kept raw blocks, without a Python loop per block.
 
     ``all_text`` has a separator at each block-level tag. (Decoding maps
@@ -473,7 +471,7 @@ def _block_texts(all_text: str, keep: np.ndarray, accelerated: bool | None = Non
     """
     if len(keep) == 0:
         return []
-    c = _SCAN.use(accelerated)
+    c = _SCAN.use()
     if c is None:
         return _block_texts_reference(all_text, keep)
     # Decoding the whole text gives the kept pieces the same result: no
@@ -560,7 +558,7 @@ def _skeleton(doc: Document) -> Skeleton:
     """The element skeleton: elements, their parents, and each block's container."""
     lnames = doc._lnames
     events = np.flatnonzero(doc._flags & FLAG_STRUCTURE)
-    c = _SCAN.use(doc.accelerated)
+    c = _SCAN.use()
     src = doc._source
     if c is not None:
         tags, parents, depths_, tops = c.open_elements(events.astype(np.int64), lnames)
@@ -614,9 +612,9 @@ def _skeleton(doc: Document) -> Skeleton:
 Scan = tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, str, bool]
 
 
-def scan(cleaned: str, *, accelerated: bool | None = None) -> Scan:
+def scan(cleaned: str) -> Scan:
     """Cut step 0's output at tags (see :func:`scan_reference`)."""
-    c = _SCAN.use(accelerated)
+    c = _SCAN.use()
     if c is None:
         return scan_reference(cleaned)
     names, flags, tag_len, attr_len, seg_len, seg_chars, seg_words, woven, has_text = c.scan(cleaned)
@@ -679,7 +677,6 @@ def raw_blocks(
     seg_words: np.ndarray,
     seg_chars: np.ndarray,
     tag_len: np.ndarray,
-    accelerated: bool | None = None,
 ) -> RawBlocks:
     """Per segment its raw block and whether a link holds it; per raw block its totals.
 
@@ -691,7 +688,7 @@ def raw_blocks(
     raw_bytes)``; the C pass counts all of them in one loop over the tags
     instead of some twenty array operations (see :func:`raw_blocks_reference`).
     """
-    c = _SCAN.use(accelerated)
+    c = _SCAN.use()
     if c is None:
         return raw_blocks_reference(flags, seg_words, seg_chars, tag_len)
     seg_raw, in_link, words, link, tags, nbytes = c.raw_blocks(
@@ -765,7 +762,6 @@ def kept_blocks(
     raw_bytes: np.ndarray,
     raw_tags: np.ndarray,
     lnames: list[str],
-    accelerated: bool | None = None,
 ) -> KeptBlocks:
     """Per kept raw block its starting tag, that tag's name, markup bytes and tags; per segment its
     kept block and offset; per tag the offset of its ``>``.
@@ -775,7 +771,7 @@ def kept_blocks(
     dozen array operations and a list built per block (see
     :func:`kept_blocks_reference`).
     """
-    c = _SCAN.use(accelerated)
+    c = _SCAN.use()
     if c is None:
         return kept_blocks_reference(keep, flags, seg_rawblock, seg_len, tag_len, raw_bytes, raw_tags, lnames)
     start_tag, opener, blk_bytes, blk_tags, seg_block, seg_start, attr_end = c.kept_blocks(
@@ -828,28 +824,23 @@ def kept_blocks_reference(
     return start_tag, opener, blk_bytes, blk_tags, raw_to_block[seg_rawblock], seg_start, tag_end - 1
 
 
-def build(markup: str, *, accelerated: bool | None = None) -> Document:
+def build(markup: str) -> Document:
     """Build the document model from decoded markup.
 
-    ``accelerated`` picks the C passes (True) or the Python reference
-    (False); by default the C passes when the module is built.
+    The C passes where built, unless the switch of :mod:`scrapy_bte.core.accel`
+    is off (then every step's Python reference).
     """
-    use_c = _SCAN.use(accelerated) is not None
     head_meta = meta_tags(markup)
     meta = meta_content(markup, ("og:title", "og:site_name", "twitter:title"), tags=head_meta)
-    cleaned, title = step0(noscript_content(markup), accelerated=use_c)
-    lnames, flags, tag_len, attr_len, seg_len, seg_chars, seg_words, all_text, has_text = scan(
-        cleaned, accelerated=use_c
-    )
+    cleaned, title = step0(noscript_content(markup))
+    lnames, flags, tag_len, attr_len, seg_len, seg_chars, seg_words, all_text, has_text = scan(cleaned)
     if not has_text:
         return _empty_document(title, meta, markup, head_meta)
     n_tags = len(lnames)
-    seg_rawblock, in_link, raw_words, raw_link, raw_tags, raw_bytes = raw_blocks(
-        flags, seg_words, seg_chars, tag_len, accelerated=use_c
-    )
+    seg_rawblock, in_link, raw_words, raw_link, raw_tags, raw_bytes = raw_blocks(flags, seg_words, seg_chars, tag_len)
 
     keep = np.flatnonzero(raw_words > 0)
-    texts = _block_texts(all_text, keep, use_c)
+    texts = _block_texts(all_text, keep)
     if "" in texts:
         # Words that vanish when entities are decoded ("&#5", "&#8203;"):
         # such a block has no text, so it is neither a block nor BTE words.
@@ -859,7 +850,7 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
     if len(keep) == 0:  # text, but no words (only separators such as "|")
         return _empty_document(title, meta, markup, head_meta)
     start_tag, opener, blk_bytes, blk_tags, seg_block, seg_start, attr_end = kept_blocks(
-        keep, flags, seg_rawblock, seg_len, tag_len, raw_bytes, raw_tags, lnames, accelerated=use_c
+        keep, flags, seg_rawblock, seg_len, tag_len, raw_bytes, raw_tags, lnames
     )
     chars = np.fromiter(map(len, texts), np.int64, len(texts))
 
@@ -888,7 +879,6 @@ def build(markup: str, *, accelerated: bool | None = None) -> Document:
         _attr_end=attr_end,
         _attr_len=attr_len,
         _start_tag=start_tag,
-        accelerated=use_c,
     )
 
 

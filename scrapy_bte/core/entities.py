@@ -8,7 +8,7 @@ longer than the rest of the document build. The same few hundred distinct
 references repeat, so each distinct one is decoded once, by
 ``html.unescape`` (every rule of HTML5's table and of invalid code points
 stays the standard library's), and kept in a table; the C pass
-(``scrapy_bte.core._entities``) finds the references and looks them up.
+(``scrapy_bte._native.entities``) finds the references and looks them up.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import re
 from . import accel
 
 #: The C pass that finds references and looks them up.
-_ENTITIES = accel.load("scrapy_bte.core._entities")
+_ENTITIES = accel.load("core.entities")
 
 # html.unescape's own pattern: a reference is "&" and what this group matches.
 _CHARREF = re.compile(r"&(#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[^\t\n\f <&#;]{1,32};?)")
@@ -35,7 +35,7 @@ def _decode(ref: str) -> str:
     return html.unescape("&" + ref)
 
 
-def unescape(text: str, *, accelerated: bool | None = None) -> str:
+def unescape(text: str) -> str:
     """``html.unescape(text)``, decoding each distinct reference once.
 
     A reference decodes the same alone as in context: the pattern takes the
@@ -46,7 +46,7 @@ def unescape(text: str, *, accelerated: bool | None = None) -> str:
         return text
     if len(_SEEN) > SEEN_MAX:
         _SEEN.clear()
-    c = _ENTITIES.use(accelerated)
+    c = _ENTITIES.use()
     if c is None:
         return unescape_reference(text)
     return c.unescape(text, _SEEN, _decode)

@@ -25,7 +25,7 @@ import numpy as np
 from . import accel
 
 #: The C pass of :func:`simhash`: one loop over the bytes instead of a dozen array passes.
-_FINGERPRINT = accel.load("scrapy_bte.core._fingerprint")
+_FINGERPRINT = accel.load("core.fingerprint")
 
 MIN_WORDS = 20
 """Texts with fewer words (see :func:`word_count`) get no fingerprint."""
@@ -111,13 +111,13 @@ def _powers(size: int) -> tuple[np.ndarray, np.ndarray]:
     return powers, inverse
 
 
-def simhash(text: str, *, accelerated: bool | None = None) -> int | None:
+def simhash(text: str) -> int | None:
     """64-bit SimHash of the text's shingles of :data:`SHINGLE` words; None if too short.
 
-    One C loop over the text's UTF-8 bytes when ``scrapy_bte.core._fingerprint``
+    One C loop over the text's UTF-8 bytes when ``scrapy_bte._native.fingerprint``
     is built, else :func:`simhash_reference`; the two give the same value.
     """
-    c = _FINGERPRINT.use(accelerated)
+    c = _FINGERPRINT.use()
     if c is None:
         return simhash_reference(text)
     result: int | None = c.simhash(text.encode("utf-8", "surrogatepass"), SHINGLE, MIN_WORDS)

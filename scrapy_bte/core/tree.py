@@ -15,7 +15,7 @@ from . import accel
 from .document import Document
 
 #: The C pass of :func:`path_or`.
-_TREE = accel.load("scrapy_bte.core._tree")
+_TREE = accel.load("core.tree")
 
 
 def _find_all(text: str, word: str) -> list[int]:
@@ -88,15 +88,15 @@ class AttributeReader:
         return self.values(skeleton.attr_strings)[skeleton.el_attr_id]
 
 
-def path_or(doc: Document, own: np.ndarray, *, accelerated: bool | None = None) -> np.ndarray:
+def path_or(doc: Document, own: np.ndarray) -> np.ndarray:
     """Per element, ``own`` (int64) OR-ed over the element and all its ancestors.
 
     The root (element 0) contributes nothing. Parents precede their children,
-    so ``scrapy_bte.core._tree`` ORs them in one forward pass when built
-    (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`), else
+    so ``scrapy_bte._native.tree`` ORs them in one forward pass when built
+    (unless the switch of :mod:`scrapy_bte.core.accel` is off), else
     :func:`path_or_reference` does it in array steps.
     """
-    c = _TREE.use(accelerated)
+    c = _TREE.use()
     if c is None:
         return path_or_reference(doc, own)
     raw = c.path_or(doc.skeleton.parents, np.ascontiguousarray(own, dtype=np.int64))

@@ -370,7 +370,7 @@ static unsigned char *values_buffer(unsigned char *small, size_t small_size)
 static int configured(void)
 {
     if (max_values < 0) {
-        PyErr_SetString(PyExc_RuntimeError, "scrapy_bte.evidence._hints is not configured");
+        PyErr_SetString(PyExc_RuntimeError, "scrapy_bte._native.hints is not configured");
         return 0;
     }
     return 1;
@@ -661,12 +661,11 @@ static PyObject *unpack(PyObject *Py_UNUSED(self), PyObject *args)
         return NULL;
     PyObject *result = NULL;
     if (get_view(o_path, I64, -1, "path", &pb) < 0 || get_view(o_own, I64, pb.len / 8, "own", &ob) < 0 ||
-        PyObject_GetBuffer(dest, &out, PyBUF_RECORDS) < 0)
+        get_strided_view(dest, F32, 2, 2, "out", &out, 1) < 0)
         goto done;
     Py_ssize_t n = pb.len / (Py_ssize_t)sizeof(int64_t);
-    if (ob.len != pb.len || out.ndim != 2 || out.itemsize != sizeof(float) || strcmp(out.format, "f") != 0 ||
-        out.shape[0] != n || out.shape[1] < 2 * width || width < 0 || width > 63) {
-        PyErr_SetString(PyExc_ValueError, "unpack: out must be float32 (len(path), >= 2 * width)");
+    if (out.shape[0] != n || out.shape[1] < 2 * width || width < 0 || width > 63) {
+        PyErr_SetString(PyExc_ValueError, "unpack: out must be (len(path), >= 2 * width)");
         goto done;
     }
     const int64_t *path = pb.buf, *own = ob.buf;
@@ -695,12 +694,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.evidence._hints",
-    "Class-hint bits of raw attribute strings (optional accelerator of scrapy_bte.evidence.hints).", -1, methods, NULL, NULL, NULL, NULL,
-};
 
-PyMODINIT_FUNC PyInit__hints(void)
+
+/* This file's functions, added to its submodule of scrapy_bte._native (see _native.c). */
+int scrapy_bte_add_hints(PyObject *module)
 {
     for (int c = 0; c < 256; c++) {
         lower[c] = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
@@ -708,5 +705,5 @@ PyMODINIT_FUNC PyInit__hints(void)
         is_word[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
         is_value[c] = c < 128 && !is_space[c] && c != '"' && c != '\'' && c != '>';
     }
-    return PyModule_Create(&module);
+    return PyModule_AddFunctions(module, methods);
 }

@@ -19,7 +19,7 @@ are :mod:`scrapy_bte.evidence.words`'.
 Attribute strings repeat across a template and across a site's pages, so
 each distinct string is read once per process (:data:`_cache`). A crawl that
 keeps meeting new sites still reads a hundred-odd new strings per page; the C
-pass ``scrapy_bte.evidence._hints`` reads the ASCII ones (nearly all) from the
+pass ``scrapy_bte._native.hints`` reads the ASCII ones (nearly all) from the
 same tables.
 """
 
@@ -86,7 +86,7 @@ _WORD_KEYS = frozenset(_WORD_BITS)
 _CACHE_SIZE = 100_000
 
 #: The C pass of :func:`read_bits`, given the tables above once.
-_HINTS = accel.load("scrapy_bte.evidence._hints")
+_HINTS = accel.load("evidence.hints")
 if _HINTS.module is not None:
     _HINTS.module.configure(
         _NAMES,
@@ -109,13 +109,13 @@ def attribute_bits(raw: str) -> int:
     return bits
 
 
-def read_bits(raw: str, *, accelerated: bool | None = None) -> int:
+def read_bits(raw: str) -> int:
     """:func:`attribute_bits` without the cache.
 
-    In C when ``scrapy_bte.evidence._hints`` is built and ``raw`` is ASCII, else
+    In C when ``scrapy_bte._native.hints`` is built and ``raw`` is ASCII, else
     :func:`attribute_bits_reference`; the two give the same bits.
     """
-    c = _HINTS.use(accelerated)
+    c = _HINTS.use()
     bits: int | None = None if c is None else c.attribute_bits(raw)
     return attribute_bits_reference(raw) if bits is None else bits
 
@@ -136,15 +136,20 @@ def attribute_bits_reference(raw: str) -> int:
     return bits
 
 
-def _bits_of(raws: list[str], *, accelerated: bool | None = None) -> np.ndarray:
+def _bits_of(raws: list[str]) -> np.ndarray:
     """:func:`attribute_bits` of many strings: each distinct string is read once, and the
     repeats of a template are C-level dictionary look-ups, not Python calls (with the C pass,
     one call for the whole list)."""
-    c = _HINTS.use(accelerated)
-    if c is not None:
-        out = np.empty(len(raws), np.int64)
-        c.bits_of(raws, out, _cache, _CACHE_SIZE, attribute_bits_reference)
-        return out
+    c = _HINTS.use()
+    if c is None:
+        return bits_of_reference(raws)
+    out = np.empty(len(raws), np.int64)
+    c.bits_of(raws, out, _cache, _CACHE_SIZE, attribute_bits_reference)
+    return out
+
+
+def bits_of_reference(raws: list[str]) -> np.ndarray:
+    """The Python reference of :func:`_bits_of`."""
     cache = _cache
     if len(cache) + len(raws) >= _CACHE_SIZE:
         return np.fromiter(map(attribute_bits, raws), np.int64, len(raws))
@@ -153,10 +158,10 @@ def _bits_of(raws: list[str], *, accelerated: bool | None = None) -> np.ndarray:
     return np.fromiter(map(cache.__getitem__, raws), np.int64, len(raws))
 
 
-def _slice_bits(src: str, stop: np.ndarray, size: np.ndarray, *, accelerated: bool | None = None) -> np.ndarray:
+def _slice_bits(src: str, stop: np.ndarray, size: np.ndarray) -> np.ndarray:
     """:func:`_bits_of` of the strings ``src[stop - size : stop]``: with the C pass each is sliced
     in C, not in a Python loop (else :func:`slice_bits_reference`)."""
-    c = _HINTS.use(accelerated)
+    c = _HINTS.use()
     if c is None:
         return slice_bits_reference(src, stop, size)
     out = np.empty(len(stop), np.int64)
@@ -169,7 +174,7 @@ def _slice_bits(src: str, stop: np.ndarray, size: np.ndarray, *, accelerated: bo
 def slice_bits_reference(src: str, stop: np.ndarray, size: np.ndarray) -> np.ndarray:
     """The Python reference of :func:`_slice_bits`."""
     raws = [src[e - k : e] for e, k in zip(stop.tolist(), size.tolist())]
-    return _bits_of(raws, accelerated=False)
+    return bits_of_reference(raws)
 
 
 #: How many elements up from a block's container count as "around" it. The
@@ -178,17 +183,17 @@ def slice_bits_reference(src: str, stop: np.ndarray, size: np.ndarray) -> np.nda
 REACH = 4
 
 
-def block_hints(doc: Document, *, accelerated: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
+def block_hints(doc: Document) -> tuple[np.ndarray, np.ndarray]:
     """Per block, (bits of its container and the :data:`REACH` - 1 elements above it, bits of its own
-    opening tag). Cached on the document (when ``accelerated`` is None).
+    opening tag). Cached on the document.
 
-    One C loop over the blocks when ``scrapy_bte.evidence._hints`` is built (the array steps of
+    One C loop over the blocks when ``scrapy_bte._native.hints`` is built (the array steps of
     :func:`block_hints_reference` are a dozen numpy calls on arrays of a few hundred items).
     """
-    cached = _last.get(doc) if accelerated is None else None
+    cached = _last.get(doc)
     if cached is not None:
         return cached
-    c = _HINTS.use(accelerated)
+    c = _HINTS.use()
     if c is None:
         result = block_hints_reference(doc)
     else:
@@ -198,7 +203,7 @@ def block_hints(doc: Document, *, accelerated: bool | None = None) -> tuple[np.n
         path = np.empty(n, np.int64)
         own = np.empty(n, np.int64)
         c.block_bits(
-            _string_bits(doc) if accelerated is None else _bits_of(skeleton.attr_strings),
+            _string_bits(doc),
             skeleton.el_attr_id,
             skeleton.parents,
             np.ascontiguousarray(doc.container, dtype=np.int64),
@@ -215,15 +220,14 @@ def block_hints(doc: Document, *, accelerated: bool | None = None) -> tuple[np.n
             attribute_bits_reference,
         )
         result = (path, own)
-    if accelerated is None:
-        _last.put(doc, result)
+    _last.put(doc, result)
     return result
 
 
 def block_hints_reference(doc: Document) -> tuple[np.ndarray, np.ndarray]:
     """The numpy reference of :func:`block_hints` (not cached)."""
     skeleton = doc.skeleton
-    own_el = _bits_of(skeleton.attr_strings, accelerated=False)[skeleton.el_attr_id]
+    own_el = bits_of_reference(skeleton.attr_strings)[skeleton.el_attr_id]
     own_el[0] = 0
     parents = doc.skeleton.parents.copy()
     parents[0] = 0
@@ -245,7 +249,7 @@ def block_hints_reference(doc: Document) -> tuple[np.ndarray, np.ndarray]:
     tags = np.maximum(starts, 0)
     with_attrs = np.flatnonzero(~is_el & (lens[tags] > 0)) if len(lens) else tags[:0]
     if len(with_attrs):
-        own[with_attrs] = _slice_bits(src, ends[tags[with_attrs]], lens[tags[with_attrs]], accelerated=False)
+        own[with_attrs] = slice_bits_reference(src, ends[tags[with_attrs]], lens[tags[with_attrs]])
     return path, own
 
 
@@ -255,11 +259,11 @@ def bits_matrix(values: np.ndarray) -> np.ndarray:
     return np.unpackbits(raw, axis=1, bitorder="little")[:, :N_GROUPS]
 
 
-def write_bits(path: np.ndarray, own: np.ndarray, out: np.ndarray, *, accelerated: bool | None = None) -> None:
+def write_bits(path: np.ndarray, own: np.ndarray, out: np.ndarray) -> None:
     """``out[:, :N_GROUPS] = bits_matrix(path)`` and ``out[:, N_GROUPS:2 * N_GROUPS] = bits_matrix(own)``
     into a float32 ``out`` (a slice of the feature matrix): in C when built, with no (n, 64) byte
     arrays between."""
-    c = _HINTS.use(accelerated)
+    c = _HINTS.use()
     if c is None:
         out[:, :N_GROUPS] = bits_matrix(path)
         out[:, N_GROUPS : 2 * N_GROUPS] = bits_matrix(own)

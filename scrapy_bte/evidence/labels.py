@@ -91,7 +91,7 @@ _DIGIT = 16  # a decimal digit (``\d``)
 _DATE_WORD = 32  # one of DATE_WORDS, as a whole run of letters
 _NUMERIC_DATE = 64  # NUMERIC_DATE_RE matches
 _READ_TIME_WORD = 128  # one of READ_TIME_WORDS
-_FURNITURE = accel.load("scrapy_bte.evidence._labels")
+_FURNITURE = accel.load("evidence.labels")
 if _FURNITURE.module is not None:  # the C pass reads this module's word lists, never copies of them
     _FURNITURE.module.configure(
         LABEL_TAIL,
@@ -136,14 +136,14 @@ def byline_start(low: str) -> bool:
     return byline_opener(low) is not None
 
 
-def text_flags(lows: list[str], *, accelerated: bool | None = None) -> np.ndarray:
+def text_flags(lows: list[str]) -> np.ndarray:
     """One byte of flags per lower-cased short text (bits: label, label_colon, byline_start,
     credit_start, then ``_DIGIT`` ... ``_READ_TIME_WORD``).
 
-    One C pass over each text when ``scrapy_bte.evidence._labels`` is built (the Python tests
+    One C pass over each text when ``scrapy_bte._native.labels`` is built (the Python tests
     build a dozen small strings per text), else :func:`text_flags_reference`; the two agree.
     """
-    c = _FURNITURE.use(accelerated)
+    c = _FURNITURE.use()
     if c is None:
         return text_flags_reference(lows)
     return np.frombuffer(c.flags(lows), np.uint8)
@@ -187,10 +187,10 @@ def _date_columns(lows: list[str], bits: np.ndarray) -> tuple[np.ndarray, np.nda
     return date, read
 
 
-def _repeats(texts: list[str], accelerated: bool | None = None) -> np.ndarray | None:
+def _repeats(texts: list[str]) -> np.ndarray | None:
     """How many times each text occurs (float64), or None when every text occurs once; a C pass
     when built (``collections.Counter`` and a look-up per text cost about 60 ns a block)."""
-    c = _FURNITURE.use(accelerated)
+    c = _FURNITURE.use()
     if c is None:
         counts = Counter(texts)
         if len(counts) == len(texts):
@@ -200,22 +200,20 @@ def _repeats(texts: list[str], accelerated: bool | None = None) -> np.ndarray | 
     return out if c.repeats(texts, out) < len(texts) else None
 
 
-def _lowered(texts: list[str], rows: list[int], accelerated: bool | None = None) -> list[str]:
+def _lowered(texts: list[str], rows: list[int]) -> list[str]:
     """``[texts[i].lower() for i in rows]``; in C when built (an ASCII text is lowered there
     without a method call, itself when it has no capital)."""
-    c = _FURNITURE.use(accelerated)
+    c = _FURNITURE.use()
     if c is None:
         return [texts[i].lower() for i in rows]
     return c.lowered(texts, rows)
 
 
-def _flag_columns(
-    out: np.ndarray, rows: np.ndarray, lows: list[str], bits: np.ndarray, accelerated: bool | None = None
-) -> None:
+def _flag_columns(out: np.ndarray, rows: np.ndarray, lows: list[str], bits: np.ndarray) -> None:
     """Columns 0-5 of :func:`label_features` for the blocks ``rows`` (texts ``lows``, flags ``bits``):
     written by one C call when built (else a fancy-index assignment per column), the reading-time
     pattern run where the flags say it can match."""
-    c = _FURNITURE.use(accelerated)
+    c = _FURNITURE.use()
     if c is None:
         out[rows, :4] = np.unpackbits(bits[:, None], axis=1, count=4, bitorder="little")
         out[rows, 4], out[rows, 5] = _date_columns(lows, bits)
@@ -225,13 +223,12 @@ def _flag_columns(
             out[rows[i], 5] = 1.0
 
 
-def label_features(doc: Document, *, accelerated: bool | None = None) -> np.ndarray:
+def label_features(doc: Document) -> np.ndarray:
     """``(n_blocks, len(NAMES))`` flags of label-like blocks (see the module docstring).
 
-    Cached for the last document (when ``accelerated`` is None); ``accelerated`` as in
-    :func:`text_flags`. :func:`label_features_reference` gives the same array.
+    Cached for the last document; in C where built, as :func:`text_flags`. :func:`label_features_reference` gives the same array.
     """
-    cached = _last.get(doc) if accelerated is None else None
+    cached = _last.get(doc)
     if cached is not None:
         return cached
     n = doc.n_blocks
@@ -241,14 +238,13 @@ def label_features(doc: Document, *, accelerated: bool | None = None) -> np.ndar
     if len(rows):
         # One call per text: only the texts with a non-ASCII character take str.lower's slow path
         # (one joined string would take it for all of them).
-        lows = _lowered(texts, rows.tolist(), accelerated)
-        _flag_columns(out, rows, lows, text_flags(lows, accelerated=accelerated), accelerated)
-    repeats = _repeats(texts, accelerated)
+        lows = _lowered(texts, rows.tolist())
+        _flag_columns(out, rows, lows, text_flags(lows))
+    repeats = _repeats(texts)
     if repeats is not None:
         out[:, 6] = np.log(repeats)
-    out[:, 7:9] = _next_to_images(doc, accelerated=accelerated)
-    if accelerated is None:
-        _last.put(doc, out)
+    out[:, 7:9] = _next_to_images(doc)
+    _last.put(doc, out)
     return out
 
 
@@ -297,12 +293,12 @@ def label_features_reference(doc: Document) -> np.ndarray:
 _IMG_FLAGS = TAG_FLAGS.get("img", 0)
 
 
-def _next_to_images(doc: Document, *, accelerated: bool | None = None) -> np.ndarray:
+def _next_to_images(doc: Document) -> np.ndarray:
     """Per block, whether an ``<img>`` stands between it and the previous (column 0) or next (column 1)
     block of text: where captions and credits sit, whatever their markup is called.
 
     :func:`_next_to_images_reference` gives the same array. One C pass over the tags when built
-    (``accelerated`` as in :func:`text_flags`); else only the tags with an image's flag bits are
+    (as :func:`text_flags`); else only the tags with an image's flag bits are
     compared by name. A block's segments are one run, so tag ``t`` (between segments ``t`` and
     ``t + 1``) is inside a block when both segments belong to it, and the block before it is the
     running maximum of the segments' blocks: no per-block search.
@@ -313,7 +309,7 @@ def _next_to_images(doc: Document, *, accelerated: bool | None = None) -> np.nda
     flags = doc.tag_flags
     if len(flags) != len(names):  # a document without the tag flags
         return _next_to_images_reference(doc)
-    c = _FURNITURE.use(accelerated)
+    c = _FURNITURE.use()
     if c is not None:
         c.beside(names, "img", np.ascontiguousarray(doc.seg_block, dtype=np.int64), out)
         return out

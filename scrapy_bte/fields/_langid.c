@@ -46,18 +46,6 @@ static inline float half_to_float(uint16_t h)
 static int32_t *slot = NULL;
 static Py_ssize_t slot_size = 0;
 
-static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return -1;
-    if (view->itemsize != itemsize) {
-        PyErr_Format(PyExc_ValueError, "%s must hold %zd-byte items", what, itemsize);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
 PyDoc_STRVAR(feature_rows_doc,
              "feature_rows(nextmove, rowbase, output, table, data) -> (features, counts, rows) | None\n\n"
              "Walk the bytes `data` through the automaton (`nextmove`: uint32 next states,\n"
@@ -77,8 +65,8 @@ static PyObject *feature_rows(PyObject *Py_UNUSED(self), PyObject *args)
     int64_t *features = NULL;
     float *counts = NULL;
     Py_ssize_t found = 0;
-    if (get_buffer(o_next, &next, 4, "nextmove") < 0 || get_buffer(o_base, &base, 8, "rowbase") < 0 ||
-        get_buffer(o_out, &out, 8, "output") < 0 || get_buffer(o_table, &table, 2, "table") < 0)
+    if (get_view(o_next, I32, -1, "nextmove", &next) < 0 || get_view(o_base, I64, -1, "rowbase", &base) < 0 ||
+        get_view(o_out, I64, -1, "output", &out) < 0 || get_view(o_table, F16, -1, "table", &table) < 0)
         goto done;
     if (table.ndim != 2) {
         PyErr_SetString(PyExc_ValueError, "table must be two-dimensional");
@@ -182,12 +170,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.fields._langid",
-    "C pass of scrapy_bte.fields.language (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
-};
 
-PyMODINIT_FUNC PyInit__langid(void)
+
+/* This file's functions, added to its submodule of scrapy_bte._native (see _native.c). */
+int scrapy_bte_add_langid(PyObject *module)
 {
-    return PyModule_Create(&module);
+    return PyModule_AddFunctions(module, methods);
 }

@@ -246,12 +246,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.fields._marks", "C pass of scrapy_bte.fields.markup (optional accelerator).", -1,
-    methods, NULL, NULL, NULL, NULL,
-};
 
-PyMODINIT_FUNC PyInit__marks(void)
+
+/* This file's functions, added to its submodule of scrapy_bte._native (see _native.c). */
+int scrapy_bte_add_marks(PyObject *module)
 {
-    return PyModule_Create(&module);
+    return PyModule_AddFunctions(module, methods);
 }

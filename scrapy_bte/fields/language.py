@@ -19,7 +19,7 @@ import numpy as np
 from ..core import accel
 
 #: The C pass of the identifier's score: the byte walk and the feature rows.
-_LANGID = accel.load("scrapy_bte.fields._langid")
+_LANGID = accel.load("fields.language")
 
 #: Characters of text handed to the identifier: enough for a stable
 #: answer on article prose (the gold text's language on 123 of
@@ -46,12 +46,10 @@ _PROBES = (
 Tables = tuple[Any, np.ndarray, np.ndarray, np.ndarray]
 
 
-def feature_rows(
-    tables: Tables, data: bytes, *, accelerated: bool | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def feature_rows(tables: Tables, data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The features the bytes ``data`` meet in the identifier's automaton, in the order they
     first occur, with their counts (float32) and their table rows as float32; None for none."""
-    c = _LANGID.use(accelerated)
+    c = _LANGID.use()
     if c is None:
         return feature_rows_reference(tables, data)
     got = c.feature_rows(*tables, data)

@@ -20,7 +20,7 @@ from ..core.document import clean_text
 from ..core.meta import attributes
 
 #: The C pass that finds every word of :data:`WORDS` in one read of the page.
-_MARKS = accel.load("scrapy_bte.fields._marks")
+_MARKS = accel.load("fields.markup")
 
 #: ``<meta property|name>`` keys read from the page head: OpenGraph,
 #: Twitter cards, ``article:*``, Dublin Core and the plain HTML names.
@@ -111,9 +111,9 @@ WORDS = ("ld+json", "itemprop", "<time", "author", "<html", "<HTML", "<body", "c
 Find = Callable[..., int]
 
 
-def find_all(markup: str, words: tuple[str, ...], *, accelerated: bool | None = None) -> list[list[int]]:
+def find_all(markup: str, words: tuple[str, ...]) -> list[list[int]]:
     """Per word (ASCII, at least 2 characters), every offset where ``markup`` holds it, overlaps included."""
-    c = _MARKS.use(accelerated)
+    c = _MARKS.use()
     if c is None:
         return find_all_reference(markup, words)
     return c.find_all(markup, words)

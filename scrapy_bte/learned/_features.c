@@ -203,18 +203,9 @@ static PyObject *block_features(PyObject *Py_UNUSED(self), PyObject *args)
         get_array(o_parents, I64, -1, "parents", held, &n_held) < 0)
         goto done;
     Py_buffer *out_view = &held[n_held];
-    if (PyObject_GetBuffer(o_out, out_view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
-        PyErr_SetString(PyExc_TypeError, "out must be a writable contiguous float32 array");
+    if (get_writable_view(o_out, F32, -1, "out", out_view) < 0)
         goto done;
-    }
     n_held++;
-    const char *out_fmt = out_view->format ? out_view->format : "B";
-    if (*out_fmt == '@' || *out_fmt == '=' || *out_fmt == '<')
-        out_fmt++;
-    if (out_view->itemsize != 4 || strcmp(out_fmt, "f") != 0) {
-        PyErr_SetString(PyExc_TypeError, "out must be a contiguous float32 array");
-        goto done;
-    }
     if (out_view->ndim != 2 || out_view->shape[0] != n || out_view->shape[1] < n_cols) {
         PyErr_Format(PyExc_ValueError, "out must have %zd rows of at least %zd columns", n, n_cols);
         goto done;
@@ -625,28 +616,24 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.learned._features", "Numeric body of features.block_features and context_features (optional accelerator).",
-    -1, methods, NULL, NULL, NULL, NULL,
-};
 
-PyMODINIT_FUNC PyInit__features(void)
+
+/* This file's functions, added to its submodule of scrapy_bte._native (see _native.c). */
+int scrapy_bte_add_features(PyObject *module)
 {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
+    if (PyModule_AddFunctions(module, methods) < 0)
+        return -1;
     /* The numeric groups of feature_schema.BLOCK_GROUPS in write order, with the
      * widths this build writes (-1: the caller's n_openers or n_bits);
      * tests/test_features.py names the first column where the schema differs. */
     PyObject *layout = Py_BuildValue("((si)(si)(si)(si)(si)(si)(si)(si)(si)(si))", "shape", N_SHAPE, "neighbours",
                                      N_NEIGHBOUR, "wide", N_WIDE, "page", N_PAGE, "span", N_SPAN, "openers", -1, "path",
                                      -1, "tag", N_TAG, "groups", N_LEVELS * N_GROUP, "text", N_TEXT + 1);
-    if (layout == NULL || PyModule_AddObjectRef(m, "LAYOUT", layout) < 0 ||
-        PyModule_AddIntConstant(m, "N_CONTEXT", N_CONTEXT) < 0) {
+    if (layout == NULL || PyModule_AddObjectRef(module, "LAYOUT", layout) < 0 ||
+        PyModule_AddIntConstant(module, "N_CONTEXT", N_CONTEXT) < 0) {
         Py_XDECREF(layout);
-        Py_DECREF(m);
-        return NULL;
+        return -1;
     }
     Py_DECREF(layout);
-    return m;
+    return 0;
 }

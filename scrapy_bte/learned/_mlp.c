@@ -13,20 +13,14 @@
 #include <Python.h>
 #include <string.h>
 
+#include "_native.h"
+
 /* One row of a row-contiguous float32 block: the loop the compiler vectorises. */
 static void standardize_row(float *restrict out, const float *restrict x, const float *restrict mean,
                             const float *restrict scale, Py_ssize_t k)
 {
     for (Py_ssize_t j = 0; j < k; j++)
         out[j] = (x[j] - mean[j]) / scale[j];
-}
-
-static int is_float(const Py_buffer *view, char code, Py_ssize_t size)
-{
-    const char *fmt = view->format ? view->format : "B";
-    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
-        fmt++;
-    return view->itemsize == size && fmt[0] == code && fmt[1] == '\0';
 }
 
 PyDoc_STRVAR(standardize_doc,
@@ -48,28 +42,17 @@ static PyObject *standardize(PyObject *Py_UNUSED(self), PyObject *args)
     Py_buffer held[10];
     int n_held = 0;
     PyObject *result = NULL;
-    if (PyObject_GetBuffer(o_mean, &held[n_held], PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+    if (get_array(o_mean, F32, -1, "mean", held, &n_held) < 0 ||
+        get_array(o_scale, F32, held[0].len / 4, "scale", held, &n_held) < 0)
         goto done;
-    n_held++;
-    if (PyObject_GetBuffer(o_scale, &held[n_held], PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        goto done;
-    n_held++;
-    if (!is_float(&held[0], 'f', 4) || !is_float(&held[1], 'f', 4) || held[0].len != held[1].len) {
-        PyErr_SetString(PyExc_TypeError, "mean and scale must be float32 arrays of one length");
-        goto done;
-    }
     const Py_ssize_t d = held[0].len / 4;
     const float *mean = held[0].buf, *scale = held[1].buf;
     Py_ssize_t n = -1, width = 0;
     for (Py_ssize_t k = 0; k < n_parts; k++) {
         Py_buffer *view = &held[n_held];
-        if (PyObject_GetBuffer(PyTuple_GET_ITEM(o_parts, k), view, PyBUF_STRIDES | PyBUF_FORMAT) < 0)
+        if (get_strided_view(PyTuple_GET_ITEM(o_parts, k), F32 | F64, 1, 2, "parts", view, 0) < 0)
             goto done;
         n_held++;
-        if ((!is_float(view, 'f', 4) && !is_float(view, 'd', 8)) || view->ndim < 1 || view->ndim > 2) {
-            PyErr_SetString(PyExc_TypeError, "parts must be 1-D or 2-D float32 or float64 arrays");
-            goto done;
-        }
         if (n < 0)
             n = view->shape[0];
         if (view->shape[0] != n) {
@@ -122,12 +105,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.learned._mlp",
-    "The standardised input matrix of MLPClassifier (optional accelerator).", -1, methods, NULL, NULL, NULL, NULL,
-};
 
-PyMODINIT_FUNC PyInit__mlp(void)
+
+/* This file's functions, added to its submodule of scrapy_bte._native (see _native.c). */
+int scrapy_bte_add_mlp(PyObject *module)
 {
-    return PyModule_Create(&module);
+    return PyModule_AddFunctions(module, methods);
 }

@@ -50,7 +50,7 @@ BODY_SHARE = 0.6
 #: (a shop's description shown in a tab and in a summary; WCXB counts each word each time).
 REPEAT_WORDS = 5
 
-_AUTO = accel.load("scrapy_bte.learned._auto")
+_AUTO = accel.load("learned.auto")
 
 
 def select(
@@ -213,16 +213,15 @@ def decide(
     *,
     smooth: bool = False,
     reasons: np.ndarray | None = None,
-    accelerated: bool | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Keep mask and (smoothed) probabilities from the model's block probabilities ``p``.
 
     The rules are those of :func:`decide_reference`. ``auto``'s case (``smooth``,
     no ``reasons``, the model's float32 ``p``) runs in C when it is built
-    (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`): some thirty
+    (unless the native switch is off): some thirty
     numpy calls per page become a few passes over the blocks, same values to the bit.
     """
-    c = _AUTO.use(accelerated)
+    c = _AUTO.use()
     if c is None or not smooth or reasons is not None or p.dtype != np.float32 or len(p) == 0:
         return decide_reference(doc, p, threshold, smooth=smooth, reasons=reasons)
     q, keep = c.smooth_keep(

@@ -24,7 +24,7 @@ import numpy as np
 from ..core import accel
 from ..errors import ModelError
 
-_MLP = accel.load("scrapy_bte.learned._mlp")
+_MLP = accel.load("learned.estimators")
 
 
 def relu_forward(
@@ -95,16 +95,16 @@ class MLPClassifier:
             raise ModelError("model is not fitted")
         return self.mean_, self.scale_
 
-    def decision_function(self, X: np.ndarray, *columns: np.ndarray, accelerated: bool | None = None) -> np.ndarray:
+    def decision_function(self, X: np.ndarray, *columns: np.ndarray) -> np.ndarray:
         """Log-odds of class 1 per row.
 
         ``columns``: further inputs (1-D or 2-D, a row per row of ``X``) that
         stand to the right of ``X``, so a caller need not stack them first.
-        ``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`: the
-        standardised matrix built in C or by :func:`standardized_reference`.
+        The standardised matrix is built in C where built (unless the switch of
+        :mod:`scrapy_bte.core.accel` is off) or by :func:`standardized_reference`.
         """
         mean, scale = self._fitted()
-        h = standardized((X, *columns), mean, scale, accelerated=accelerated)
+        h = standardized((X, *columns), mean, scale)
         last = len(self.weights_) - 1
         for i, (w, b) in enumerate(zip(self.weights_, self.biases_)):
             h = h @ w
@@ -251,16 +251,14 @@ class LogisticRegression(MLPClassifier):
         super().__init__(hidden=(), **kwargs)
 
 
-def standardized(
-    parts: tuple[np.ndarray, ...], mean: np.ndarray, scale: np.ndarray, *, accelerated: bool | None = None
-) -> np.ndarray:
+def standardized(parts: tuple[np.ndarray, ...], mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
     """The float32 ``(x - mean) / scale`` of the column blocks ``parts`` side by side, C order.
 
     In C each value is read once and written once into the matrix the
     products read (numpy stacks, subtracts and divides in three passes);
     the values are those of :func:`standardized_reference`.
     """
-    c = _MLP.use(accelerated)
+    c = _MLP.use()
     if c is None or mean.dtype != np.float32 or scale.dtype != np.float32:
         return standardized_reference(parts, mean, scale)
     n = len(parts[0])

@@ -2,7 +2,7 @@
 
 Every reader of the columns takes them from here: :mod:`.features` (the
 numpy references and the call into the C pass), the C pass
-``scrapy_bte.learned._features`` (its ``LAYOUT`` must list the numeric
+``scrapy_bte._native.features`` (its ``LAYOUT`` must list the numeric
 groups below in the same order and widths; ``tests/test_features.py``
 names the first column where they part), and the model metadata
 (:mod:`.model` records :data:`FEATURE_VERSION` and :data:`FEATURE_NAMES`

@@ -9,7 +9,7 @@ few headline candidates.
 
 The numeric groups (shape, neighbours, wide window, page context, BTE and
 hybrid span, opener, path names and marks, depth, container groups, text
-statistics) are filled in one C pass, ``scrapy_bte.learned._features``,
+statistics) are filled in one C pass, ``scrapy_bte._native.features``,
 when it is built, else by :func:`block_features_reference`; the
 page-furniture groups (class/id/role hint words on the path and on the
 block's own tag from :mod:`scrapy_bte.evidence.hints`, label-like text from
@@ -57,9 +57,9 @@ from .feature_schema import (
 )
 
 #: The C pass of the text statistics.
-_TEXTSTATS = accel.load("scrapy_bte.learned._textstats")
+_TEXTSTATS = accel.load("learned.features")
 #: The C pass that fills the numeric columns of the block and context features.
-_FEATURES = accel.load("scrapy_bte.learned._features")
+_FEATURES = accel.load("learned.features")
 
 _OPENER_INDEX: dict[str, int] = {}
 for _i, _name in enumerate(OPENERS):
@@ -207,16 +207,16 @@ def _codepoints(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
-def _text_stats(doc: Document, words: np.ndarray, accelerated: bool | None = None) -> np.ndarray:
+def _text_stats(doc: Document, words: np.ndarray) -> np.ndarray:
     """Digit, uppercase, punctuation, comma and sentence-end shares per block, on code points.
 
     Each character gets a 6-bit class code (table lookup plus case and space
     bits) and one integer ``bincount`` of (block, code) pairs counts every
     class of every block at once (:func:`_text_stats_reference`);
-    ``scrapy_bte.learned._textstats`` counts the same and divides in one C
-    pass when built (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`).
+    ``scrapy_bte._native.features`` counts the same and divides in one C
+    pass when built (unless the switch of :mod:`scrapy_bte.core.accel` is off).
     """
-    c = _TEXTSTATS.use(accelerated)
+    c = _TEXTSTATS.use()
     if c is None:
         return _text_stats_reference(doc, words)
     chars = np.ascontiguousarray(doc.chars, dtype=np.int64)
@@ -281,16 +281,16 @@ def _group_features(doc: Document, words: np.ndarray, chars: np.ndarray, nbytes:
     return cols
 
 
-def _title_overlap(doc: Document, words: np.ndarray, span: Span | None, accelerated: bool | None = None) -> np.ndarray:
+def _title_overlap(doc: Document, words: np.ndarray, span: Span | None) -> np.ndarray:
     """Share of a candidate headline's tokens that occur in the page title.
 
     Candidates (to bound the loop): heading blocks, and short blocks among the
     ten before BTE's span, where headlines sit when they are not headings.
-    ``scrapy_bte.learned._textstats`` tokenises and counts without a str per
-    token when built (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`),
+    ``scrapy_bte._native.features`` tokenises and counts without a str per
+    token when built (unless the switch of :mod:`scrapy_bte.core.accel` is off),
     else :func:`_title_overlap_reference` does.
     """
-    c = _TEXTSTATS.use(accelerated)
+    c = _TEXTSTATS.use()
     if c is None:
         return _title_overlap_reference(doc, words, span)
     out = np.zeros(doc.n_blocks)
@@ -322,17 +322,15 @@ def _title_overlap_reference(doc: Document, words: np.ndarray, span: Span | None
     return out
 
 
-def block_features(
-    doc: Document, span: Span | None = None, *, use_span: bool = True, accelerated: bool | None = None
-) -> np.ndarray:
+def block_features(doc: Document, span: Span | None = None, *, use_span: bool = True) -> np.ndarray:
     """Feature matrix ``(n_blocks, N_FEATURES)`` as float32 (see the module docstring).
 
-    The columns are filled in C by ``scrapy_bte.learned._features`` when
-    built (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`),
+    The columns are filled in C by ``scrapy_bte._native.features`` when
+    built (unless the switch of :mod:`scrapy_bte.core.accel` is off),
     else by :func:`block_features_reference`. Both take the same Python-side
     inputs.
     """
-    c = _FEATURES.use(accelerated)
+    c = _FEATURES.use()
     if doc.n_blocks == 0:
         return np.zeros((0, N_FEATURES), dtype=np.float32)
     if use_span and span is None:
@@ -492,16 +490,16 @@ class BlockArrays(Protocol):
     def container(self) -> np.ndarray: ...
 
 
-def context_features(p: np.ndarray, doc: BlockArrays, *, accelerated: bool | None = None) -> np.ndarray:
+def context_features(p: np.ndarray, doc: BlockArrays) -> np.ndarray:
     """First-stage probabilities of the block, its neighbours, its container and the page.
 
     Content comes in runs inside one container; a second stage that sees
     these learns it (a cheap stand-in for a sequence model). ``doc`` needs
-    only ``words`` and ``container``. ``accelerated`` as in
+    only ``words`` and ``container``. In C as
     :func:`block_features`; :func:`context_features_reference` is the numpy
     reference.
     """
-    c = _FEATURES.use(accelerated)
+    c = _FEATURES.use()
     n = len(p)
     if n == 0:
         return np.zeros((0, len(CONTEXT_NAMES)), dtype=np.float32)

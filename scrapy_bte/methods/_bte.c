@@ -283,8 +283,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "scrapy_bte.methods._bte", "BTE's run-length encoding and maximum-sum span in C.", -1, methods, NULL, NULL, NULL, NULL,
-};
 
-PyMODINIT_FUNC PyInit__bte(void) { return PyModule_Create(&module); }
+
+/* This file's functions, added to its submodule of scrapy_bte._native (see _native.c). */
+int scrapy_bte_add_bte(PyObject *module)
+{
+    return PyModule_AddFunctions(module, methods);
+}

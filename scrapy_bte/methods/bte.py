@@ -29,18 +29,18 @@ from ..core import accel
 from ..core.document import FLAG_STYLE, Document
 
 #: The C passes of the run encoding and the span search.
-_BTE = accel.load("scrapy_bte.methods._bte")
+_BTE = accel.load("methods.bte")
 
 
-def max_span(values: np.ndarray, *, accelerated: bool | None = None) -> tuple[float, int, int]:
+def max_span(values: np.ndarray) -> tuple[float, int, int]:
     """Best ``(sum, i, j)`` over non-empty ``values[i:j+1]``; ``(0.0, -1, -1)`` if empty.
 
-    One C loop when ``scrapy_bte.methods._bte`` is built (``accelerated`` as in
-    :meth:`~scrapy_bte.core.accel.CPass.use`), else :func:`max_span_reference`;
+    One C loop when ``scrapy_bte._native.bte`` is built (unless the switch of :mod:`scrapy_bte.core.accel` is off),
+    else :func:`max_span_reference`;
     both give equal results.
     """
     v = np.ascontiguousarray(values, dtype=np.float64)
-    c = _BTE.use(accelerated)
+    c = _BTE.use()
     return c.max_span(v) if c is not None else max_span_reference(v)
 
 
@@ -101,25 +101,24 @@ def token_runs(doc: Document, link_weight: float = 1.0) -> tuple[np.ndarray, np.
     words = doc.seg_words
     if link_weight != 1.0:
         words = words - (1.0 - link_weight) * doc.seg_link_words
-    return run_encoding(words, doc.total_tags, doc.style_tags, accelerated=None if doc.accelerated else False)
+    return run_encoding(words, doc.total_tags, doc.style_tags)
 
 
 def run_encoding(
-    seg_words: np.ndarray, n_tags: int, weightless: np.ndarray | None = None, *, accelerated: bool | None = None
+    seg_words: np.ndarray, n_tags: int, weightless: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Run-length encode the token sequence: word runs > 0, tag runs < 0.
 
     Returns the run values and, per run, the first and last text segment it
     touches (tag runs report the segments around them). Tags marked in
     ``weightless`` (uint8 per tag) count as nothing, so the words on both
-    sides join one run. One C loop (``scrapy_bte.methods._bte``, chosen by
-    ``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`) or
-    :func:`run_encoding_reference`.
+    sides join one run. One C loop (``scrapy_bte._native.bte``, where built and
+    the switch of :mod:`scrapy_bte.core.accel` is on) or :func:`run_encoding_reference`.
     """
     if len(seg_words) == 0:
         empty = np.zeros(0, dtype=np.int64)
         return np.zeros(0), empty, empty
-    c = _BTE.use(accelerated)
+    c = _BTE.use()
     if c is None:
         return run_encoding_reference(seg_words, n_tags, weightless)
     vals, first, last = c.runs(np.ascontiguousarray(seg_words, dtype=np.float64), n_tags, weightless)
@@ -190,10 +189,10 @@ def document_span(doc: Document, link_weight: float = 1.0) -> Span | None:
 
     Not cached: one extraction asks once per link weight (Finn's sequence
     for the span, links weightless for ``hybrid``), and callers pass the
-    span on. One C call (``scrapy_bte.methods._bte.span``) on a document the
+    span on. One C call (``scrapy_bte._native.bte.span``) on a document the
     C passes built, else (or when it declines) :func:`document_span_reference`.
     """
-    c = _BTE.use(None if doc.accelerated else False)
+    c = _BTE.use()
     if c is not None and len(doc.seg_words):
         words = doc.seg_words
         if link_weight != 1.0:

@@ -27,7 +27,7 @@ from ..errors import ConfigError
 from .reasons import Reason
 
 #: The C pass of the EM fit of the ``gaussian`` threshold.
-_EM = accel.load("scrapy_bte.methods._em")
+_EM = accel.load("methods.density")
 _SQRT_2PI = math.sqrt(2 * math.pi)
 
 FORMS = ("ratio", "smoothed")
@@ -44,12 +44,12 @@ def densities(doc, form: str = "ratio") -> np.ndarray:  # doc: Document
     raise ConfigError(f"density form must be one of {FORMS}, got {form!r}")
 
 
-def gaussian_threshold(d: np.ndarray, iterations: int = 12, *, accelerated: bool | None = None) -> float:
+def gaussian_threshold(d: np.ndarray, iterations: int = 12) -> float:
     """Decision point of a two-component 1-D Gaussian mixture fitted by EM.
 
     The start (the moments of the values on either side of the mean) and
-    the EM loop run in C when ``scrapy_bte.methods._em`` is built
-    (``accelerated`` as in :meth:`~scrapy_bte.core.accel.CPass.use`), else in
+    the EM loop run in C when ``scrapy_bte._native.density`` is built
+    (unless the switch of :mod:`scrapy_bte.core.accel` is off), else in
     :func:`fit_reference`.
     """
     d = np.asarray(d, dtype=np.float64)
@@ -60,7 +60,7 @@ def gaussian_threshold(d: np.ndarray, iterations: int = 12, *, accelerated: bool
     if n < 2 or std < 1e-9:
         return split
     floor = max(1e-3, std * 0.05)
-    c = _EM.use(accelerated)
+    c = _EM.use()
     fitted = c.fit(d, split, floor, iterations) if c is not None else fit_reference(d, split, floor, iterations)
     if fitted is None:
         return split
@@ -88,7 +88,7 @@ def mean_std(d: np.ndarray) -> tuple[float, float]:
 def fit_reference(
     d: np.ndarray, split: float, floor: float, iterations: int
 ) -> tuple[float, float, float, float, float] | None:
-    """The numpy reference of ``scrapy_bte.methods._em.fit``: the start and
+    """The numpy reference of ``scrapy_bte._native.density.fit``: the start and
     the EM updates; ``(m0, m1, s0, s1, p)``, or None when ``split`` leaves
     one side empty."""
     n = len(d)

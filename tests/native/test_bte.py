@@ -1,4 +1,4 @@
-"""BTE's token runs and span search (``scrapy_bte.methods._bte``): C against numpy, and both
+"""BTE's token runs and span search (``scrapy_bte._native.bte``): C against numpy, and both
 against the literal O(n^3) search.
 
 The runs and span of whole documents are compared in ``test_document.py``, page by page.
@@ -15,12 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_bte.core import document
+from scrapy_bte.core.accel import native, native_built
 from scrapy_bte.methods import bte
 
 from .cases import needs_c
 
 # As when they were in one file with the document's tests: skipped where core._scan is not built.
-_needs_scan = needs_c("scrapy_bte.core._scan")
+_needs_scan = needs_c("core.document")
 
 token_st = st.lists(st.sampled_from((1.0, 1.0, 1.0, -1.0, -1.0, -1.0, 0.3, 0.6, 1.2)), max_size=14)
 
@@ -33,12 +34,12 @@ def test_runs_with_weightless_tags_match_numpy(seg_words: list[float], data: st.
     n_tags = len(words) - 1
     mask = np.array(data.draw(st.lists(st.booleans(), min_size=n_tags, max_size=n_tags)), dtype=np.uint8)
     for weightless in (None, mask):
-        fast = bte.run_encoding(words, n_tags, weightless, accelerated=True)
-        ref = bte.run_encoding(words, n_tags, weightless, accelerated=False)
+        fast = bte.run_encoding(words, n_tags, weightless)
+        ref = bte.run_encoding_reference(words, n_tags, weightless)
         for a, b in zip(fast, ref):
             assert a.dtype == b.dtype and np.array_equal(a, b)
     # Weightless tags vanish: the runs equal those of the sequence without them.
-    runs = bte.run_encoding(words, n_tags, mask, accelerated=False)[0]
+    runs = bte.run_encoding_reference(words, n_tags, mask)[0]
     seq = [v for k, w in enumerate(words) for v in ([w] if k == 0 else ([] if mask[k - 1] else [-1.0]) + [w])]
     merged: list[float] = []
     for v in (v for v in seq if v != 0.0):
@@ -67,7 +68,6 @@ def test_document_span_in_c_matches_numpy(seg_words: list[float], data: st.DataO
             total_tags=n_tags,
             style_tags=weightless,
             tag_flags=other | (mask if weightless is not None else np.zeros_like(mask)) * np.uint8(document.FLAG_STYLE),
-            accelerated=True,
         )
         for weight in (1.0, 0.0, 0.3):
             try:
@@ -81,7 +81,7 @@ def test_document_span_in_c_matches_numpy(seg_words: list[float], data: st.DataO
 
 @_needs_scan
 def test_runs_refuse_a_mask_of_the_wrong_length() -> None:
-    from scrapy_bte.methods import _bte
+    from scrapy_bte._native import bte as _bte
 
     with pytest.raises(ValueError, match="weightless"):
         _bte.runs(np.ones(3), 2, np.zeros(3, dtype=np.uint8))
@@ -98,8 +98,9 @@ def test_runs_refuse_a_mask_of_the_wrong_length() -> None:
 )
 def test_max_span_equals_brute_force(values: list[float]) -> None:
     want = bte.brute_force(values)
-    # The numpy reference and, where built, the C loop (scrapy_bte.methods._bte).
-    for accelerated in (False, None):
-        got = bte.max_span(np.array(values, dtype=np.float64), accelerated=accelerated)
-        assert got[1:] == want[1:], (values, got, want, accelerated)
-        assert math.isclose(got[0], want[0], abs_tol=1e-9)
+    # The numpy reference and, where built, the C loop (scrapy_bte._native.bte).
+    for on in (False, native_built()):  # the reference, and C where built
+        with native(on):
+            got = bte.max_span(np.array(values, dtype=np.float64))
+            assert got[1:] == want[1:], (values, got, want, on)
+            assert math.isclose(got[0], want[0], abs_tol=1e-9)

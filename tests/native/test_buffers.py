@@ -11,8 +11,8 @@ from scrapy_bte import ACCELERATED
 
 from .cases import needs_c
 
-# As when these tests were in one file with the document's: skipped where core._scan is not built.
-pytestmark = needs_c("scrapy_bte.core._scan")
+# As when these tests were in one file with the document's: skipped where the native extension is not built.
+pytestmark = needs_c("core.document")
 
 
 @pytest.mark.skipif(
@@ -21,10 +21,13 @@ pytestmark = needs_c("scrapy_bte.core._scan")
 )
 def test_c_passes_check_dtypes_as_well_as_lengths() -> None:
     """An array of another dtype with the right byte length is refused, not read as the expected type."""
-    from scrapy_bte.core import _scan, _tree
-    from scrapy_bte.evidence import _hints, _labels
-    from scrapy_bte.learned import _textstats
-    from scrapy_bte.methods import _bte, _em
+    from scrapy_bte._native import bte as _bte
+    from scrapy_bte._native import density as _em
+    from scrapy_bte._native import document as _scan
+    from scrapy_bte._native import features as _textstats
+    from scrapy_bte._native import hints as _hints
+    from scrapy_bte._native import labels as _labels
+    from scrapy_bte._native import tree as _tree
 
     i8 = np.array([-1, 0, 1], dtype=np.int64)
     f8 = np.ones(3)

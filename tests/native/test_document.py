@@ -1,7 +1,7 @@
-"""The C passes (``scrapy_bte.core._scan``) build exactly the Python reference's document.
+"""The C passes (``scrapy_bte._native.document``) build exactly the Python reference's document.
 
 Every array, text, name and attribute of the document model is compared
-between ``build(accelerated=True)`` and ``build(accelerated=False)`` on the
+between ``build`` with the C passes and ``build`` under ``native(False)`` on the
 torture cases, the language fixtures, the bundled sample, the example site
 and random markup soup that aims at the rules both implement: case folding
 (including U+0130 and U+212A), Unicode white space, comments, unclosed
@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED
 from scrapy_bte.core import document
+from scrapy_bte.core.accel import native
 from scrapy_bte.core.document import Document, build
 from scrapy_bte.methods import bte
 from scrapy_bte.testing import torture as tc
@@ -26,7 +27,7 @@ from scrapy_bte.testing import torture as tc
 from .cases import MARKUPS, needs_c, soup_st
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
-pytestmark = needs_c("scrapy_bte.core._scan")
+pytestmark = needs_c("core.document")
 
 ARRAYS = ("words", "chars", "tags", "bytes", "link_words", "seg_words", "seg_link_words", "seg_block")
 VALUES = ("texts", "opener", "title_tag", "meta", "total_tags", "source_chars", "segments")
@@ -58,35 +59,42 @@ def assert_same(fast: Document, ref: Document) -> None:
 
 
 def check(markup: str) -> None:
-    fast, ref = build(markup, accelerated=True), build(markup, accelerated=False)
-    assert_same(fast, ref)
-    # BTE's token runs (scrapy_bte.methods._bte) and the span searched over them.
-    for weight in (1.0, 0.0, 0.5):
-        for a, b in zip(bte.token_runs(fast, weight), bte.token_runs(ref, weight)):
-            assert a.dtype == b.dtype and np.array_equal(a, b), weight
-        runs = bte.token_runs(ref, weight)[0]
-        assert bte.max_span(runs, accelerated=True) == bte.max_span(runs, accelerated=False)
-        assert bte.document_span(fast, weight) == bte.document_span_reference(fast, weight), weight
+    with native(False):  # the reference document, its skeleton (built lazily) and its token runs
+        ref = build(markup)
+        _ = ref.skeleton if ref.n_blocks else None
+        ref_runs = {weight: bte.token_runs(ref, weight) for weight in WEIGHTS}
+    with native():
+        fast = build(markup)
+        assert_same(fast, ref)
+        # BTE's token runs (scrapy_bte._native.bte) and the span searched over them.
+        for weight in WEIGHTS:
+            for a, b in zip(bte.token_runs(fast, weight), ref_runs[weight]):
+                assert a.dtype == b.dtype and np.array_equal(a, b), weight
+            runs = ref_runs[weight][0]
+            assert bte.max_span(runs) == bte.max_span_reference(np.ascontiguousarray(runs, dtype=np.float64))
+            assert bte.document_span(fast, weight) == bte.document_span_reference(fast, weight), weight
+
+
+WEIGHTS = (1.0, 0.0, 0.5)
 
 
 def test_accelerator_is_built() -> None:
-    assert ACCELERATED["scrapy_bte.core._scan"] and ACCELERATED["scrapy_bte.methods._bte"]
+    assert ACCELERATED["core.document"] and ACCELERATED["methods.bte"]
     if os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"):
         assert sorted(ACCELERATED) == [
-            "scrapy_bte.core._entities",
-            "scrapy_bte.core._fingerprint",
-            "scrapy_bte.core._scan",
-            "scrapy_bte.core._tree",
-            "scrapy_bte.evidence._hints",
-            "scrapy_bte.evidence._labels",
-            "scrapy_bte.fields._langid",
-            "scrapy_bte.fields._marks",
-            "scrapy_bte.learned._auto",
-            "scrapy_bte.learned._features",
-            "scrapy_bte.learned._mlp",
-            "scrapy_bte.learned._textstats",
-            "scrapy_bte.methods._bte",
-            "scrapy_bte.methods._em",
+            "core.document",
+            "core.entities",
+            "core.fingerprint",
+            "core.tree",
+            "evidence.hints",
+            "evidence.labels",
+            "fields.language",
+            "fields.markup",
+            "learned.auto",
+            "learned.estimators",
+            "learned.features",
+            "methods.bte",
+            "methods.density",
         ]
         assert all(ACCELERATED.values())
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED
 from scrapy_bte.core import entities
+from scrapy_bte.core.accel import native
 from scrapy_bte.core.entities import unescape, unescape_reference
 
 CORNERS = [
@@ -55,21 +56,22 @@ CORNERS = [
 ]
 
 needs_c = pytest.mark.skipif(
-    not ACCELERATED["scrapy_bte.core._entities"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.core._entities is not built",
+    not ACCELERATED["core.entities"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte._native.entities is not built",
 )
 
 
 @pytest.mark.parametrize("text", CORNERS)
 def test_reference_decodes_as_html_unescape(text: str) -> None:
+    with native(False):
+        assert unescape(text) == html.unescape(text)
     assert unescape_reference(text) == html.unescape(text)
-    assert unescape(text, accelerated=False) == html.unescape(text)
 
 
 @needs_c
 @pytest.mark.parametrize("text", CORNERS)
 def test_c_pass_decodes_as_html_unescape(text: str) -> None:
-    assert unescape(text, accelerated=True) == html.unescape(text)
+    assert unescape(text) == html.unescape(text)
 
 
 @needs_c
@@ -77,7 +79,7 @@ def test_c_pass_decodes_as_html_unescape(text: str) -> None:
 @given(st.text(alphabet=st.sampled_from("&#;xX0123456789abcdefAmpltgq \t\n\f\r<é\u3042\U0001f600"), max_size=40))
 def test_random_text_decodes_the_same_three_ways(text: str) -> None:
     expected = html.unescape(text)
-    assert unescape(text, accelerated=True) == expected
+    assert unescape(text) == expected
     assert unescape_reference(text) == expected
 
 

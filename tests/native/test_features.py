@@ -1,4 +1,4 @@
-"""The block and context feature columns (``scrapy_bte.learned._features``): C against the Python
+"""The block and context feature columns (``scrapy_bte._native.features``): C against the Python
 reference, on the shared pages, random markup soup, random probabilities and edge cases."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scrapy_bte.core.accel import CPass
+from scrapy_bte.core import accel
+from scrapy_bte.core.accel import CPass, native
 from scrapy_bte.core.document import build
 from scrapy_bte.learned import feature_schema as schema
 from scrapy_bte.learned import features
@@ -20,10 +21,10 @@ from scrapy_bte.testing import torture as tc
 from .cases import MARKUPS, needs_c, soup_st
 
 # As when these tests were in one file with the document's: skipped where core._scan is not built.
-pytestmark = needs_c("scrapy_bte.core._scan")
+pytestmark = needs_c("core.document")
 
 
-needs_features = needs_c("scrapy_bte.learned._features")
+needs_features = needs_c("learned.features")
 
 
 def assert_features_close(fast: np.ndarray, ref: np.ndarray, names: tuple[str, ...]) -> None:
@@ -40,8 +41,9 @@ def assert_features_close(fast: np.ndarray, ref: np.ndarray, names: tuple[str, .
 
 
 def check_context(p: np.ndarray, doc) -> None:
-    fast = features.context_features(p, doc, accelerated=True)
-    ref = features.context_features(p, doc, accelerated=False)
+    fast = features.context_features(p, doc)
+    with native(False):
+        ref = features.context_features(p, doc)
     assert_features_close(fast, ref, schema.CONTEXT_NAMES)
 
 
@@ -49,8 +51,9 @@ def check_features(markup: str) -> None:
     doc = build(markup)
     span = document_span(doc)
     for use_span in (True, False):  # with BTE's span, and without one
-        fast = features.block_features(doc, span if use_span else None, use_span=use_span, accelerated=True)
-        ref = features.block_features(doc, span if use_span else None, use_span=use_span, accelerated=False)
+        fast = features.block_features(doc, span if use_span else None, use_span=use_span)
+        with native(False):  # every pass the features read on its reference
+            ref = features.block_features(doc, span if use_span else None, use_span=use_span)
         assert_features_close(fast, ref, schema.FEATURE_NAMES)
     n = doc.n_blocks
     rng = np.random.default_rng(n)
@@ -216,12 +219,14 @@ def test_features_in_c_refuse_bad_arguments() -> None:
         fc.context_features(f8.astype(np.float32), f8, i8, len(schema.CONTEXT_NAMES))
 
 
-def test_features_require_the_accelerator_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(features, "_FEATURES", CPass("scrapy_bte.learned._features", None))
+def test_features_without_the_c_pass_run_the_reference_and_native_on_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
     doc = build("<p>one</p><p>two words</p>")
-    with pytest.raises(RuntimeError):
-        features.block_features(doc, accelerated=True)
-    with pytest.raises(RuntimeError):
-        features.context_features(np.zeros(doc.n_blocks), doc, accelerated=True)
+    # Switching the C passes on where the extension is not built is refused, not silently ignored.
+    monkeypatch.setattr(accel, "_NATIVE", None)
+    with pytest.raises(RuntimeError, match="not built"):
+        accel.use_native(True)
+    with pytest.raises(RuntimeError, match="not built"), accel.native():
+        features.block_features(doc)
+    monkeypatch.setattr(features, "_FEATURES", CPass("scrapy_bte._native.features", None))
     assert features.block_features(doc).shape == (doc.n_blocks, schema.N_FEATURES)
     assert features.context_features(np.zeros(doc.n_blocks), doc).shape == (doc.n_blocks, len(schema.CONTEXT_NAMES))

@@ -1,4 +1,4 @@
-"""Label-like blocks: the C pass (``scrapy_bte.evidence._labels``) and the pattern shortcuts give the
+"""Label-like blocks: the C pass (``scrapy_bte._native.labels``) and the pattern shortcuts give the
 flags of the one-test-after-another Python reference.
 
 Compared on texts aimed at the string rules both implement (``str.strip`` with the label tail,
@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED, extract
+from scrapy_bte.core.accel import native, native_built
 from scrapy_bte.core.decode import to_unicode
 from scrapy_bte.core.document import build
 from scrapy_bte.evidence import labels, words, zones
@@ -29,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 _needs_c = pytest.mark.skipif(
-    not ACCELERATED["scrapy_bte.evidence._labels"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.evidence._labels is not built",
+    not ACCELERATED["evidence.labels"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte._native.labels is not built",
 )
 
 #: The date pattern as first written, one branch per form: the spec of ``words.NUMERIC_DATE_RE``.
@@ -201,8 +202,8 @@ def check_texts(lows: list[str]) -> None:
         assert bool(bits & labels._DIGIT) == (labels._DIGIT_RE.search(t) is not None), t
         assert (words.NUMERIC_DATE_RE.search(t) is None) == (_PLAIN_DATE_RE.search(t) is None), t
         assert bool(bits & labels._NUMERIC_DATE) == (_PLAIN_DATE_RE.search(t) is not None), t
-    if ACCELERATED["scrapy_bte.evidence._labels"] or os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"):
-        fast = labels.text_flags(lows, accelerated=True)
+    if ACCELERATED["evidence.labels"] or os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"):
+        fast = labels.text_flags(lows)
         for t, a, b in zip(lows, fast.tolist(), ref.tolist()):
             assert a == b, (t, a, b)
 
@@ -250,7 +251,7 @@ def test_c_pass_on_every_code_point() -> None:
     digits, letters of the date-word split and date marks all read as Python reads them."""
     points = list(range(0x30000)) + list(range(0x30000, 0x110000, 97))
     lows = [f"by{c}5{c}may{c}" for c in map(chr, points)]
-    fast = labels.text_flags(lows, accelerated=True)
+    fast = labels.text_flags(lows)
     ref = labels.text_flags_reference(lows)
     wrong = np.flatnonzero(fast != ref)
     assert not len(wrong), [(hex(points[i]), fast[i], ref[i]) for i in wrong[:10]]
@@ -270,7 +271,7 @@ def test_c_date_pattern_on_every_code_point() -> None:
     """The date pattern in C reads each code point (digits, white space, separators) as ``re`` does."""
     points = list(range(0x3100)) + list(range(0x3100, 0x110000, 61))
     lows = [form.replace("{}", chr(c)) for c in points for form in _DATE_FORMS]
-    fast = labels.text_flags(lows, accelerated=True)
+    fast = labels.text_flags(lows)
     ref = labels.text_flags_reference(lows)
     wrong = np.flatnonzero(fast != ref)
     assert not len(wrong), [(lows[i], fast[i], ref[i]) for i in wrong[:10]]
@@ -306,11 +307,12 @@ def test_c_pass_rejects_what_is_not_a_list_of_str() -> None:
 def test_c_lowered_texts() -> None:
     texts = ["", "ABC", "abc", "Mixed Case 12", "ÉTÉ", "İstanbul", "ΟΔΟΣ", "\u212a", "日本", "A\nB", "x" * 300 + "Y"]
     rows = list(range(len(texts))) + [3, 0]
-    fast = labels._lowered(texts, rows, accelerated=True)
-    assert fast == labels._lowered(texts, rows, accelerated=False) == [texts[i].lower() for i in rows]
+    fast = labels._lowered(texts, rows)
+    with native(False):
+        assert fast == labels._lowered(texts, rows) == [texts[i].lower() for i in rows]
     assert all(type(t) is str for t in fast)
     with pytest.raises(IndexError):
-        labels._lowered(texts, [len(texts)], accelerated=True)
+        labels._lowered(texts, [len(texts)])
 
 
 @_needs_c
@@ -319,8 +321,9 @@ def test_c_lowered_texts() -> None:
 )
 def test_c_repeats(texts: list[str]) -> None:
     texts = [(t + "#")[:-1] for t in texts]  # equal texts that are different objects
-    fast = labels._repeats(texts, accelerated=True)
-    ref = labels._repeats(texts, accelerated=False)
+    fast = labels._repeats(texts)
+    with native(False):
+        ref = labels._repeats(texts)
     assert (fast is None) == (ref is None) == (len(set(texts)) == len(texts))
     if ref is not None:
         assert fast.dtype == ref.dtype and fast.tobytes() == ref.tobytes()
@@ -341,9 +344,11 @@ def check_document(markup: str) -> None:
     doc = build(markup)
     ref = labels.label_features_reference(doc)
     assert ref.shape == (doc.n_blocks, len(labels.NAMES))
-    for accelerated in (False, None) + ((True,) if ACCELERATED["scrapy_bte.evidence._labels"] else ()):
-        out = labels.label_features(doc, accelerated=accelerated)
-        assert out.dtype == ref.dtype and out.tobytes() == ref.tobytes(), accelerated
+    for on in (False, True) if native_built() else (False,):
+        with native(on):
+            out = labels.label_features(doc)
+            assert out.dtype == ref.dtype and out.tobytes() == ref.tobytes(), on
+            assert labels.label_features(doc) is out  # cached for the document, under the same switch
 
 
 @pytest.mark.parametrize("name,markup", PAGES, ids=[n for n, _ in PAGES])
@@ -373,7 +378,8 @@ def test_images_next_to_blocks(body: str) -> None:
     doc = build(f"<html><body>{body}</body></html>")
     ref = labels._next_to_images_reference(doc)
     assert np.array_equal(labels._next_to_images(doc), ref)
-    assert np.array_equal(labels._next_to_images(doc, accelerated=False), ref)
+    with native(False):
+        assert np.array_equal(labels._next_to_images(doc), ref)
     check_document(f"<html><body>{body}</body></html>")
 
 
@@ -389,7 +395,8 @@ def test_images_next_to_blocks_in_random_markup(parts: list[str]) -> None:
     doc = build("<html><body>" + "".join(parts) + "</body></html>")
     ref = labels._next_to_images_reference(doc)
     assert np.array_equal(labels._next_to_images(doc), ref)
-    assert np.array_equal(labels._next_to_images(doc, accelerated=False), ref)
+    with native(False):
+        assert np.array_equal(labels._next_to_images(doc), ref)
 
 
 _HEADLINE_TEXTS = [
@@ -478,14 +485,15 @@ def test_flag_columns_in_c_check_their_arrays() -> None:
     out = np.zeros((3, len(labels.NAMES)))
     rows = np.array([0, 2], np.int64)
     bits = np.array([labels._READ_TIME_WORD | 1, labels._DATE_WORD], np.uint8)
-    labels._flag_columns(out, rows, ["5 min read", "may 3"], bits, accelerated=True)
+    labels._flag_columns(out, rows, ["5 min read", "may 3"], bits)
     want = np.zeros_like(out)
-    labels._flag_columns(want, rows, ["5 min read", "may 3"], bits, accelerated=False)
+    with native(False):
+        labels._flag_columns(want, rows, ["5 min read", "may 3"], bits)
     assert out.tobytes() == want.tobytes() and out[0, 5] == 1.0 and out[2, 4] == 1.0
     with pytest.raises(IndexError):
-        labels._flag_columns(out, np.array([0, 3], np.int64), ["a", "b"], bits, accelerated=True)
+        labels._flag_columns(out, np.array([0, 3], np.int64), ["a", "b"], bits)
     with pytest.raises(ValueError):
-        labels._flag_columns(out, rows[:1], ["a"], bits, accelerated=True)
+        labels._flag_columns(out, rows[:1], ["a"], bits)
 
 
 def test_a_heading_inside_the_body_element_marks_the_links_after_it() -> None:

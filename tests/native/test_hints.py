@@ -18,13 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED
+from scrapy_bte.core.accel import native
 from scrapy_bte.evidence import hints
 from scrapy_bte.evidence.hints import attribute_bits_reference, group_bit, read_bits
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 _needs_c = pytest.mark.skipif(
-    not ACCELERATED["scrapy_bte.evidence._hints"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.evidence._hints is not built",
+    not ACCELERATED["evidence.hints"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte._native.hints is not built",
 )
 
 SHARE, RELATED, NAV, BODY, HEADER = (group_bit(g) for g in ("share", "related", "nav", "body", "header"))
@@ -118,7 +119,7 @@ def _corners() -> list[str]:
 @_needs_c
 def test_c_pass_gives_the_reference_bits_on_corners() -> None:
     for raw in _corners():
-        assert read_bits(raw, accelerated=True) == attribute_bits_reference(raw), repr(raw)
+        assert read_bits(raw) == attribute_bits_reference(raw), repr(raw)
 
 
 _PIECES = [
@@ -161,37 +162,39 @@ _PIECES = [
 @given(st.lists(st.sampled_from(_PIECES), max_size=40))
 def test_c_pass_gives_the_reference_bits_on_random_strings(pieces: list[str]) -> None:
     raw = "".join(pieces)
-    assert read_bits(raw, accelerated=True) == attribute_bits_reference(raw)
+    assert read_bits(raw) == attribute_bits_reference(raw)
 
 
 @_needs_c
 def test_one_call_for_a_list_fills_the_cache_as_the_reference_does(monkeypatch: pytest.MonkeyPatch) -> None:
     raws = [raw for raw, _ in NAMED] * 3 + [' class="navégation share"', ' class="shareBar"']
     want = np.array([attribute_bits_reference(raw) for raw in raws], np.int64)
-    for accelerated in (True, False):
-        monkeypatch.setattr(hints, "_cache", {})
-        got = hints._bits_of(raws, accelerated=accelerated)
-        assert got.dtype == np.int64 and np.array_equal(got, want)
-        assert hints._cache == dict(zip(raws, want.tolist()))
-        # Repeats come from the cache: a wrong cached value shows.
-        hints._cache[raws[1]] = 1 << 40
-        assert hints._bits_of(raws[:2], accelerated=accelerated).tolist() == [want[0], 1 << 40]
+    for on in (True, False):
+        with native(on):
+            monkeypatch.setattr(hints, "_cache", {})
+            got = hints._bits_of(raws)
+            assert got.dtype == np.int64 and np.array_equal(got, want)
+            assert hints._cache == dict(zip(raws, want.tolist()))
+            # Repeats come from the cache: a wrong cached value shows.
+            hints._cache[raws[1]] = 1 << 40
+            assert hints._bits_of(raws[:2]).tolist() == [want[0], 1 << 40]
 
 
 @_needs_c
 def test_the_cache_starts_over_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
     raws = [f' class="share{i}"' for i in range(10)]
     monkeypatch.setattr(hints, "_CACHE_SIZE", 4)
-    for accelerated in (True, False):
-        monkeypatch.setattr(hints, "_cache", {})
-        assert hints._bits_of(raws, accelerated=accelerated).tolist() == [SHARE] * 10
-        assert 0 < len(hints._cache) <= 4
+    for on in (True, False):
+        with native(on):
+            monkeypatch.setattr(hints, "_cache", {})
+            assert hints._bits_of(raws).tolist() == [SHARE] * 10
+            assert 0 < len(hints._cache) <= 4
 
 
 @_needs_c
 def test_the_list_call_rejects_what_is_not_a_string() -> None:
     with pytest.raises(TypeError):
-        hints._bits_of([' class="share"', None], accelerated=True)  # type: ignore[list-item]
+        hints._bits_of([' class="share"', None])  # type: ignore[list-item]
 
 
 @_needs_c
@@ -201,14 +204,15 @@ def test_slices_of_the_source_read_as_the_reference_reads_them(monkeypatch: pyte
     stop = np.cumsum([len(raw) + 3 for raw in raws]) - 3
     size = np.array([len(raw) for raw in raws], np.int64)
     want = np.array([attribute_bits_reference(raw) for raw in raws], np.int64)
-    for accelerated in (True, False):
-        monkeypatch.setattr(hints, "_cache", {})
-        got = hints._slice_bits(src, stop, size, accelerated=accelerated)
-        assert got.dtype == np.int64 and np.array_equal(got, want)
-        assert hints._cache == dict(zip(raws, want.tolist()))
+    for on in (True, False):
+        with native(on):
+            monkeypatch.setattr(hints, "_cache", {})
+            got = hints._slice_bits(src, stop, size)
+            assert got.dtype == np.int64 and np.array_equal(got, want)
+            assert hints._cache == dict(zip(raws, want.tolist()))
     assert np.array_equal(hints.slice_bits_reference(src, stop, size), want)
     with pytest.raises(IndexError):
-        hints._slice_bits(src, np.array([len(src) + 1]), np.array([2]), accelerated=True)
+        hints._slice_bits(src, np.array([len(src) + 1]), np.array([2]))
 
 
 #: Pages whose blocks open at elements' start tags, at inline and void tags with and without
@@ -232,7 +236,7 @@ def test_block_hints_in_c_are_the_reference_ones() -> None:
 
     for html in PAGES:
         doc = parse(html)
-        path, own = hints.block_hints(doc, accelerated=True)
+        path, own = hints.block_hints(doc)
         want_path, want_own = hints.block_hints_reference(doc)
         assert path.dtype == own.dtype == np.int64
         assert np.array_equal(path, want_path) and np.array_equal(own, want_own)
@@ -244,15 +248,18 @@ def test_bits_are_written_into_a_slice_of_the_feature_matrix() -> None:
     rng = np.random.default_rng(0)
     path = rng.integers(0, 1 << 20, 50)
     own = rng.integers(0, 1 << 20, 50)
-    for accelerated in (True, False):
-        out = np.full((50, 40), 7.0, np.float32)
-        hints.write_bits(path, own, out[:, 5:], accelerated=accelerated)
-        g = hints.N_GROUPS
-        assert np.array_equal(out[:, 5 : 5 + g], hints.bits_matrix(path))
-        assert np.array_equal(out[:, 5 + g : 5 + 2 * g], hints.bits_matrix(own))
-        assert (out[:, :5] == 7.0).all() and (out[:, 5 + 2 * g :] == 7.0).all()
-    with pytest.raises(ValueError):
-        hints.write_bits(path, own, np.zeros((50, 40)), accelerated=True)
+    for on in (True, False):
+        with native(on):
+            out = np.full((50, 40), 7.0, np.float32)
+            hints.write_bits(path, own, out[:, 5:])
+            g = hints.N_GROUPS
+            assert np.array_equal(out[:, 5 : 5 + g], hints.bits_matrix(path))
+            assert np.array_equal(out[:, 5 + g : 5 + 2 * g], hints.bits_matrix(own))
+            assert (out[:, :5] == 7.0).all() and (out[:, 5 + 2 * g :] == 7.0).all()
+    with pytest.raises(TypeError, match="out must be a writable float32 array"):
+        hints.write_bits(path, own, np.zeros((50, 40)))
+    with pytest.raises(ValueError, match="out must be"):
+        hints.write_bits(path, own, np.zeros((49, 40), np.float32))
 
 
 def test_page_group_stems_leave_the_furniture_bits_alone() -> None:

@@ -1,4 +1,4 @@
-"""The language identifier's score in C (``scrapy_bte.fields._langid``) is py3langid's own, bit for bit,
+"""The language identifier's score in C (``scrapy_bte._native.language``) is py3langid's own, bit for bit,
 and the sample it reads is the page's wordiest blocks."""
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 needs_c = pytest.mark.skipif(
-    not ACCELERATED["scrapy_bte.fields._langid"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.fields._langid is not built",
+    not ACCELERATED["fields.language"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte._native.language is not built",
 )
 
 
@@ -97,7 +97,7 @@ def test_feature_rows_in_c_are_the_reference_on_the_fixture_pages(model, tables)
 
 
 def _same_rows(tables, data: bytes) -> None:
-    fast = language.feature_rows(tables, data, accelerated=True)
+    fast = language.feature_rows(tables, data)
     ref = language.feature_rows_reference(tables, data)
     if ref is None:
         assert fast is None
@@ -115,7 +115,7 @@ def test_float16_rows_become_the_floats_numpy_makes() -> None:
     nextmove = np.tile(np.arange(256, dtype=np.uint32), 1)  # byte b leads to state b
     rowbase = np.zeros(256, np.int64)
     output = np.where(np.arange(256) < n, np.arange(256), -1).astype(np.int64)
-    got = language.feature_rows((nextmove, rowbase, output, halves), bytes(range(n)), accelerated=True)
+    got = language.feature_rows((nextmove, rowbase, output, halves), bytes(range(n)))
     assert got is not None
     features, counts, rows = got
     assert features.tolist() == list(range(n)) and counts.tolist() == [1.0] * n
@@ -133,7 +133,7 @@ def test_float16_rows_become_the_floats_numpy_makes() -> None:
 def test_tables_that_lead_outside_are_refused(nextmove, output, message) -> None:
     table = np.zeros((2, 3), np.float16)
     with pytest.raises(ValueError, match=message):
-        language.feature_rows((nextmove, np.zeros(1, np.int64), output, table), b"ab", accelerated=True)
+        language.feature_rows((nextmove, np.zeros(1, np.int64), output, table), b"ab")
 
 
 @settings(max_examples=300, deadline=None)

@@ -1,4 +1,4 @@
-"""The one-pass word search of the field readers (``scrapy_bte.fields._marks``) finds what
+"""The one-pass word search of the field readers (``scrapy_bte._native.markup``) finds what
 ``str.find`` finds, and the markup scans that start from it read the same values."""
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 needs_c = pytest.mark.skipif(
-    not ACCELERATED["scrapy_bte.fields._marks"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte.fields._marks is not built",
+    not ACCELERATED["fields.markup"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte._native.markup is not built",
 )
 
 # Characters of the words and their neighbours, wide ones (one, two and four bytes per character)
@@ -49,7 +49,7 @@ def _pages() -> list[str]:
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_ALPHABET, max_size=9000).map("".join), st.lists(_WORD, max_size=8).map(tuple))
 def test_c_finds_every_offset_the_reference_finds(text: str, words: tuple[str, ...]) -> None:
-    assert find_all(text, words, accelerated=True) == find_all_reference(text, words)
+    assert find_all(text, words) == find_all_reference(text, words)
 
 
 @needs_c
@@ -62,7 +62,7 @@ def test_c_finds_words_across_the_stretches_it_searches_side_by_side(size: int, 
     starts = [size * t // 4 + delta for t in (1, 2, 3)]
     for at in starts:
         chars[at : at + len(word)] = word
-    got = find_all("".join(chars), WORDS, accelerated=True)
+    got = find_all("".join(chars), WORDS)
     assert got == find_all_reference("".join(chars), WORDS)
     assert got[WORDS.index(word)] == starts
 
@@ -70,14 +70,14 @@ def test_c_finds_words_across_the_stretches_it_searches_side_by_side(size: int, 
 @needs_c
 def test_c_finds_the_words_on_every_fixture_and_torture_page() -> None:
     for page in _pages():
-        assert find_all(page, WORDS, accelerated=True) == find_all_reference(page, WORDS)
+        assert find_all(page, WORDS) == find_all_reference(page, WORDS)
 
 
 @needs_c
 @pytest.mark.parametrize("words", [("é!",), ("a",), ("a\x00b",), tuple("ab" for _ in range(33)), ("ok", 3)])
 def test_c_refuses_words_it_cannot_search(words: tuple) -> None:
     with pytest.raises(ValueError):
-        find_all("text", words, accelerated=True)
+        find_all("text", words)
 
 
 @settings(max_examples=300, deadline=None)

@@ -1,4 +1,4 @@
-"""The text statistics of the block features (``scrapy_bte.learned._textstats``): C against numpy,
+"""The text statistics of the block features (``scrapy_bte._native.features``): C against numpy,
 and the title overlap against Python."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from scrapy_bte.learned import features
 from .cases import needs_c
 
 # As when these tests were in one file with the document's: skipped where core._scan is not built.
-pytestmark = needs_c("scrapy_bte.core._scan")
+pytestmark = needs_c("core.document")
 
 
 block_texts_st = st.lists(
@@ -27,7 +27,7 @@ block_texts_st = st.lists(
 )
 
 
-needs_textstats = needs_c("scrapy_bte.learned._textstats")
+needs_textstats = needs_c("learned.features")
 
 
 @needs_textstats
@@ -37,8 +37,8 @@ def test_text_stats_in_c_match_numpy(texts: list[str], scale: float) -> None:
     doc = SimpleNamespace(texts=texts, chars=np.array([len(t) for t in texts], dtype=np.int64), n_blocks=len(texts))
     # Word counts under 1 and NaN as well: the divisor is numpy's maximum of them and 1.0.
     words = np.array([len(t.split()) for t in texts], dtype=np.float64) * scale
-    fast = features._text_stats(doc, words, accelerated=True)
-    ref = features._text_stats(doc, words, accelerated=False)
+    fast = features._text_stats(doc, words)
+    ref = features._text_stats_reference(doc, words)
     assert fast.dtype == ref.dtype and fast.shape == ref.shape and fast.tobytes() == ref.tobytes()
 
 
@@ -48,8 +48,8 @@ def check_title_overlap(
     doc = SimpleNamespace(texts=texts, opener=openers, meta={"og:title": title}, title_tag=None, n_blocks=len(texts))
     span = None if first is None else SimpleNamespace(first_block=first)
     w = np.array(words, dtype=np.float64)
-    fast = features._title_overlap(doc, w, span, accelerated=True)
-    ref = features._title_overlap(doc, w, span, accelerated=False)
+    fast = features._title_overlap(doc, w, span)
+    ref = features._title_overlap_reference(doc, w, span)
     assert fast.dtype == ref.dtype and fast.tobytes() == ref.tobytes()
 
 

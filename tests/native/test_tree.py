@@ -1,4 +1,4 @@
-"""Values OR-ed down the element skeleton (``scrapy_bte.core._tree``): C against numpy."""
+"""Values OR-ed down the element skeleton (``scrapy_bte._native.tree``): C against numpy."""
 
 from __future__ import annotations
 
@@ -15,15 +15,15 @@ from scrapy_bte.core.document import build
 from .cases import MARKUPS, needs_c
 
 # As when these tests were in one file with the document's: skipped where core._scan is not built.
-pytestmark = needs_c("scrapy_bte.core._scan")
+pytestmark = needs_c("core.document")
 
 
-needs_tree = needs_c("scrapy_bte.core._tree")
+needs_tree = needs_c("core.tree")
 
 
 def check_path_or(doc, own: np.ndarray) -> None:
-    fast = tree.path_or(doc, own, accelerated=True)
-    ref = tree.path_or(doc, own, accelerated=False)
+    fast = tree.path_or(doc, own)
+    ref = tree.path_or_reference(doc, own)
     assert fast.dtype == ref.dtype == np.int64 and fast.tobytes() == ref.tobytes()
 
 
@@ -51,4 +51,4 @@ def test_path_or_in_c_on_cases_and_fixtures() -> None:
 def test_path_or_in_c_refuses_a_parent_after_its_child() -> None:
     doc = SimpleNamespace(skeleton=SimpleNamespace(parents=np.array([-1, 0, 2], dtype=np.int64)))
     with pytest.raises(ValueError):
-        tree.path_or(doc, np.ones(3, dtype=np.int64), accelerated=True)
+        tree.path_or(doc, np.ones(3, dtype=np.int64))
