@@ -43,14 +43,13 @@ again (e.g. with another ``--threshold``).
 from __future__ import annotations
 
 import argparse
-import ast
-import re
 import hashlib
 import json
 import logging
 import os
 import pickle
 import random
+import re
 import statistics
 import subprocess
 import sys
