@@ -28,17 +28,14 @@ SOURCES = [
     "scrapy_bte/_native.c",
     "scrapy_bte/core/_scan.c",
     "scrapy_bte/core/_entities.c",
-    "scrapy_bte/core/_tree.c",
     "scrapy_bte/core/_fingerprint.c",
     "scrapy_bte/evidence/_hints.c",
     "scrapy_bte/evidence/_labels.c",
     "scrapy_bte/fields/_marks.c",
-    "scrapy_bte/fields/_langid.c",
     "scrapy_bte/methods/_bte.c",
     "scrapy_bte/methods/_em.c",
     "scrapy_bte/learned/_textstats.c",
     "scrapy_bte/learned/_auto.c",
-    "scrapy_bte/learned/_mlp.c",
     "scrapy_bte/learned/_features.c",
 ]
 HEADERS = ["scrapy_bte/_native.h", "scrapy_bte/core/_scan_impl.h"]
@@ -47,8 +44,6 @@ HEADERS = ["scrapy_bte/_native.h", "scrapy_bte/core/_scan_impl.h"]
 _NO_FMA = ["-ffp-contract=off"]
 SOURCE_FLAGS: dict[str, list[str]] = {
     "scrapy_bte/learned/_auto.c": _NO_FMA,
-    # -O3 vectorises the row loop; each value is still one float32 subtraction and one division.
-    "scrapy_bte/learned/_mlp.c": ["-O3", *_NO_FMA],
 }
 # Flags per compiler family. MSVC's default /fp:precise contracts nothing, as -ffp-contract=off.
 _GCC_FLAGS = ["-O2", "-Wall", "-Wextra"]

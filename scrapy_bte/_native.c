@@ -22,20 +22,16 @@ static const struct {
 } SUBMODULES[] = {
     {"document", "C passes of scrapy_bte.core.document.", {scrapy_bte_add_scan, NULL}},
     {"entities", "Character references decoded in one pass (scrapy_bte.core.entities).", {scrapy_bte_add_entities, NULL}},
-    {"tree", "Values OR-ed down the element skeleton (scrapy_bte.core.tree).", {scrapy_bte_add_tree, NULL}},
     {"fingerprint", "SimHash of word shingles in one pass (scrapy_bte.core.fingerprint).",
      {scrapy_bte_add_fingerprint, NULL}},
     {"hints", "Class-hint bits of raw attribute strings (scrapy_bte.evidence.hints).", {scrapy_bte_add_hints, NULL}},
     {"labels", "Per-text tests of label_features in one pass per text (scrapy_bte.evidence.labels).",
      {scrapy_bte_add_labels, NULL}},
     {"markup", "Word marks found in one pass (scrapy_bte.fields.markup).", {scrapy_bte_add_marks, NULL}},
-    {"language", "Language-identification feature rows (scrapy_bte.fields.language).", {scrapy_bte_add_langid, NULL}},
     {"bte", "BTE's run-length encoding and maximum-sum span (scrapy_bte.methods.bte).", {scrapy_bte_add_bte, NULL}},
     {"density", "EM of gaussian_threshold (scrapy_bte.methods.density).", {scrapy_bte_add_em, NULL}},
     {"features", "Character counts, title overlap, block and context features (scrapy_bte.learned.features).",
      {scrapy_bte_add_textstats, scrapy_bte_add_features}},
-    {"estimators", "The standardised input matrix of MLPClassifier (scrapy_bte.learned.estimators).",
-     {scrapy_bte_add_mlp, NULL}},
     {"auto", "The smoothed keep decision of auto.decide (scrapy_bte.learned.auto).", {scrapy_bte_add_auto, NULL}},
 };
 

@@ -35,17 +35,14 @@
 
 int scrapy_bte_add_scan(PyObject *module);        /* core/_scan.c: core.document */
 int scrapy_bte_add_entities(PyObject *module);    /* core/_entities.c: core.entities */
-int scrapy_bte_add_tree(PyObject *module);        /* core/_tree.c: core.tree */
 int scrapy_bte_add_fingerprint(PyObject *module); /* core/_fingerprint.c: core.fingerprint */
 int scrapy_bte_add_hints(PyObject *module);       /* evidence/_hints.c: evidence.hints */
 int scrapy_bte_add_labels(PyObject *module);      /* evidence/_labels.c: evidence.labels */
 int scrapy_bte_add_marks(PyObject *module);       /* fields/_marks.c: fields.markup */
-int scrapy_bte_add_langid(PyObject *module);      /* fields/_langid.c: fields.language */
 int scrapy_bte_add_bte(PyObject *module);         /* methods/_bte.c: methods.bte */
 int scrapy_bte_add_em(PyObject *module);          /* methods/_em.c: methods.density */
 int scrapy_bte_add_textstats(PyObject *module);   /* learned/_textstats.c: learned.features */
 int scrapy_bte_add_features(PyObject *module);    /* learned/_features.c: learned.features */
-int scrapy_bte_add_mlp(PyObject *module);         /* learned/_mlp.c: learned.estimators */
 int scrapy_bte_add_auto(PyObject *module);        /* learned/_auto.c: learned.auto */
 
 /* ------------------------------------------------------------------ arrays */

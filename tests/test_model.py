@@ -17,10 +17,9 @@ from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED, extract
 from scrapy_bte.api import parse
-from scrapy_bte.core.accel import native
 from scrapy_bte.errors import ModelError
 from scrapy_bte.learned.auto import _same_article, decide, decide_reference, select
-from scrapy_bte.learned.estimators import LogisticRegression, MLPClassifier, standardized, standardized_reference
+from scrapy_bte.learned.estimators import LogisticRegression, MLPClassifier
 from scrapy_bte.learned.feature_schema import CONTEXT_NAMES, N_FEATURES
 from scrapy_bte.learned.features import block_features
 from scrapy_bte.learned.model import DEFAULT_MODEL, BlockModel, load, load_cached
@@ -468,9 +467,8 @@ def test_a_signup_box_with_a_form_leaves_the_body_but_a_premium_body_stays() -> 
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 _needs_c = pytest.mark.skipif(
-    not (ACCELERATED["learned.auto"] and ACCELERATED["learned.estimators"])
-    and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte._native.auto or .estimators is not built",
+    not ACCELERATED["learned.auto"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte._native.auto is not built",
 )
 
 
@@ -492,32 +490,3 @@ def test_decide_in_c_equals_the_reference(html: str | bytes) -> None:
     # Reasons and float64 probabilities take the reference.
     p = cases[0].astype(np.float64)
     assert all(np.array_equal(a, b) for a, b in zip(decide(doc, p, smooth=True), decide_reference(doc, p, smooth=True)))
-
-
-@_needs_c
-@pytest.mark.usefixtures("native_on")
-def test_standardized_in_c_equals_the_reference() -> None:
-    rng = np.random.default_rng(3)
-    n = 37
-    X = rng.normal(size=(n, 11)).astype(np.float32) * 100
-    wide = rng.normal(size=(n, 5))  # float64, rounded to float32 on both paths
-    ctx = np.frombuffer(rng.random(4 * n).astype(np.float32).tobytes(), dtype=np.float32).reshape(4, n).T
-    score = rng.random(n)
-    cases = [(X,), (X, score), (X, ctx), (X, wide, score, ctx), (X[::2],), (X[:, 1:],), (X[:0],)]
-    for parts in cases:
-        d = sum(p.shape[1] if p.ndim == 2 else 1 for p in parts)
-        mean = rng.normal(size=d).astype(np.float32)
-        scale = (rng.random(d) + 0.1).astype(np.float32)
-        fast = standardized(parts, mean, scale)
-        ref = standardized_reference(parts, mean, scale)
-        assert fast.dtype == ref.dtype == np.float32 and fast.flags.c_contiguous
-        assert np.array_equal(fast, ref)
-    model = load(DEFAULT_MODEL)
-    doc = parse(ARTICLE)
-    X = block_features(doc, None)
-    for stage in (model.stage1, model.stage2):
-        extra = (np.zeros((len(X), len(CONTEXT_NAMES)), dtype=np.float32),) if stage is model.stage2 else ()
-        a = stage.decision_function(X, *extra)
-        with native(False):
-            b = stage.decision_function(X, *extra)
-        assert np.array_equal(a, b)

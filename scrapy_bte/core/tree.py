@@ -11,11 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import accel
 from .document import Document
-
-#: The C pass of :func:`path_or`.
-_TREE = accel.load("core.tree")
 
 
 def _find_all(text: str, word: str) -> list[int]:
@@ -91,24 +87,11 @@ class AttributeReader:
 def path_or(doc: Document, own: np.ndarray) -> np.ndarray:
     """Per element, ``own`` (int64) OR-ed over the element and all its ancestors.
 
-    The root (element 0) contributes nothing. Parents precede their children,
-    so ``scrapy_bte._native.tree`` ORs them in one forward pass when built
-    (unless the switch of :mod:`scrapy_bte.core.accel` is off), else
-    :func:`path_or_reference` does it in array steps.
-    """
-    c = _TREE.use()
-    if c is None:
-        return path_or_reference(doc, own)
-    raw = c.path_or(doc.skeleton.parents, np.ascontiguousarray(own, dtype=np.int64))
-    return np.frombuffer(raw, np.int64)
-
-
-def path_or_reference(doc: Document, own: np.ndarray) -> np.ndarray:
-    """The numpy reference of :func:`path_or`.
-
-    Pointer jumping: after round k every element holds the values of its
-    2^k nearest ancestors, so a page of depth d takes log2(d) array steps
-    and no Python loop per element.
+    The root (element 0) contributes nothing. Pointer jumping: after round k
+    every element holds the values of its 2^k nearest ancestors, so a page of
+    depth d takes log2(d) array steps and no Python loop per element. (A C
+    pass did it in one forward pass, and saved 0.9 % of ``extract()``'s time:
+    less than a second implementation costs, see ``docs/evaluation.md``.)
     """
     acc = own.copy()
     acc[0] = 0

@@ -3,8 +3,7 @@
 py3langid (a maintained fork of langid.py, Lui & Baldwin 2012) ships its
 naive Bayes model in the wheel as a numpy archive read with
 ``allow_pickle=False``: 97 languages, 4.5 MB installed, numpy only (already
-a dependency), about 0.25 ms for the 200 characters read here (0.1 ms with
-its byte walk and feature rows in C, which give the same scores). Its model
+a dependency), about 0.25 ms for the 200 characters read here. Its model
 loads once per process (about 1 s), on the first page that needs it.
 """
 
@@ -15,11 +14,6 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-
-from ..core import accel
-
-#: The C pass of the identifier's score: the byte walk and the feature rows.
-_LANGID = accel.load("fields.language")
 
 #: Characters of text handed to the identifier: enough for a stable
 #: answer on article prose (the gold text's language on 123 of
@@ -48,19 +42,11 @@ Tables = tuple[Any, np.ndarray, np.ndarray, np.ndarray]
 
 def feature_rows(tables: Tables, data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The features the bytes ``data`` meet in the identifier's automaton, in the order they
-    first occur, with their counts (float32) and their table rows as float32; None for none."""
-    c = _LANGID.use()
-    if c is None:
-        return feature_rows_reference(tables, data)
-    got = c.feature_rows(*tables, data)
-    if got is None:
-        return None
-    features = np.frombuffer(got[0], np.int64)
-    return features, np.frombuffer(got[1], np.float32), np.frombuffer(got[2], np.float32).reshape(len(features), -1)
+    first occur, with their counts (float32) and their table rows as float32; None for none.
 
-
-def feature_rows_reference(tables: Tables, data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """The Python reference of :func:`feature_rows` (py3langid's own walk, then numpy's cast)."""
+    py3langid's own walk, then numpy's cast. (A C pass of it saved nothing measurable of
+    ``extract()``'s time, as few pages need the identifier: see ``docs/evaluation.md``.)
+    """
     nextmove, rowbase, output, table = tables
     counts: dict[int, int] = {}
     state = 0
@@ -115,8 +101,8 @@ def _scorer(model: Any, own: Callable[[bytes], np.ndarray]) -> Callable[[bytes],
 
 @lru_cache(maxsize=1)
 def identifier() -> Any:
-    """py3langid's identifier; its raw score walks the text's bytes in C where that is built
-    (a Python loop per byte and numpy's float16 cast cost 90 % of its time)."""
+    """py3langid's identifier; its raw score reads the feature rows once per distinct feature
+    (:func:`feature_rows`) instead of casting its whole float16 table row by row."""
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
     class Identifier(LanguageIdentifier):  # type: ignore[misc,valid-type]

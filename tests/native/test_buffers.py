@@ -27,14 +27,9 @@ def test_c_passes_check_dtypes_as_well_as_lengths() -> None:
     from scrapy_bte._native import features as _textstats
     from scrapy_bte._native import hints as _hints
     from scrapy_bte._native import labels as _labels
-    from scrapy_bte._native import tree as _tree
 
     i8 = np.array([-1, 0, 1], dtype=np.int64)
     f8 = np.ones(3)
-    with pytest.raises(TypeError, match="own must be a contiguous int64 array"):
-        _tree.path_or(i8, f8)
-    with pytest.raises(ValueError, match="own has 2 items, expected 3"):
-        _tree.path_or(i8, np.ones(2, dtype=np.int64))
     with pytest.raises(TypeError, match="weightless must be a contiguous uint8 or bool array"):
         _bte.runs(f8, 2, np.zeros(2, dtype=np.int16))
     with pytest.raises(TypeError, match="seg_block must be a contiguous int64 array"):

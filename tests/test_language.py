@@ -1,9 +1,8 @@
-"""The language identifier's score in C (``scrapy_bte._native.language``) is py3langid's own, bit for bit,
-and the sample it reads is the page's wordiest blocks."""
+"""The language identifier's score (its feature rows read once per distinct feature) is py3langid's
+own, bit for bit, and the sample it reads is the page's wordiest blocks."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -12,18 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from py3langid.langid import LanguageIdentifier
 
-from scrapy_bte import ACCELERATED
 from scrapy_bte.core.decode import to_unicode
 from scrapy_bte.core.document import build
 from scrapy_bte.fields import language
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-
-# CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
-needs_c = pytest.mark.skipif(
-    not ACCELERATED["fields.language"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte._native.language is not built",
-)
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 @pytest.fixture(scope="module")
@@ -55,12 +47,10 @@ def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     return a.dtype == b.dtype and np.array_equal(a.view(np.uint32), b.view(np.uint32))
 
 
-@needs_c
-def test_the_identifier_scores_in_c(model) -> None:
+def test_the_identifier_uses_its_own_feature_rows(model) -> None:
     assert model.fast is not None
 
 
-@needs_c
 def test_scores_are_py3langids_own_on_the_fixture_pages(model) -> None:
     texts = _texts()
     assert len(texts) >= 8
@@ -69,7 +59,6 @@ def test_scores_are_py3langids_own_on_the_fixture_pages(model) -> None:
         assert _same_bits(model._raw_score(data), LanguageIdentifier._raw_score(model, data))
 
 
-@needs_c
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=200))
 def test_scores_and_answers_are_py3langids_own_on_any_text(model, text: str) -> None:
@@ -83,31 +72,6 @@ def test_scores_and_answers_are_py3langids_own_on_any_text(model, text: str) -> 
     assert model.classify(text) == own
 
 
-@needs_c
-@settings(max_examples=200, deadline=None)
-@given(st.one_of(st.binary(max_size=400), st.text("abé de\u4e2d", max_size=200).map(str.encode)))
-def test_feature_rows_in_c_are_the_reference(tables, data: bytes) -> None:
-    _same_rows(tables, data)
-
-
-@needs_c
-def test_feature_rows_in_c_are_the_reference_on_the_fixture_pages(model, tables) -> None:
-    for text in _texts():
-        _same_rows(tables, model._encode(text))
-
-
-def _same_rows(tables, data: bytes) -> None:
-    fast = language.feature_rows(tables, data)
-    ref = language.feature_rows_reference(tables, data)
-    if ref is None:
-        assert fast is None
-        return
-    assert fast is not None
-    for a, b in zip(fast, ref):
-        assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
-
-
-@needs_c
 def test_float16_rows_become_the_floats_numpy_makes() -> None:
     """Every float16 bit pattern (subnormals, infinities, NaN payloads) through a one-state automaton."""
     halves = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16).reshape(-1, 256)
@@ -120,20 +84,6 @@ def test_float16_rows_become_the_floats_numpy_makes() -> None:
     features, counts, rows = got
     assert features.tolist() == list(range(n)) and counts.tolist() == [1.0] * n
     assert np.array_equal(rows.view(np.uint32), halves.astype(np.float32).view(np.uint32))
-
-
-@needs_c
-@pytest.mark.parametrize(
-    "nextmove, output, message",
-    [
-        (np.full(256, 5, np.uint32), np.zeros(1, np.int64), "outside"),  # a next state past the states
-        (np.zeros(256, np.uint32), np.full(1, 7, np.int64), "past the table"),  # a feature past the rows
-    ],
-)
-def test_tables_that_lead_outside_are_refused(nextmove, output, message) -> None:
-    table = np.zeros((2, 3), np.float16)
-    with pytest.raises(ValueError, match=message):
-        language.feature_rows((nextmove, np.zeros(1, np.int64), output, table), b"ab")
 
 
 @settings(max_examples=300, deadline=None)
