@@ -594,3 +594,47 @@ POST_FURNITURE_WORDS = (
     "like",
     "vote",
 )
+
+# ---- The article fields' byline words (:mod:`scrapy_bte.fields.values`, :mod:`scrapy_bte.fields.zones`)
+#: Words that introduce a byline in the languages the pages come in ("Recipe by", "Authored by:",
+#: and "Written byAnn Lee" where the page glues the name to the label), cut from author values.
+BYLINE_PREFIX_RE = re.compile(
+    r"^(?:(?:written|posted|reported|text|words|story|photos?|recipe|guide|article|authored)\s+)?"
+    r"(?:by|von|par|por|door|av|af|από|autor(?:in|a)?|author|auteur|text|tekst|redacción|redakcja|more stories by)"
+    r"(?:\s*[:\-–—]?\s+|\s*:\s*|(?-i:(?<=by)(?=[A-Z])))|^(?-i:di|de)\s+(?=(?-i:[A-Z]))",
+    re.IGNORECASE,
+)
+#: Head words of the job titles printed after a byline's name ("Howard Blume, Staff Writer").
+JOB_WORDS = (
+    "writer|editor|reporter|correspondent|contributor|columnist|journalist|analyst|reviewer|producer|"
+    "founder|co-founder|ceo|redakteur|redakteurin|journalistin|korrespondent|korrespondentin|"
+    "rédacteur|rédactrice|journaliste|periodista|redactor|redactora|giornalista"
+)
+#: Words that may stand before a job title's head word ("Former Deputy Tech Editor").
+JOB_LEAD_WORDS = (
+    "staff|senior|junior|contributing|deputy|managing|associate|executive|former|lead|freelance|guest|"
+    "special|chief|head|tech|technology|news|features|sports|political|science|health|travel|food|"
+    "digital|editorial|assistant|general|national|foreign|investigative|review"
+)
+#: A block that is a byline's label alone ("By", "Author:", "Topic Author"): the names follow in the
+#: next block (:mod:`scrapy_bte.fields.zones`).
+BYLINE_LABEL_RE = re.compile(r"^(?:\w+\s+)?(?:by|author|autor(?:in)?|auteur|verfasser(?:in)?)\s*:?$", re.IGNORECASE)
+
+#: Month names and their usual abbreviations per month, January first, in the languages of the
+#: pages the project is measured on (nominative and genitive forms): the date parser's table
+#: (:mod:`scrapy_bte.fields.dates`). :data:`MONTHS` above is the label feature's shorter list,
+#: which the shipped model was trained with.
+MONTH_NAMES: tuple[str, ...] = (
+    "january jan januar janvier enero ene gennaio gen janeiro januari stycznia styczeń styczen jänner",
+    "february feb februar février fevrier febrero febbraio fevereiro februari lutego luty fév",
+    "march mar märz maerz mars marzo março marco maart marca marzec mär",
+    "april apr avril abril aprile kwietnia kwiecień kwiecien avr abr",
+    "may mai mayo maggio maio mei maja maj",
+    "june jun juni juin junio giugno junho czerwca czerwiec giu",
+    "july jul juli juillet julio luglio julho lipca lipiec juil lug",
+    "august aug août aout agosto augustus sierpnia sierpień sierpien ago",
+    "september sep sept septembre septiembre settembre setembro września wrzesień wrzesien set",
+    "october oct oktober octobre octubre ottobre outubro października październik pazdziernik okt ott out",
+    "november nov novembre noviembre novembro listopada listopad",
+    "december dec dezember décembre decembre diciembre dicembre dezembro grudnia grudzień grudzien dez dic déc",
+)

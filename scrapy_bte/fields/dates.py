@@ -13,6 +13,8 @@ import re
 from datetime import date, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 
+from ..evidence.words import MONTH_NAMES
+
 _ISO = re.compile(
     r"(\d{4})-?(\d{1,2})-?(\d{1,2})"
     r"(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?|UTC|GMT)?)?",
@@ -25,26 +27,9 @@ _ISO_TEXT = re.compile(
     re.IGNORECASE,
 )
 _EPOCH = re.compile(r"\d{10}(\d{3})?")
-#: Month names and their usual abbreviations in the languages of the
-#: pages the project is measured on (nominative and genitive forms).
+#: Month name -> number, from the one table (:data:`~scrapy_bte.evidence.words.MONTH_NAMES`).
 _MONTHS: dict[str, int] = {}
-for _month, _names in enumerate(
-    (
-        "january jan januar janvier enero ene gennaio gen janeiro januari stycznia styczeń styczen jänner",
-        "february feb februar février fevrier febrero febbraio fevereiro februari lutego luty fév",
-        "march mar märz maerz mars marzo março marco maart marca marzec mär",
-        "april apr avril abril aprile kwietnia kwiecień kwiecien avr abr",
-        "may mai mayo maggio maio mei maja maj",
-        "june jun juni juin junio giugno junho czerwca czerwiec giu",
-        "july jul juli juillet julio luglio julho lipca lipiec juil lug",
-        "august aug août aout agosto augustus sierpnia sierpień sierpien ago",
-        "september sep sept septembre septiembre settembre setembro września wrzesień wrzesien set",
-        "october oct oktober octobre octubre ottobre outubro października październik pazdziernik okt ott out",
-        "november nov novembre noviembre novembro listopada listopad",
-        "december dec dezember décembre decembre diciembre dicembre dezembro grudnia grudzień grudzien dez dic déc",
-    ),
-    start=1,
-):
+for _month, _names in enumerate(MONTH_NAMES, start=1):
     for _name in _names.split():
         _MONTHS.setdefault(_name, _month)
 #: Longest first, so that "marzo" is read whole rather than as "mar".

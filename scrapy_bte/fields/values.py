@@ -6,27 +6,10 @@ import re
 from urllib.parse import urljoin, urlsplit
 
 from ..core.document import clean_text
+from ..evidence.words import BYLINE_PREFIX_RE as _BY
+from ..evidence.words import JOB_LEAD_WORDS as _JOB_LEADS
+from ..evidence.words import JOB_WORDS as _JOBS
 
-# Words that introduce a byline in the languages the pages come in ("Recipe by", "Authored by:", and
-# "Written byAnn Lee" where the page glues the name to the label).
-_BY = re.compile(
-    r"^(?:(?:written|posted|reported|text|words|story|photos?|recipe|guide|article|authored)\s+)?"
-    r"(?:by|von|par|por|door|av|af|από|autor(?:in|a)?|author|auteur|text|tekst|redacción|redakcja|more stories by)"
-    r"(?:\s*[:\-–—]?\s+|\s*:\s*|(?-i:(?<=by)(?=[A-Z])))|^(?-i:di|de)\s+(?=(?-i:[A-Z]))",
-    re.IGNORECASE,
-)
-#: Head words of the job titles printed after a byline's name ("Howard Blume, Staff Writer").
-_JOBS = (
-    "writer|editor|reporter|correspondent|contributor|columnist|journalist|analyst|reviewer|producer|"
-    "founder|co-founder|ceo|redakteur|redakteurin|journalistin|korrespondent|korrespondentin|"
-    "rédacteur|rédactrice|journaliste|periodista|redactor|redactora|giornalista"
-)
-#: Words that may stand before a job title's head word ("Former Deputy Tech Editor").
-_JOB_LEADS = (
-    "staff|senior|junior|contributing|deputy|managing|associate|executive|former|lead|freelance|guest|"
-    "special|chief|head|tech|technology|news|features|sports|political|science|health|travel|food|"
-    "digital|editorial|assistant|general|national|foreign|investigative|review"
-)
 # A job title glued to the name without a space ("Howard BlumeStaff Writer", "Ann LeeUpdated: May 2"): a
 # lower-case letter, then a capitalised job-title word (or a date label) where the page joined two elements.
 _GLUED = re.compile(

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from ..core.document import Document
 from ..evidence.hints import element_bits, group_bit
 from ..evidence.labels import byline_opener
+from ..evidence.words import BYLINE_LABEL_RE as _BY_LABEL
 from ..evidence.zones import find_headline
 from . import dates, values
 
@@ -32,7 +33,6 @@ BEFORE, AFTER = 4, 14
 #: A byline or dateline is short: at most this many words and characters.
 MAX_WORDS, MAX_CHARS = 24, 220
 # A block that is only a byline's label ("Author", "Topic Author", "Article by:"): the names follow.
-_BY_LABEL = re.compile(r"^(?:\w+\s+)?(?:by|author|autor(?:in)?|auteur|verfasser(?:in)?)\s*:?$", re.IGNORECASE)
 # Where an author's name ends inside a byline: a separator, a digit, a date word.
 _NAME_END = re.compile(r"\s+[-–—|•·/]\s+|\s*[|•·⋅»›]\s*|\d|\b(?:[Uu]pdated|[Pp]ublished|on|am|le|el|il|em|in)\b")
 _WORD = re.compile(r"\w+")
