@@ -443,3 +443,23 @@ def test_attribute_reader_reads_each_new_string_once_and_stays_right_when_full()
     other = [' style="x"', ' id="b"', ' Style="display:none"', ' class="a"']
     assert reader.values(other).tolist() == [2, 0, 1, 0]
     assert reader.values(page).tolist() == [0, 1, 2, 0, 0]
+
+
+def test_path_or_with_the_skeletons_steps_is_the_forward_pass() -> None:
+    """Values OR-ed down the tree by the skeleton's pointer-jumping steps equal a forward pass."""
+    from scrapy_bte.core.document import build
+    from scrapy_bte.core.tree import path_or
+
+    rng = np.random.default_rng(5)
+    for depth in (1, 3, 17):
+        html = "<div><section><p>x</p></section>" * 3 + "<div>" * depth + "<p>deep</p>" + "</div>" * depth + "</div>"
+        doc = build(f"<html><body>{html}</body></html>")
+        parents = doc.skeleton.parents
+        for _ in range(5):
+            own = rng.integers(0, 1 << 6, size=len(parents)).astype(np.int64)
+            want = own.copy()
+            want[0] = 0
+            for i in range(1, len(parents)):
+                want[i] |= want[parents[i]]
+            assert np.array_equal(path_or(doc, own), want)
+            assert np.array_equal(path_or(doc, own), want)  # the cached steps again

@@ -490,3 +490,26 @@ def test_decide_in_c_equals_the_reference(html: str | bytes) -> None:
     # Reasons and float64 probabilities take the reference.
     p = cases[0].astype(np.float64)
     assert all(np.array_equal(a, b) for a, b in zip(decide(doc, p, smooth=True), decide_reference(doc, p, smooth=True)))
+
+
+def test_standardized_is_numpys_stacked_subtract_and_divide_bit_for_bit() -> None:
+    """The column blocks cast into one float32 buffer give the bits of stacking them first."""
+    from scrapy_bte.learned.estimators import standardized
+
+    def stacked(parts: tuple[np.ndarray, ...], mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
+        X = parts[0] if len(parts) == 1 else np.column_stack(parts)
+        return np.subtract(X, mean, dtype=np.float32) / scale
+
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 37):
+        X = (rng.normal(size=(n, 11)) * 100).astype(np.float32)
+        wide = rng.normal(size=(n, 5)) * 1e3  # float64: rounded to float32 on both paths
+        ctx = np.frombuffer(rng.random(4 * n).astype(np.float32).tobytes(), dtype=np.float32).reshape(4, n).T
+        score = rng.random(n)
+        for parts in [(X,), (X, score), (X, ctx), (X, wide, score, ctx), (X[::2],), (X[:, 1:],)]:
+            d = sum(p.shape[1] if p.ndim == 2 else 1 for p in parts)
+            mean = rng.normal(size=d).astype(np.float32)
+            scale = (rng.random(d) + 0.1).astype(np.float32)
+            got, want = standardized(parts, mean, scale), stacked(parts, mean, scale)
+            assert got.dtype == np.float32 and got.flags.c_contiguous
+            assert np.array_equal(got.view(np.uint32), want.view(np.uint32))

@@ -302,6 +302,19 @@ class Skeleton:
     el_attr_id: np.ndarray
     attr_strings: list[str]
 
+    @cached_property
+    def ancestor_jumps(self) -> list[np.ndarray]:
+        """Pointer jumping's steps: round k's array holds each element's 2^k-th ancestor (0 past
+        the root). Every value OR-ed down the tree (:func:`scrapy_bte.core.tree.path_or`) takes
+        the same steps, so a page computes them once."""
+        jump = self.parents.copy()
+        jump[0] = 0
+        steps = []
+        while jump.any():
+            steps.append(jump)
+            jump = jump[jump]
+        return steps
+
 
 @dataclass
 class Document:
@@ -439,6 +452,12 @@ class Document:
             return self.opener.index(name)
         except ValueError:
             return None
+
+
+#: The ``<meta>`` keys read with the document, in the one pass over the head's tags: the title
+#: rule's (``og:title``, ``og:site_name``, ``twitter:title``) and the page-type classifier's
+#: (``og:type``). Other readers (the article fields) read theirs from :attr:`Document.meta_tags`.
+HEAD_META_KEYS = ("og:title", "og:site_name", "twitter:title", "og:type")
 
 
 def _empty_document(title: str | None, meta: dict[str, str], markup: str, tags: list[str]) -> Document:
@@ -831,7 +850,7 @@ def build(markup: str) -> Document:
     is off (then every step's Python reference).
     """
     head_meta = meta_tags(markup)
-    meta = meta_content(markup, ("og:title", "og:site_name", "twitter:title"), tags=head_meta)
+    meta = meta_content(markup, HEAD_META_KEYS, tags=head_meta)
     cleaned, title = step0(noscript_content(markup))
     lnames, flags, tag_len, attr_len, seg_len, seg_chars, seg_words, all_text, has_text = scan(cleaned)
     if not has_text:

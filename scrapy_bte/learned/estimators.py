@@ -255,9 +255,18 @@ def standardized(parts: tuple[np.ndarray, ...], mean: np.ndarray, scale: np.ndar
     ``extract()``'s time: less than a second implementation costs, see
     ``docs/evaluation.md``.)
     """
-    X = parts[0] if len(parts) == 1 else np.column_stack(parts)
-    # In place where a new array would only be thrown away: the same float32 operations, one buffer.
-    h = np.subtract(X, mean, dtype=np.float32)
+    if len(parts) == 1:
+        h = np.subtract(parts[0], mean, dtype=np.float32)
+    else:
+        # Each block cast into its columns of one float32 buffer (numpy's column_stack would
+        # make a float64 copy first wherever a block is float64), then the same float32 steps.
+        h = np.empty((len(parts[0]), len(mean)), dtype=np.float32)
+        col = 0
+        for part in parts:
+            width = part.shape[1] if part.ndim == 2 else 1
+            h[:, col : col + width] = part if part.ndim == 2 else part[:, None]
+            col += width
+        h -= mean
     h /= scale
     return h
 

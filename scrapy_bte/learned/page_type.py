@@ -50,7 +50,6 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from ..core.document import Document
-from ..core.meta import meta_content
 from ..core.tree import path_or
 from ..errors import ModelError
 from ..evidence import hints as _hints
@@ -298,9 +297,8 @@ def _microdata_counts(doc: Document, counts: np.ndarray) -> None:
 
 
 def _og_type(doc: Document) -> str | None:
+    """The head's ``og:type``, read with the document (:data:`~scrapy_bte.core.document.HEAD_META_KEYS`)."""
     value = doc.meta.get("og:type")
-    if value is None and doc.meta_tags:
-        value = meta_content(doc.markup, ("og:type",), tags=doc.meta_tags).get("og:type")
     return value.strip().lower() if value else None
 
 
