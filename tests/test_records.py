@@ -290,3 +290,30 @@ def test_reviews_leave_the_decision_so_a_product_page_keeps_its_specs() -> None:
     # The specs are what is left: BTE's plateau over them, the first line (a label to BTE) aside.
     assert len(set(specs) & kept) >= 4 and kept <= set(specs)
     assert (reasons[shop] == Reason.FURNITURE).all()
+
+
+def test_a_forum_threads_replies_are_its_posts_however_low_the_model_scores_comments() -> None:
+    question = " ".join(_SUMMARIES[:3])
+    replies = [_SUMMARIES[3], _SUMMARIES[4], _SUMMARIES[5]]
+    html = (
+        f"<html><body><div class='discussion'><p>{question}</p></div><ul class='comments'>"
+        + "".join(
+            f"<li class='comment'><a href='/u/{i}'>member{i}</a><p>{text}</p><span>Reply</span></li>"
+            for i, text in enumerate(replies)
+        )
+        + "</ul></body></html>"
+    )
+    doc = parse(html)
+    p = [0.95 if doc.texts[b] == question else 0.05 for b in range(doc.n_blocks)]  # comments scored low
+    for page_type, kept_replies in (("forum", True), ("article", False)):
+        reasons = np.zeros(doc.n_blocks, dtype=np.int8)
+        keep, _ = auto.select(
+            doc, document_span(doc), _FixedModel(p), smooth=True, page_type=page_type, reasons=reasons
+        )  # type: ignore[arg-type]
+        kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+        assert question in kept
+        assert (set(replies) <= kept) is kept_replies, page_type
+        # Names, dates and "Reply" links of the section are no posts.
+        assert not kept & {"member0", "Reply"}
+        if kept_replies:
+            assert {Reason(r) for r in reasons[[doc.texts.index(t) for t in replies]]} == {Reason.THREAD}

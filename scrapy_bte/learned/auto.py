@@ -122,6 +122,13 @@ def select(
                 if reasons is not None:
                     reasons[keep & ~body] = Reason.FURNITURE
                 keep = body
+        if rules.comments_are_content:
+            # The thread's replies are its posts, however low the model scores a comment.
+            thread = comments.thread_mask(doc) & ~keep
+            if thread.any():
+                if reasons is not None:
+                    reasons[thread] = Reason.THREAD
+                keep = keep | thread
         for wanted, named in (
             (rules.drop_shop_sections, comments.shop_furniture_mask),
             (rules.drop_post_furniture, comments.post_furniture_mask),

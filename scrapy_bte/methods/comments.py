@@ -117,8 +117,25 @@ def apply(
         keep = body
     if not comments:
         return keep, []
+    return keep, np.flatnonzero(_thread(doc, inside) & ~keep).tolist()
+
+
+def thread_mask(doc: Document) -> np.ndarray:
+    """Per block, whether it is the text of a comment section: a comment or post of the thread
+    (:data:`MIN_WORDS` or more, mostly not link text, no label), not its names, dates and links.
+
+    What ``comments=True`` returns, and what a forum thread adds to its kept posts: on a forum the
+    replies sit in elements named for comments, and the block model, taught that comments are no
+    article body, scores them low (WCXB's forum pages by site folds: 0.764 without them, 0.770 with).
+    """
+    if doc.n_blocks == 0:
+        return np.zeros(0, dtype=bool)
+    inside = section_mask(doc)
+    return _thread(doc, inside) if inside.any() else inside
+
+
+def _thread(doc: Document, inside: np.ndarray) -> np.ndarray:
     words = doc.words
     flags = label_features(doc)
     label = (flags[:, 0] > 0) | ((flags[:, 4] > 0) & (words <= 8))
-    thread = inside & ~keep & (words >= MIN_WORDS) & (doc.link_words <= MAX_LINK * words) & ~label
-    return keep, np.flatnonzero(thread).tolist()
+    return inside & (words >= MIN_WORDS) & (doc.link_words <= MAX_LINK * words) & ~label

@@ -36,6 +36,7 @@ class Reason(IntEnum):
     EXTENDED = 17
     RECORD = 18
     REPEATED = 19
+    THREAD = 20
 
 
 DESCRIPTIONS = {
@@ -59,6 +60,7 @@ DESCRIPTIONS = {
     Reason.EXTENDED: "dense, low-link neighbour of BTE's span",
     Reason.RECORD: "in a record (card, post, row) of the same shape as kept ones, probability over the records' bar",
     Reason.REPEATED: "repeats a paragraph kept before it",
+    Reason.THREAD: "a post of the forum thread: text of an element named for comments or replies",
 }
 
 
@@ -83,6 +85,7 @@ NAMES = {
     Reason.EXTENDED: "span extended",
     Reason.RECORD: "record",
     Reason.REPEATED: "repeated",
+    Reason.THREAD: "thread post",
 }
 
 
@@ -96,6 +99,8 @@ KEEPING = frozenset(
         Reason.DENSE,
         Reason.IN_SPAN,
         Reason.EXTENDED,
+        Reason.RECORD,
+        Reason.THREAD,
     }
 )
 
