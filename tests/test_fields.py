@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from scrapy_bte import extract
 from scrapy_bte.core.document import build
 from scrapy_bte.evidence import labels
 from scrapy_bte.evidence.labels import byline_opener, byline_start
@@ -384,3 +385,30 @@ def test_the_printed_dateline_wins_over_a_markup_date_of_another_day() -> None:
 def test_analytics_tags_state_the_publication_date() -> None:
     head = '<meta name="parsely-pub-date" content="2020-02-10T16:48:12Z">'
     assert read_markup(f"<html><head>{head}</head><body><p>x</p></body></html>").date == "2020-02-10T16:48:12+00:00"
+
+
+def test_a_sort_by_label_is_no_byline_and_a_join_date_no_dateline() -> None:
+    """A listing's "Sort by" took the first card's title as the author; a forum poster's
+    "Joined:" date was read as the thread's date."""
+    listing = (
+        "<html><head><title>Environment</title></head><body><h1>Environment</h1>"
+        "<label>Sort by</label><ul><li><h2><a href='/a'>Upstream provinces agree to share the water</a></h2>"
+        "<p>Three provinces sign a provisional deal that ties reservoir releases to river flow.</p></li>"
+        "</ul></body></html>"
+    )
+    assert extract(listing, fields=("author",)).author is None
+    thread = (
+        "<html><head><title>Which tram route?</title></head><body><h1>Which tram route?</h1>"
+        "<dl><dt>gardenpath</dt><dd>Joined: Mon Mar 04, 2019 8:12 pm</dd></dl>"
+        "<p>Posted Wed Mar 19, 2025 7:12 am</p>"
+        "<p>The city has published two options for taking line 3 out to the Millbrook estate.</p>"
+        "</body></html>"
+    )
+    assert (extract(thread, fields=("date",)).date or "").startswith("2025-03-19")
+    # A byline label of another first word still opens a byline.
+    byline = (
+        "<html><head><title>Harbour wall</title></head><body><h1>Harbour wall</h1><p>Written by</p>"
+        "<p>Mara Ellison</p><p>The small fishing town has begun rebuilding its sea wall with old granite.</p>"
+        "</body></html>"
+    )
+    assert extract(byline, fields=("author",)).author == "Mara Ellison"

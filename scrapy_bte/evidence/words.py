@@ -618,7 +618,19 @@ JOB_LEAD_WORDS = (
 )
 #: A block that is a byline's label alone ("By", "Author:", "Topic Author"): the names follow in the
 #: next block (:mod:`scrapy_bte.fields.zones`).
-BYLINE_LABEL_RE = re.compile(r"^(?:\w+\s+)?(?:by|author|autor(?:in)?|auteur|verfasser(?:in)?)\s*:?$", re.IGNORECASE)
+#: The word before it is never one that orders or filters a list ("Sort by", "Filter by").
+BYLINE_LABEL_RE = re.compile(
+    r"^(?!(?:sort|order|filter|group|search|browse|shop|view)\b)(?:\w+\s+)?"
+    r"(?:by|author|autor(?:in)?|auteur|verfasser(?:in)?)\s*:?$",
+    re.IGNORECASE,
+)
+#: A date a member's card gives ("Joined: Mon Mar 04, 2019", "Member since 2016"): when the
+#: poster joined, never when the page was published (:mod:`scrapy_bte.fields.zones`).
+MEMBER_SINCE_RE = re.compile(
+    r"^\W*(?:joined|member since|registered|mitglied seit|registriert|dabei seit|inscrit|inscrito|"
+    r"iscritto|lid sinds|dołączył)\b",
+    re.IGNORECASE,
+)
 
 #: Month names and their usual abbreviations per month, January first, in the languages of the
 #: pages the project is measured on (nominative and genitive forms): the date parser's table

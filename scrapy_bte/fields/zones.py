@@ -25,6 +25,7 @@ from ..core.document import Document
 from ..evidence.hints import element_bits, group_bit
 from ..evidence.labels import byline_opener
 from ..evidence.words import BYLINE_LABEL_RE as _BY_LABEL
+from ..evidence.words import MEMBER_SINCE_RE
 from ..evidence.zones import find_headline
 from . import dates, values
 
@@ -176,7 +177,11 @@ def page_zones(
             continue  # only a dateline is still wanted, and a date needs a digit
         # Once the date is known, the one other reader of ``found`` (the names after a lone
         # "By") wants a block without digits, where there is no date to read.
-        found = dates.from_text(text, month_first=month_first) if digit and date is None else None
+        found = (
+            dates.from_text(text, month_first=month_first)
+            if digit and date is None and MEMBER_SINCE_RE.match(text) is None
+            else None
+        )
         low = text.lower()
         by_end = byline_opener(low, word_colon=True)
         # The words that open a byline, and a name after them in the same block.
