@@ -317,3 +317,38 @@ def test_a_forum_threads_replies_are_its_posts_however_low_the_model_scores_comm
         assert not kept & {"member0", "Reply"}
         if kept_replies:
             assert {Reason(r) for r in reasons[[doc.texts.index(t) for t in replies]]} == {Reason.THREAD}
+
+
+_CONSENT = (
+    "We and our partners store and access information on your device, such as cookies and unique "
+    "identifiers, and process personal data such as browsing data to measure the delivery of content."
+)
+
+
+def _consent_listing(body_class: str = "", dialog_id: str = "onetrust-consent-sdk") -> str:
+    dialog = (
+        f"<div id='{dialog_id}'><div role='dialog'><div class='policy-text'>"
+        f"<p>{_CONSENT}</p><p>{_CONSENT.replace('partners', 'vendors')}</p></div></div></div>"
+    )
+    return _listing("article", "div").replace("<body>", f"<body class='{body_class}'>{dialog}", 1)
+
+
+def test_a_consent_dialog_leaves_the_decision_and_the_cards_stay() -> None:
+    doc = parse(_consent_listing())
+    named = {doc.texts[b] for b in np.flatnonzero(comments.consent_mask(doc))}
+    assert named == {_CONSENT, _CONSENT.replace("partners", "vendors")}
+    for page_type in ("listing", "article"):
+        keep, _ = auto.select(doc, document_span(doc), default_model(), smooth=True, page_type=page_type)
+        kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+        assert not kept & named
+        assert _SUMMARIES[0] in kept
+
+
+def test_consent_names_count_on_parts_of_the_page_only() -> None:
+    # A page's state on <body>, and feature flags inside a longer name, name no dialog.
+    doc = parse(_consent_listing("cookie-consent-shown", "enableInlineConsent filterNonGdprEmbeds"))
+    assert not comments.consent_mask(doc).any()
+    # Only what the dialog holds; a page that is all dialog keeps its text.
+    only = f"<html><body><div class='cookie-banner'><p>{_CONSENT}</p></div></body></html>"
+    assert comments.consent_mask(parse(only)).all()
+    assert _CONSENT in extract(only).text

@@ -650,3 +650,17 @@ MONTH_NAMES: tuple[str, ...] = (
     "november nov novembre noviembre novembro listopada listopad",
     "december dec dezember décembre decembre diciembre dicembre dezembro grudnia grudzień grudzien dez dic déc",
 )
+
+#: A ``class`` or ``id`` value naming a cookie or privacy consent dialog (:func:`scrapy_bte.methods.
+#: comments.consent_mask`): the consent platforms' own names (OneTrust, Cookiebot, Didomi,
+#: Usercentrics, Ethyca's Fides, Quantcast, Sourcepoint) and the generic ones, at the start of a
+#: name or of a part of it after ``-`` or ``_`` (``onetrust-consent-sdk``, ``gdpr-overlay-view``),
+#: not inside a word (``enableInlineConsent``, ``filterNonGdprEmbeds``: a page's feature flags);
+#: and its substrings as above. A consent dialog's paragraphs are long, link-free prose the block
+#: model scores as body.
+CONSENT_RE = re.compile(
+    r"(?:(?:^|[\s_-])(?:consent|gdpr|onetrust|didomi|usercentrics|fides-|qc-cmp|sp_message|"
+    r"cookie-?(?:consent|banner|notice|bar|law|popup|modal|dialog|wall))|cookiebot)",
+    re.IGNORECASE,
+)
+CONSENT_WORDS = ("consent", "gdpr", "onetrust", "cookie", "didomi", "usercentrics", "fides", "qc-cmp", "sp_message")

@@ -83,6 +83,13 @@ def select(
     rules = profile(page_type) if smooth else ARTICLE
     threshold = model.threshold if rules.threshold is None else rules.threshold
     named_furniture: np.ndarray | None = None
+    if smooth:
+        # A cookie consent dialog's paragraphs read like body text; on a listing whose cards
+        # the model scores low they were all it kept. They leave before the decision.
+        consent = comments.consent_mask(doc)
+        if consent.any() and not consent.all():
+            p = np.where(consent, np.zeros(1, dtype=p.dtype), p)
+            named_furniture = consent
     if rules.drop_shop_sections:
         # Reviews and recommendations are never the product's content: they leave the
         # decision before it is made, so the threshold and the fallbacks read the rest of
@@ -90,7 +97,7 @@ def select(
         shop = comments.shop_furniture_mask(doc)
         if shop.any() and not shop.all():
             p = np.where(shop, np.zeros(1, dtype=p.dtype), p)
-            named_furniture = shop
+            named_furniture = shop if named_furniture is None else named_furniture | shop
     if rules.records_need_cards and threshold < model.threshold:
         keep, q = decide(doc, p, model.threshold, smooth=smooth)
         if one_body(doc, keep):

@@ -29,6 +29,8 @@ from ..evidence.labels import label_features
 from ..evidence.words import (
     COMMENT_SECTION_RE,
     COMMENT_SECTION_WORDS,
+    CONSENT_RE,
+    CONSENT_WORDS,
     POST_FURNITURE_RE,
     POST_FURNITURE_WORDS,
     SHOP_SECTION_RE,
@@ -64,10 +66,20 @@ _SHOP_SECTIONS = AttributeReader(lambda raw: int(_names(raw, SHOP_SECTION_RE)), 
 _POST_SECTIONS = AttributeReader(lambda raw: int(_names(raw, POST_FURNITURE_RE)), POST_FURNITURE_WORDS)
 
 
-def _mask(doc: Document, reader: AttributeReader) -> np.ndarray:
+#: Per distinct attribute string, 1 where it names a cookie or privacy consent dialog.
+_CONSENT = AttributeReader(lambda raw: int(_names(raw, CONSENT_RE)), CONSENT_WORDS)
+#: Elements whose names say something of the whole page, not of a part of it.
+_PAGE_ELEMENTS = ("html", "body")
+
+
+def _mask(doc: Document, reader: AttributeReader, *, parts_only: bool = False) -> np.ndarray:
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool)
     own = reader.per_element(doc)
+    if parts_only and own.any():
+        sk = doc.skeleton
+        page = np.fromiter((name in _PAGE_ELEMENTS for name in sk.name_strings), bool, len(sk.name_strings))
+        own = np.where(page[sk.el_name_id], 0, own)
     if not own.any():
         return np.zeros(doc.n_blocks, dtype=bool)
     return path_or(doc, own)[doc.container] > 0
@@ -86,6 +98,13 @@ def shop_furniture_mask(doc: Document) -> np.ndarray:
 def post_furniture_mask(doc: Any) -> np.ndarray:
     """Per block, whether it lies inside a forum post's user card, signature or buttons."""
     return _mask(doc, _POST_SECTIONS)
+
+
+def consent_mask(doc: Document) -> np.ndarray:
+    """Per block, whether it lies inside an element named for a cookie or privacy consent
+    dialog. Names on ``<html>`` or ``<body>`` (``class="cookie-consent-shown"``) say what the
+    page shows, not where, and do not count."""
+    return _mask(doc, _CONSENT, parts_only=True)
 
 
 def check(value: Any) -> bool:
