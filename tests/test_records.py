@@ -352,3 +352,81 @@ def test_consent_names_count_on_parts_of_the_page_only() -> None:
     only = f"<html><body><div class='cookie-banner'><p>{_CONSENT}</p></div></body></html>"
     assert comments.consent_mask(parse(only)).all()
     assert _CONSENT in extract(only).text
+
+
+_TILES = [
+    "Ridgeline four person tunnel tent",
+    "Summit down sleeping bag, long",
+    "Trailhead hiking poles with cork grips",
+    "Canyon waterproof day pack 28 litres",
+    "Harbour merino base layer crew",
+    "Fellside insulated camping mug",
+    "Northface gaiters for wet moorland",
+    "Tarn inflatable sleeping mat, wide",
+]
+
+
+def _shop_grid(n_tiles: int = len(_TILES)) -> str:
+    mega = "".join(
+        f"<div class='menu-col'><p><a href='/c/{i}'>Tents and shelters</a></p><p><a href='/c/{i}/a'>Sleeping bags "
+        f"and mats</a></p><p><a href='/c/{i}/b'>Camp kitchen and stoves</a></p></div>"
+        for i in range(8)
+    )
+    tiles = "".join(
+        f"<div class='product-tile'><h3><a href='/p/{i}'>{name}</a></h3><p class='price'>${20 + 7 * i}.00</p></div>"
+        for i, name in enumerate(_TILES[:n_tiles])
+    )
+    return (
+        f"<html><head><title>Camping kit</title></head><body><header><nav>{mega}</nav></header>"
+        f"<main><h1>Camping kit</h1><div class='grid'>{tiles}</div></main>"
+        "<footer><p>Free delivery on orders over $50. Returns within 60 days.</p></footer></body></html>"
+    )
+
+
+def test_largest_group_is_the_cards_not_the_menu() -> None:
+    doc = parse(_shop_grid())
+    allowed = np.ones(doc.n_blocks, dtype=bool)
+    found = {doc.texts[b] for b in np.flatnonzero(records.largest_group(doc, allowed))}
+    assert set(_TILES) <= found
+    assert not any("Tents and shelters" in t or "Free delivery" in t for t in found)
+    # Blocks a named-furniture mask took out neither count nor join.
+    allowed[[b for b, t in enumerate(doc.texts) if t == _TILES[0]]] = False
+    assert _TILES[0] not in {doc.texts[b] for b in np.flatnonzero(records.largest_group(doc, allowed))}
+    # Three cards are no listing, and a group of one-word items is a menu.
+    few = parse(_shop_grid(3))
+    assert not records.largest_group(few, np.ones(few.n_blocks, dtype=bool)).any()
+    words = parse(
+        "<html><body><ul>" + "".join(f"<li><div class='x'>{w}</div></li>" for w in _MENU) + "</ul></body></html>"
+    )
+    assert not records.largest_group(words, np.ones(words.n_blocks, dtype=bool)).any()
+
+
+def _grid_under_text(paragraphs: int) -> str:
+    """A shop's grid under its category text: every tile a link, the model keeps the text only."""
+    text = "".join(f"<p>{s}</p>" for s in _SUMMARIES[:paragraphs])
+    intro = f"<h1>Camping kit</h1><div class='intro'>{text}</div>"
+    page = _shop_grid().replace("<h1>Camping kit</h1>", intro).replace("<p class='price'>", "<p class='price'><a>")
+    return page.replace(".00</p>", ".00</a></p>")
+
+
+def test_listing_profile_keeps_cards_the_model_scores_low() -> None:
+    doc = parse(_grid_under_text(1))
+    span, model = document_span(doc), default_model()
+    tiles = np.array([t in _TILES for t in doc.texts])
+    reasons = np.zeros(doc.n_blocks, dtype=np.int8)
+    keep, q = auto.select(doc, span, model, smooth=True, page_type="listing", reasons=reasons)
+    assert (q[tiles] < PROFILES["listing"].threshold).all()
+    assert keep[tiles].all() and (reasons[tiles] == Reason.RECORD).all()
+    assert not any("Tents and shelters" in doc.texts[b] for b in np.flatnonzero(reasons == Reason.RECORD))
+    assert PROFILES["listing"].largest_records and PROFILES["collection"].largest_records
+    assert not any(PROFILES[t].largest_records for t in ("article", "forum", "product", "documentation", "service"))
+
+
+def test_cards_join_only_where_the_model_kept_little() -> None:
+    # Beside a kept text longer than half of them, the group is a sidebar: it stays out.
+    doc = parse(_grid_under_text(6))
+    keep, _ = auto.select(doc, document_span(doc), default_model(), smooth=True, page_type="listing")
+    kept_words = float(np.asarray(doc.words)[keep].sum())
+    tiles = np.array([t in _TILES for t in doc.texts])
+    assert float(np.asarray(doc.words)[tiles].sum()) < auto.CARDS_OVER_KEPT * kept_words
+    assert not keep[tiles].any()

@@ -16,7 +16,9 @@ document's skeleton (it keeps containers, not paragraphs), so a list
 element in which at least :data:`MIN_MEMBERS` blocks begin a ``<li>`` is
 a group too, its items the records. The group chosen is the one, among
 those that some block's first :data:`LEVELS` ancestors belong to, whose
-members hold the most kept words.
+members hold the most kept words. When the model kept none of a listing's
+cards, :func:`largest_group` finds them without it: the group of card-sized
+members that holds the most words outside the page's chrome.
 """
 
 from __future__ import annotations
@@ -26,11 +28,21 @@ import re
 import numpy as np
 
 from ..core.document import Document
+from ..core.tree import path_or
 
 #: How many elements up from a block's container a record may sit (card > body > title > link).
 LEVELS = 6
 #: Siblings of one shape needed to call them records.
 MIN_MEMBERS = 3
+#: :func:`largest_group`: members with text, words per member and share of the page's words
+#: the group needs (WCXB by site folds, with ``auto``'s guard
+#: :data:`~scrapy_bte.learned.auto.CARDS_OVER_KEPT`: all types 0.8636 with a share of 0.3,
+#: 0.8648 with 0.15, 0.1 or 0.05).
+CARD_MEMBERS = 4
+CARD_WORDS = 4
+GROUP_SHARE = 0.15
+#: Page chrome: a group inside these is never the page's records.
+_CHROME = ("nav", "header", "footer", "aside")
 
 _CLASS_RE = re.compile(r"""(?:^|\s)class\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
 _DIGITS_RE = re.compile(r"\d+")
@@ -61,6 +73,18 @@ def element_shapes(doc: Document) -> np.ndarray:
     return sk.el_name_id.astype(np.int64) * (len(ids) + 1) + per_string[sk.el_attr_id]
 
 
+def _groups(doc: Document) -> tuple[np.ndarray, int, np.ndarray]:
+    """Per element its record group (parent and shape), the number of groups, and per
+    element whether its group has :data:`MIN_MEMBERS` or more members."""
+    parents = doc.skeleton.parents
+    shape = element_shapes(doc)
+    group_key = np.maximum(parents, 0) * (int(shape.max()) + 1) + shape
+    _, group, members = np.unique(group_key, return_inverse=True, return_counts=True)
+    is_record = members[group] >= MIN_MEMBERS
+    is_record[0] = False  # the root has no siblings
+    return group, len(members), is_record
+
+
 def record_mask(doc: Document, keep: np.ndarray) -> np.ndarray:
     """Per block, whether it lies in a member of the record group holding the most kept words.
 
@@ -71,12 +95,7 @@ def record_mask(doc: Document, keep: np.ndarray) -> np.ndarray:
     if n == 0 or not keep.any():
         return out
     parents = doc.skeleton.parents
-    shape = element_shapes(doc)
-    group_key = np.maximum(parents, 0) * (int(shape.max()) + 1) + shape
-    _, group, members = np.unique(group_key, return_inverse=True, return_counts=True)
-    is_record = members[group] >= MIN_MEMBERS
-    is_record[0] = False  # the root has no siblings
-    n_groups = len(members)
+    group, n_groups, is_record = _groups(doc)
     container = np.asarray(doc.container, dtype=np.int64)
     items = doc.starts_element("li")
     is_list = np.bincount(container[items], minlength=len(parents)) >= MIN_MEMBERS
@@ -108,6 +127,54 @@ def record_mask(doc: Document, keep: np.ndarray) -> np.ndarray:
         for element in ancestors:
             out |= element == best_list
     return out
+
+
+def largest_group(doc: Document, allowed: np.ndarray) -> np.ndarray:
+    """Per block, whether it lies in the record group whose ``allowed`` blocks hold the most
+    words, whatever the model made of them: a listing's cards, when the model kept none.
+
+    The group needs :data:`CARD_MEMBERS` members with allowed text, :data:`CARD_WORDS` words
+    a member on average (a card's title and summary, not a menu's one-word links) and
+    :data:`GROUP_SHARE` of the page's words; blocks inside ``<nav>``, ``<header>``,
+    ``<footer>`` or ``<aside>`` (a shop's mega menu is the largest group of many pages)
+    neither count nor join. All ``False`` when no group qualifies.
+    """
+    n = doc.n_blocks
+    out = np.zeros(n, dtype=bool)
+    if n == 0:
+        return out
+    parents = doc.skeleton.parents
+    group, n_groups, is_record = _groups(doc)
+    allowed = allowed & ~_inside_chrome(doc)
+    words = np.asarray(doc.words, dtype=np.float64)
+    element = np.asarray(doc.container, dtype=np.int64).copy()
+    best_words, best_group, best_level = 0.0, -1, -1
+    ancestors: list[np.ndarray] = []
+    for level in range(LEVELS):
+        ancestors.append(element)
+        inside = allowed & is_record[element]
+        if inside.any():
+            group_words = np.bincount(group[element[inside]], words[inside], n_groups)
+            with_text = np.bincount(group[np.unique(element[inside])], minlength=n_groups)
+            cards = (with_text >= CARD_MEMBERS) & (group_words >= CARD_WORDS * with_text)
+            g = int(np.argmax(np.where(cards, group_words, 0.0)))
+            if cards[g] and group_words[g] > best_words:
+                best_words, best_group, best_level = float(group_words[g]), g, level
+        element = np.maximum(parents[element], 0)
+    if best_group < 0 or best_words < GROUP_SHARE * float(words.sum()):
+        return out
+    element = ancestors[best_level]
+    return allowed & is_record[element] & (group[element] == best_group)
+
+
+def _inside_chrome(doc: Document) -> np.ndarray:
+    """Per block, whether it lies inside a ``<nav>``, ``<header>``, ``<footer>`` or ``<aside>``."""
+    sk = doc.skeleton
+    chrome = np.fromiter((name in _CHROME for name in sk.name_strings), bool, len(sk.name_strings))
+    own = chrome[sk.el_name_id].astype(np.int64)
+    if not own.any():
+        return np.zeros(doc.n_blocks, dtype=bool)
+    return path_or(doc, own)[doc.container] > 0
 
 
 def extend(doc: Document, keep: np.ndarray, q: np.ndarray, low: float) -> np.ndarray:
