@@ -399,6 +399,12 @@ def test_largest_group_is_the_cards_not_the_menu() -> None:
         "<html><body><ul>" + "".join(f"<li><div class='x'>{w}</div></li>" for w in _MENU) + "</ul></body></html>"
     )
     assert not records.largest_group(words, np.ones(words.n_blocks, dtype=bool)).any()
+    # Columns of one-word links hold words enough per column, but not per block.
+    towns = "".join(f"<p><a href='/t/{i}'>Town{i}</a></p>" for i in range(12))
+    columns = parse(
+        f"<html><body><main>{''.join(f'<div class=col>{towns}</div>' for _ in range(5))}</main></body></html>"
+    )
+    assert not records.largest_group(columns, np.ones(columns.n_blocks, dtype=bool)).any()
 
 
 def _grid_under_text(paragraphs: int) -> str:
@@ -430,3 +436,20 @@ def test_cards_join_only_where_the_model_kept_little() -> None:
     tiles = np.array([t in _TILES for t in doc.texts])
     assert float(np.asarray(doc.words)[tiles].sum()) < auto.CARDS_OVER_KEPT * kept_words
     assert not keep[tiles].any()
+
+
+def test_largest_group_reads_a_grid_of_rows_as_one_group() -> None:
+    # Rows of three cards each under their own row element: no row alone is a listing.
+    rows = "".join(
+        "<div class='row'>"
+        + "".join(
+            f"<div class='card'><h3><a href='/p/{3 * r + i}'>{_TILES[(3 * r + i) % len(_TILES)]}</a></h3></div>"
+            for i in range(3)
+        )
+        + "</div>"
+        for r in range(3)
+    )
+    doc = parse(f"<html><body><h1>Camping kit</h1><main>{rows}</main></body></html>")
+    found = records.largest_group(doc, np.ones(doc.n_blocks, dtype=bool))
+    assert int(found.sum()) == 9
+    assert "Camping kit" not in {doc.texts[b] for b in np.flatnonzero(found)}
