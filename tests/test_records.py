@@ -453,3 +453,27 @@ def test_largest_group_reads_a_grid_of_rows_as_one_group() -> None:
     found = records.largest_group(doc, np.ones(doc.n_blocks, dtype=bool))
     assert int(found.sum()) == 9
     assert "Camping kit" not in {doc.texts[b] for b in np.flatnonzero(found)}
+
+
+_TERMS = (
+    "These terms govern your use of the platform and every purchase you make through it, and by "
+    "placing an order you accept them together with the privacy notice and the returns policy."
+)
+
+
+def test_a_modal_dialogs_text_leaves_the_decision() -> None:
+    modal = (
+        "<footer><a href='#terms'>Terms of service</a><div id='modal-terms' aria-modal='true' role='dialog'>"
+        f"<div class='prose'><p>{_TERMS}</p><p>{_TERMS.replace('platform', 'site')}</p></div></div></footer>"
+    )
+    page = _grid_under_text(1).replace("<footer>", modal, 1)
+    doc = parse(page)
+    named = {doc.texts[b] for b in np.flatnonzero(comments.overlay_mask(doc))}
+    assert named == {_TERMS, _TERMS.replace("platform", "site")}
+    assert not comments.consent_mask(doc).any()
+    keep, _ = auto.select(doc, document_span(doc), default_model(), smooth=True, page_type="collection")
+    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+    assert not kept & named
+    assert set(_TILES) <= kept
+    # A dialog that says it is not modal (a shop's product sheet) is the page's own.
+    assert not comments.overlay_mask(parse(page.replace("aria-modal='true'", "aria-modal='false'"))).any()

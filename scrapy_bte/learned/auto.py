@@ -92,9 +92,9 @@ def select(
     threshold = model.threshold if rules.threshold is None else rules.threshold
     named_furniture: np.ndarray | None = None
     if smooth:
-        # A cookie consent dialog's paragraphs read like body text; on a listing whose cards
-        # the model scores low they were all it kept. They leave before the decision.
-        consent = comments.consent_mask(doc)
+        # A cookie consent dialog's or a modal's paragraphs read like body text; on a listing
+        # whose cards the model scores low they were all it kept. They leave before the decision.
+        consent = comments.overlay_mask(doc)
         if consent.any() and not consent.all():
             p = np.where(consent, np.zeros(1, dtype=p.dtype), p)
             named_furniture = consent

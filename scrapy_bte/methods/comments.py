@@ -68,6 +68,10 @@ _POST_SECTIONS = AttributeReader(lambda raw: int(_names(raw, POST_FURNITURE_RE))
 
 #: Per distinct attribute string, 1 where it names a cookie or privacy consent dialog.
 _CONSENT = AttributeReader(lambda raw: int(_names(raw, CONSENT_RE)), CONSENT_WORDS)
+#: An ``aria-modal="true"`` attribute: a modal dialog, shown over the page when opened.
+_MODAL_RE = re.compile(r"""(?:^|\s)aria-modal\s*=\s*["']?true\b""", re.IGNORECASE)
+#: Per distinct attribute string, 1 where it marks a modal dialog.
+_MODAL = AttributeReader(lambda raw: int(bool(_MODAL_RE.search(raw))), ("aria-modal",))
 #: Elements whose names say something of the whole page, not of a part of it.
 _PAGE_ELEMENTS = ("html", "body")
 
@@ -105,6 +109,17 @@ def consent_mask(doc: Document) -> np.ndarray:
     dialog. Names on ``<html>`` or ``<body>`` (``class="cookie-consent-shown"``) say what the
     page shows, not where, and do not count."""
     return _mask(doc, _CONSENT, parts_only=True)
+
+
+def overlay_mask(doc: Document) -> np.ndarray:
+    """Per block, whether it lies inside a consent dialog (:func:`consent_mask`) or a modal
+    dialog (``aria-modal="true"``): a shop's privacy policy and terms of service, thousands of
+    words of prose in its footer's modals, a site's terms behind a link. A modal is shown
+    over the page when opened; the page's own content is not in one."""
+    inside = consent_mask(doc)
+    if doc.n_blocks:
+        inside |= _mask(doc, _MODAL, parts_only=True)
+    return inside
 
 
 def check(value: Any) -> bool:
