@@ -477,3 +477,20 @@ def test_a_modal_dialogs_text_leaves_the_decision() -> None:
     assert set(_TILES) <= kept
     # A dialog that says it is not modal (a shop's product sheet) is the page's own.
     assert not comments.overlay_mask(parse(page.replace("aria-modal='true'", "aria-modal='false'"))).any()
+
+
+def test_largest_group_reads_list_item_cards_whose_parts_lie_at_different_depths() -> None:
+    # Each <li> card: a header naming it, a rating two levels down, a price; the skeleton holds
+    # no <li>, so only the list gathers the parts. A card's own <header> is no page chrome.
+    cards = "".join(
+        f"<li><header class='tile-head'><a href='/p/{i}'>{name}</a></header>"
+        f"<div class='meta'><div class='rating'><span>({10 + i}) reviews, 4.{i} out of 5 stars</span></div></div>"
+        f"<div class='price'>${20 + i}.95</div></li>"
+        for i, name in enumerate(_TILES)
+    )
+    page = f"<html><body><header><p>Free delivery over $50</p></header><main><ul class='grid'>{cards}</ul></main></body></html>"
+    doc = parse(page)
+    found = {doc.texts[b] for b in np.flatnonzero(records.largest_group(doc, np.ones(doc.n_blocks, dtype=bool)))}
+    assert set(_TILES) <= found
+    assert "(10) reviews, 4.0 out of 5 stars" in found and "$20.95" in found
+    assert "Free delivery over $50" not in found
