@@ -348,6 +348,11 @@ def test_consent_names_count_on_parts_of_the_page_only() -> None:
     # A page's state on <body>, and feature flags inside a longer name, name no dialog.
     doc = parse(_consent_listing("cookie-consent-shown", "enableInlineConsent filterNonGdprEmbeds"))
     assert not comments.consent_mask(doc).any()
+    # Other platforms' and generic names; a bakery's grid of cookies is no dialog.
+    for name in ("iubenda-cs-banner", "cmplz-cookiebanner", "cookiemessage", "CybotCookiebotDialog"):
+        assert comments.consent_mask(parse(_consent_listing(dialog_id=name))).any()
+    for name in ("cookies-grid", "cookie-box", "recipe-cookies"):
+        assert not comments.consent_mask(parse(_consent_listing(dialog_id=name))).any()
     # Only what the dialog holds; a page that is all dialog keeps its text.
     only = f"<html><body><div class='cookie-banner'><p>{_CONSENT}</p></div></body></html>"
     assert comments.consent_mask(parse(only)).all()
