@@ -657,26 +657,13 @@ MONTH_NAMES: tuple[str, ...] = (
 #: the generic ones (``cookie-banner``, ``cookiemessage``; not ``cookie-box`` nor ``cookies-grid``,
 #: which a bakery's shop may name its products), at the start of a name or of a part of it after
 #: ``-`` or ``_`` (``onetrust-consent-sdk``, ``gdpr-overlay-view``), not inside a word
-#: (``enableInlineConsent``, ``filterNonGdprEmbeds``: a page's feature flags); and its substrings
-#: as above. A consent dialog's paragraphs are long, link-free prose the block model scores as body.
+#: (``enableInlineConsent``, ``filterNonGdprEmbeds``: a page's feature flags). It is read on the
+#: elements whose names hold an "overlay" word of :data:`GROUPS` (cookie, consent, banner, popup,
+#: dialog, ...) only. A consent dialog's paragraphs are long, link-free prose the block model
+#: scores as body.
 CONSENT_RE = re.compile(
     r"(?:(?:^|[\s_-])(?:consent|gdpr|onetrust|didomi|usercentrics|fides-|qc-cmp|sp_message|iubenda|cmplz|termly|"
     r"osano|cookies?-?(?:consent|banner|notice|bar|law|popup|modal|dialog|wall|message|msg|alert|overlay|prompt))|"
     r"cookiebot)",
     re.IGNORECASE,
-)
-CONSENT_WORDS = (
-    "consent",
-    "gdpr",
-    "onetrust",
-    "cookie",
-    "didomi",
-    "usercentrics",
-    "fides",
-    "qc-cmp",
-    "sp_message",
-    "iubenda",
-    "cmplz",
-    "termly",
-    "osano",
 )

@@ -130,11 +130,7 @@ def select(
         if rules.records is not None:
             extended = records.extend(doc, keep, q, rules.records)
             if rules.largest_records:
-                allowed = np.ones(doc.n_blocks, dtype=bool) if named_furniture is None else ~named_furniture
-                cards = records.largest_group(doc, allowed) & ~extended
-                words = np.asarray(doc.words, dtype=np.float64)
-                if float(words[cards].sum()) >= CARDS_OVER_KEPT * float(words[extended].sum()):
-                    extended = extended | cards
+                extended = join_cards(doc, extended, named_furniture)
             if reasons is not None:
                 reasons[extended & ~keep] = Reason.RECORD
             keep = extended
@@ -164,6 +160,21 @@ def select(
         if rules.drop_repeats:
             keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
     return keep, q
+
+
+def join_cards(doc: Document, keep: np.ndarray, furniture: np.ndarray | None = None) -> np.ndarray:
+    """``keep`` and the largest record group (:func:`~scrapy_bte.methods.records.largest_group`,
+    none of the named ``furniture`` blocks) where its new blocks hold :data:`CARDS_OVER_KEPT`
+    times the kept words: a listing whose cards the model missed."""
+    words = np.asarray(doc.words, dtype=np.float64)
+    kept_words = float(words[keep].sum())
+    if float(words.sum()) - kept_words < CARDS_OVER_KEPT * kept_words:
+        return keep  # the words left over could not hold such a group: no search
+    allowed = np.ones(doc.n_blocks, dtype=bool) if furniture is None else ~furniture
+    cards = records.largest_group(doc, allowed) & ~keep
+    if float(words[cards].sum()) < CARDS_OVER_KEPT * kept_words:
+        return keep
+    return keep | cards
 
 
 def _template_key(text: str) -> str:

@@ -25,12 +25,12 @@ import numpy as np
 from ..core.document import Document
 from ..core.tree import AttributeReader, path_or
 from ..errors import ConfigError
+from ..evidence.hints import element_bits, group_bit
 from ..evidence.labels import label_features
 from ..evidence.words import (
     COMMENT_SECTION_RE,
     COMMENT_SECTION_WORDS,
     CONSENT_RE,
-    CONSENT_WORDS,
     POST_FURNITURE_RE,
     POST_FURNITURE_WORDS,
     SHOP_SECTION_RE,
@@ -66,20 +66,30 @@ _SHOP_SECTIONS = AttributeReader(lambda raw: int(_names(raw, SHOP_SECTION_RE)), 
 _POST_SECTIONS = AttributeReader(lambda raw: int(_names(raw, POST_FURNITURE_RE)), POST_FURNITURE_WORDS)
 
 
-#: Per distinct attribute string, 1 where it names a cookie or privacy consent dialog.
-_CONSENT = AttributeReader(lambda raw: int(_names(raw, CONSENT_RE)), CONSENT_WORDS)
 #: An ``aria-modal="true"`` attribute: a modal dialog, shown over the page when opened.
 _MODAL_RE = re.compile(r"""(?:^|\s)aria-modal\s*=\s*["']?true\b""", re.IGNORECASE)
 #: Per distinct attribute string, 1 where it marks a modal dialog.
-_MODAL = AttributeReader(lambda raw: int(bool(_MODAL_RE.search(raw))), ("aria-modal",))
+_MODALS = AttributeReader(lambda raw: int(bool(_MODAL_RE.search(raw))), ("aria-modal",))
+#: The hint bit of names of overlays (:data:`~scrapy_bte.evidence.words.GROUPS`: cookie, consent,
+#: banner, popup, dialog, ...), read once per page for the block model: only the elements it
+#: marks are read for a consent dialog's name, not every attribute string of the page.
+_OVERLAY_BIT = group_bit("overlay")
+#: Per attribute string already read, whether it names a consent dialog.
+_CONSENT_NAMES: dict[str, int] = {}
+_CONSENT_MEMO = 50_000
 #: Elements whose names say something of the whole page, not of a part of it.
 _PAGE_ELEMENTS = ("html", "body")
 
 
-def _mask(doc: Document, reader: AttributeReader, *, parts_only: bool = False) -> np.ndarray:
+def _mask(doc: Document, reader: AttributeReader) -> np.ndarray:
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool)
-    own = reader.per_element(doc)
+    return _inside(doc, reader.per_element(doc))
+
+
+def _inside(doc: Document, own: np.ndarray, *, parts_only: bool = False) -> np.ndarray:
+    """Per block, whether one of its container's ancestors (or the container) has ``own`` set;
+    (``parts_only``) not counting ``<html>`` and ``<body>``."""
     if parts_only and own.any():
         sk = doc.skeleton
         page = np.fromiter((name in _PAGE_ELEMENTS for name in sk.name_strings), bool, len(sk.name_strings))
@@ -108,7 +118,9 @@ def consent_mask(doc: Document) -> np.ndarray:
     """Per block, whether it lies inside an element named for a cookie or privacy consent
     dialog. Names on ``<html>`` or ``<body>`` (``class="cookie-consent-shown"``) say what the
     page shows, not where, and do not count."""
-    return _mask(doc, _CONSENT, parts_only=True)
+    if doc.n_blocks == 0:
+        return np.zeros(0, dtype=bool)
+    return _inside(doc, _consent_elements(doc), parts_only=True)
 
 
 def overlay_mask(doc: Document) -> np.ndarray:
@@ -116,10 +128,29 @@ def overlay_mask(doc: Document) -> np.ndarray:
     dialog (``aria-modal="true"``): a shop's privacy policy and terms of service, thousands of
     words of prose in its footer's modals, a site's terms behind a link. A modal is shown
     over the page when opened; the page's own content is not in one."""
-    inside = consent_mask(doc)
-    if doc.n_blocks:
-        inside |= _mask(doc, _MODAL, parts_only=True)
-    return inside
+    if doc.n_blocks == 0:
+        return np.zeros(0, dtype=bool)
+    return _inside(doc, _consent_elements(doc) | _MODALS.per_element(doc), parts_only=True)
+
+
+def _consent_elements(doc: Document) -> np.ndarray:
+    """Per element, 1 where its ``class`` or ``id`` names a consent dialog (:data:`CONSENT_RE`)."""
+    sk = doc.skeleton
+    own = np.zeros(len(sk.el_attr_id), dtype=np.int64)
+    named = np.flatnonzero(element_bits(doc) & _OVERLAY_BIT)
+    if len(named) == 0:
+        return own
+    memo = _CONSENT_NAMES
+    if len(memo) > _CONSENT_MEMO:
+        memo.clear()
+    strings = sk.attr_strings
+    for e, string in zip(named.tolist(), sk.el_attr_id[named].tolist()):
+        raw = strings[string]
+        found = memo.get(raw)
+        if found is None:
+            found = memo[raw] = int(_names(raw, CONSENT_RE))
+        own[e] = found
+    return own
 
 
 def check(value: Any) -> bool:
