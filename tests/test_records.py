@@ -499,3 +499,15 @@ def test_largest_group_reads_list_item_cards_whose_parts_lie_at_different_depths
     assert set(_TILES) <= found
     assert "(10) reviews, 4.0 out of 5 stars" in found and "$20.95" in found
     assert "Free delivery over $50" not in found
+
+
+def test_filler_that_repeats_a_few_words_leaves_the_decision() -> None:
+    marquee = "<div class='ticker'><p>" + "Book Now * " * 60 + "</p></div>"
+    doc = parse(_grid_under_text(1).replace("<footer>", marquee + "<footer>", 1))
+    filler = auto.filler_mask(doc)
+    assert [doc.texts[b][:10] for b in np.flatnonzero(filler)] == ["Book Now *"]
+    keep, _ = auto.select(doc, document_span(doc), default_model(), smooth=True, page_type="listing")
+    assert not (keep & filler).any()
+    # Prose repeats its common words, never this much.
+    prose = parse(f"<html><body><p>{' '.join(_SUMMARIES * 3)}</p></body></html>")
+    assert not auto.filler_mask(prose).any()
