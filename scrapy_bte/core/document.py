@@ -295,7 +295,7 @@ class Skeleton:
     depth: np.ndarray
     #: Per element, its tag name (``"#root"`` for element 0).
     el_name: list[str]
-    #: Per element, its raw attribute string.
+    #: Per element, its raw attribute string (long ``data-*`` values emptied, see :func:`without_data_blobs`).
     el_attrs: list[str]
     #: Per element, its parent (-1 for the root) ...
     el_parent: list[int]
@@ -593,6 +593,27 @@ def _distinct(strings: list[str]) -> tuple[np.ndarray, list[str]]:
     return np.array(ids, dtype=np.int64), list(table)
 
 
+#: A ``data-*`` value this long is data (a component's serialised props, a thread's posts as JSON).
+DATA_BLOB_CHARS = 1024
+_DATA_BLOB_RE = re.compile(
+    rf"""(\sdata-[\w.:-]*\s*=\s*)(?:"[^"]{{{DATA_BLOB_CHARS},}}"|'[^']{{{DATA_BLOB_CHARS},}}')"""
+)
+
+
+def without_data_blobs(raw: str) -> str:
+    """``raw`` (an element's attribute string) with every ``data-*`` value of :data:`DATA_BLOB_CHARS`
+    characters or more emptied.
+
+    Frameworks put whole JSON documents there (Discourse serves a thread's
+    posts in ``data-preloaded``, shops a product's variants): hundreds of
+    kilobytes that no attribute reader wants (they read ``class``, ``id``,
+    ``role``, ``itemprop``, ``style`` and short ``data-*`` names), yet each
+    of them would search. Only ``data-*`` values go: a ``class`` list may be
+    kilobytes long and is read.
+    """
+    return _DATA_BLOB_RE.sub(r'\1""', raw)
+
+
 def _skeleton(doc: Document) -> Skeleton:
     """The element skeleton: elements, their parents, and each block's container."""
     lnames = doc._lnames
@@ -626,6 +647,10 @@ def _skeleton(doc: Document) -> Skeleton:
         parents_arr = np.array(el_parent, dtype=np.int64)
         el_name_id, name_strings = _distinct(el_name)
         el_attr_id, attr_strings = _distinct(el_attrs)
+    if attr_strings and max(map(len, attr_strings)) > DATA_BLOB_CHARS:
+        short = {raw: without_data_blobs(raw) for raw in attr_strings if len(raw) > DATA_BLOB_CHARS}
+        attr_strings = [short.get(raw, raw) for raw in attr_strings]
+        el_attrs = [short.get(raw, raw) for raw in el_attrs]
     # A block starts after its start tag; its container is the stack top
     # after the last structural event at or before that tag.
     event_idx = np.searchsorted(events, doc._start_tag, side="right") - 1
