@@ -1,0 +1,34 @@
+"""Forum post furniture named in the BEM style forum software uses (``ipsEntry__signature``)."""
+
+from __future__ import annotations
+
+from scrapy_bte.api import parse
+from scrapy_bte.methods import comments
+
+_POST = (
+    "The chain on my old bike kept slipping on the smallest cog until I replaced the worn cassette "
+    "and adjusted the rear derailleur's limit screws."
+)
+
+
+def test_signatures_and_controls_after_an_underscore_are_post_furniture() -> None:
+    html = (
+        "<html><body><article class='ipsEntry'><aside class='ipsEntry__author-column'>rider42</aside>"
+        f"<div class='ipsEntry__content'><p>{_POST}</p></div>"
+        "<div class='ipsEntry__signature'>Two wheels good, four wheels heavy.</div>"
+        "<ul class='ipsEntry__controls'><li>Quote</li></ul>"
+        "<div class='MessageCard__user-details'>Joined 2019</div></article></body></html>"
+    )
+    doc = parse(html)
+    inside = dict(zip(doc.texts, comments.post_furniture_mask(doc).tolist()))
+    assert inside[_POST] is False
+    assert inside["Two wheels good, four wheels heavy."] and inside["Quote"] and inside["Joined 2019"]
+
+
+def test_a_word_that_only_holds_a_furniture_name_is_not_one() -> None:
+    # "dislikes_panel" and "subcontrols" hold "likes" and "controls" inside a longer word.
+    html = (
+        "<html><body><div class='dislikes_panel'><p>First line of a post.</p></div>"
+        "<div class='subcontrols_x'><p>Second line of a post.</p></div></body></html>"
+    )
+    assert not comments.post_furniture_mask(parse(html)).any()
