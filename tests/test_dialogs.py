@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -53,9 +55,8 @@ def test_a_modal_windows_text_goes_however_sure_the_model_is(opening: str, closi
     p = [0.95 if doc.texts[b] in (_DESCRIPTION, _POLICY) else 0.1 for b in range(doc.n_blocks)]
     for page_type in ("product", "service", "article"):
         reasons = np.zeros(doc.n_blocks, dtype=np.int8)
-        keep, _ = auto.select(
-            doc, document_span(doc), _FixedModel(p), smooth=True, page_type=page_type, reasons=reasons
-        )  # type: ignore[arg-type]
+        model: Any = _FixedModel(p)
+        keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type=page_type, reasons=reasons)
         kept = {doc.texts[b] for b in np.flatnonzero(keep)}
         assert _DESCRIPTION in kept and _POLICY not in kept, page_type
         assert reasons[doc.texts.index(_POLICY)] == Reason.FURNITURE
