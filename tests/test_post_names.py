@@ -32,3 +32,16 @@ def test_a_word_that_only_holds_a_furniture_name_is_not_one() -> None:
         "<div class='subcontrols_x'><p>Second line of a post.</p></div></body></html>"
     )
     assert not comments.post_furniture_mask(parse(html)).any()
+
+
+def test_a_signature_named_by_data_role_is_post_furniture() -> None:
+    html = (
+        f"<html><body><article class='cPost'><div data-role='commentContent'><p>{_POST}</p></div>"
+        "<div data-role='memberSignature' class='ipsBorder_top'><p>Current build: steel frame, 1x11.</p></div>"
+        "</article></body></html>"
+    )
+    doc = parse(html)
+    inside = dict(zip(doc.texts, comments.post_furniture_mask(doc).tolist()))
+    assert inside == {_POST: False, "Current build: steel frame, 1x11.": True}
+    # Comment sections are still read from class and id only.
+    assert not comments.section_mask(doc).any()

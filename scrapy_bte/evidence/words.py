@@ -576,7 +576,7 @@ SHOP_SECTION_WORDS = ("review", "recommend", "also", "upsell", "sell", "related"
 #: pages about 830 gold words lie inside such elements against 16,000 that are not gold; on its
 #: other page types ``actions`` and ``buttons`` name containers of content, so only forums read it.
 POST_FURNITURE_RE = re.compile(
-    r"(?:\b|(?<=_))(?:(?:post-?|message-?)?signature|post-?profile|user-?info|(?:message-?)?user-?details|poster-?info|"
+    r"(?:\b|(?<=_))(?:(?:post-?|message-?|member-?)?signature|post-?profile|user-?info|(?:message-?)?user-?details|poster-?info|"
     r"posterdetails|author-?info|post-?(?:actions?|buttons?|controls?|menu)|actions?|buttons?|controls?|"
     r"reactions?|likes?|votes?|vote-?count)(?:\b|(?=_))",
     re.IGNORECASE,

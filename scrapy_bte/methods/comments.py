@@ -45,8 +45,14 @@ MIN_WORDS = 4
 MAX_LINK = 0.5
 
 
-def _names(raw: str, pattern: re.Pattern[str]) -> bool:
-    for m in SECTION_RE.finditer(raw):
+#: ... and ``data-role`` too, where forum software names a post's parts ("memberSignature").
+POST_SECTION_RE = re.compile(
+    r"""(?:^|\s)(?:class|id|data-role)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE
+)
+
+
+def _names(raw: str, pattern: re.Pattern[str], attributes: re.Pattern[str] = SECTION_RE) -> bool:
+    for m in attributes.finditer(raw):
         value = m.group(1) or m.group(2) or m.group(3) or ""
         if pattern.search(value):
             return True
@@ -61,7 +67,7 @@ _SECTIONS = AttributeReader(lambda raw: int(_names(raw, COMMENT_SECTION_RE)), CO
 _SHOP_SECTIONS = AttributeReader(lambda raw: int(_names(raw, SHOP_SECTION_RE)), SHOP_SECTION_WORDS)
 
 #: Per distinct attribute string, 1 where it names a forum post's user card, signature or buttons.
-_POST_SECTIONS = AttributeReader(lambda raw: int(_names(raw, POST_FURNITURE_RE)), POST_FURNITURE_WORDS)
+_POST_SECTIONS = AttributeReader(lambda raw: int(_names(raw, POST_FURNITURE_RE, POST_SECTION_RE)), POST_FURNITURE_WORDS)
 
 
 def _mask(doc: Document, reader: AttributeReader) -> np.ndarray:
