@@ -45,3 +45,17 @@ def test_a_signature_named_by_data_role_is_post_furniture() -> None:
     assert inside == {_POST: False, "Current build: steel frame, 1x11.": True}
     # Comment sections are still read from class and id only.
     assert not comments.section_mask(doc).any()
+
+
+def test_a_posters_extras_reaction_bar_and_last_edit_line_are_post_furniture() -> None:
+    html = (
+        "<html><body><article class='message message--post'>"
+        "<div class='message-userExtras'><dl class='pairs pairs--justified'><dt>Joined</dt><dd>Mar 3, 2015</dd></dl></div>"
+        f"<div class='message-content'><div class='bbWrapper'>{_POST}</div>"
+        "<div class='message-lastEdit'>Last edited: Sep 13, 2024</div></div>"
+        "<div class='reactionsBar'>rider42, hillclimber and 3 others</div></article></body></html>"
+    )
+    doc = parse(html)
+    inside = dict(zip(doc.texts, comments.post_furniture_mask(doc).tolist()))
+    assert inside.pop(_POST) is False
+    assert all(inside.values()) and len(inside) >= 3

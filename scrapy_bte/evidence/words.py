@@ -578,7 +578,7 @@ SHOP_SECTION_WORDS = ("review", "recommend", "also", "upsell", "sell", "related"
 POST_FURNITURE_RE = re.compile(
     r"(?:\b|(?<=_))(?:(?:post-?|message-?|member-?)?signature|post-?profile|user-?info|(?:message-?)?user-?details|poster-?info|"
     r"posterdetails|author-?info|post-?(?:actions?|buttons?|controls?|menu)|actions?|buttons?|controls?|"
-    r"reactions?|likes?|votes?|vote-?count)(?:\b|(?=_))",
+    r"reactions?(?:-?(?:bar|list))?|likes?|votes?|vote-?count|user-?extras|last-?edit)(?:\b|(?=_))",
     re.IGNORECASE,
 )
 POST_FURNITURE_WORDS = (
@@ -593,6 +593,8 @@ POST_FURNITURE_WORDS = (
     "reaction",
     "like",
     "vote",
+    "extras",
+    "edit",
 )
 
 # ---- The article fields' byline words (:mod:`scrapy_bte.fields.values`, :mod:`scrapy_bte.fields.zones`)
