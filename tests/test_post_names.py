@@ -59,3 +59,23 @@ def test_a_posters_extras_reaction_bar_and_last_edit_line_are_post_furniture() -
     inside = dict(zip(doc.texts, comments.post_furniture_mask(doc).tolist()))
     assert inside.pop(_POST) is False
     assert all(inside.values()) and len(inside) >= 3
+
+
+def test_link_previews_and_avatars_in_a_post_are_post_furniture() -> None:
+    # Discourse's onebox and XenForo's unfurl: a preview of the page a post links to.
+    html = (
+        "<html><body><article class='topic-post'><div class='topic-avatar'><span>RK</span></div>"
+        f"<div class='cooked'><p>{_POST}</p>"
+        "<aside class='onebox allowlistedgeneric'><p>Bike Forum: the rider's guide to fork servicing</p></aside>"
+        "<div class='bbCodeBlock bbCodeBlock--unfurl'><p>Trail Notes: sag and rebound, set up in five minutes</p></div>"
+        "</div></article></body></html>"
+    )
+    doc = parse(html)
+    inside = dict(zip(doc.texts, comments.post_furniture_mask(doc).tolist()))
+    assert inside.pop(_POST) is False
+    assert set(inside) == {
+        "RK",
+        "Bike Forum: the rider's guide to fork servicing",
+        "Trail Notes: sag and rebound, set up in five minutes",
+    }
+    assert all(inside.values())
