@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from scrapy_bte.api import parse
+from scrapy_bte.learned import auto
 from scrapy_bte.methods import comments
+from scrapy_bte.methods.bte import document_span
 
 _POST = (
     "The chain on my old bike kept slipping on the smallest cog until I replaced the worn cassette "
@@ -79,3 +85,41 @@ def test_link_previews_and_avatars_in_a_post_are_post_furniture() -> None:
         "Trail Notes: sag and rebound, set up in five minutes",
     }
     assert all(inside.values())
+
+
+class _FixedModel:
+    """A block model whose probabilities are given: the selection rules read them as they are."""
+
+    def __init__(self, p: list[float], threshold: float = 0.65) -> None:
+        self.p, self.threshold = np.asarray(p, dtype=np.float32), threshold
+
+    def predict_document(self, doc: object, X: np.ndarray) -> np.ndarray:
+        return self.p
+
+
+_REPLIES = [
+    "Mine did the same after a wet winter, and a new chain with a cleaned cassette sorted it straight away.",
+    "Check the hanger alignment too: a bent hanger makes the chain skip on the small cogs whatever you adjust.",
+]
+
+
+def test_an_element_that_holds_the_thread_is_no_furniture_whatever_its_name() -> None:
+    # Simple Machines names the page's wrapper for the forum action: "action_display" holds "action".
+    posts = "".join(f"<div class='post_wrapper'><div class='post'><p>{t}</p></div></div>" for t in [_POST, *_REPLIES])
+    html = (
+        f"<html><body><div id='content' class='action_display'>{posts}"
+        "<div class='signature'>Two wheels good, four wheels heavy.</div></div>"
+        "<aside><p>Upcoming rides: the coast loop on Saturday, the hill climb on Sunday morning.</p></aside>"
+        "</body></html>"
+    )
+    doc = parse(html)
+    p = [0.1 if "wheels" in t else 0.9 for t in doc.texts]
+    model: Any = _FixedModel(p)
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
+    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+    assert {_POST, *_REPLIES} <= kept
+    # Read without the kept text, the wrapper's name makes every post furniture.
+    assert comments.post_furniture_mask(doc)[[doc.texts.index(t) for t in (_POST, *_REPLIES)]].all()
+    spared = comments.post_furniture_mask(doc, keep)
+    assert dict(zip(doc.texts, spared.tolist()))["Two wheels good, four wheels heavy."]
+    assert not spared[[doc.texts.index(t) for t in (_POST, *_REPLIES)]].any()

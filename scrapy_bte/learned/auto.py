@@ -134,7 +134,7 @@ def select(
             (rules.drop_post_furniture, comments.post_furniture_mask),
         ):
             if wanted:
-                inside = keep & named(doc)
+                inside = keep & named(doc, keep)
                 if inside.any() and (keep & ~inside).any():
                     if reasons is not None:
                         reasons[inside] = Reason.FURNITURE
