@@ -31,7 +31,7 @@ SOURCES = [
     "scrapy_bte/core/_fingerprint.c",
     "scrapy_bte/evidence/_hints.c",
     "scrapy_bte/evidence/_labels.c",
-    "scrapy_bte/fields/_marks.c",
+    "scrapy_bte/core/_marks.c",
     "scrapy_bte/methods/_bte.c",
     "scrapy_bte/methods/_em.c",
     "scrapy_bte/learned/_textstats.c",

@@ -15,6 +15,8 @@ as they are called, so the table follows the code rather than a copy of it:
 | cut | cutting the markup at tags (``core.document.scan``) |
 | blocks | the rest of ``core.document.build``: block arrays and texts |
 | span | BTE's token runs and best span (``methods.bte.document_span``) |
+| tree | the element skeleton and its class hints, built on first use and shared by the page type, the features and the rules (``core.document._skeleton``, ``evidence.hints.element_bits``, ``evidence.hints.block_hints``) |
+| page type | the page-type classifier's own evidence and model (``learned.page_type.classify``) |
 | features | the learned features (``learned.features.block_features``) |
 | model | both model stages (``BlockModel.predict_document``, features excluded) |
 | selection | the method's choice of blocks once it has its inputs (rest of ``auto.select``, ``hybrid.select``, ...) |
@@ -67,7 +69,20 @@ from common import DEFAULT_DATA, SetData, list_sets, load_set, pin_to_one_core, 
 #: Stages that count what they call as their own time: the features run
 #: BTE and ``hybrid`` as feature columns.
 ABSORBING = frozenset({"features"})
-STAGES = ("decode", "step 0", "cut", "blocks", "span", "features", "model", "selection", "fields", "other")
+STAGES = (
+    "decode",
+    "step 0",
+    "cut",
+    "blocks",
+    "span",
+    "tree",
+    "page type",
+    "features",
+    "model",
+    "selection",
+    "fields",
+    "other",
+)
 
 
 class StageClock:
@@ -122,6 +137,10 @@ PLAN = (
     ("scrapy_bte.core.document", "scan", "cut"),
     ("scrapy_bte.core.document", "build", "blocks"),
     ("scrapy_bte.methods.bte", "document_span", "span"),
+    ("scrapy_bte.core.document", "_skeleton", "tree"),
+    ("scrapy_bte.evidence.hints", "element_bits", "tree"),
+    ("scrapy_bte.evidence.hints", "block_hints", "tree"),
+    ("scrapy_bte.learned.page_type", "classify", "page type"),
     ("scrapy_bte.learned.features", "block_features", "features"),
     ("scrapy_bte.learned.features", "context_features", "model"),
     ("scrapy_bte.methods.hybrid", "select", "selection"),

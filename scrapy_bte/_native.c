@@ -27,7 +27,7 @@ static const struct {
     {"hints", "Class-hint bits of raw attribute strings (scrapy_bte.evidence.hints).", {scrapy_bte_add_hints, NULL}},
     {"labels", "Per-text tests of label_features in one pass per text (scrapy_bte.evidence.labels).",
      {scrapy_bte_add_labels, NULL}},
-    {"markup", "Word marks found in one pass (scrapy_bte.fields.markup).", {scrapy_bte_add_marks, NULL}},
+    {"marks", "Word marks found in one pass (scrapy_bte.core.marks).", {scrapy_bte_add_marks, NULL}},
     {"bte", "BTE's run-length encoding and maximum-sum span (scrapy_bte.methods.bte).", {scrapy_bte_add_bte, NULL}},
     {"density", "EM of gaussian_threshold (scrapy_bte.methods.density).", {scrapy_bte_add_em, NULL}},
     {"features", "Character counts, title overlap, block and context features (scrapy_bte.learned.features).",

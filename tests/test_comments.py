@@ -107,3 +107,26 @@ def test_bad_values_and_bte_are_refused() -> None:
         extract(PAGE, method="bte", comments=False)
     with pytest.raises(ConfigError, match=r"allowed: .*comments"):
         extract(PAGE, method="hybrid", colour="red")
+
+
+def _blob(words: str, size: int) -> str:
+    """A ``data-*`` value as frameworks serialise props: JSON with markup inside, ``size`` characters."""
+    item = "{&quot;html&quot;: &quot;<div id=\\&quot;comments\\&quot; hidden>" + words + "</div>&quot;}, "
+    return "[" + item * (size // len(item) + 1) + "]"
+
+
+@pytest.mark.parametrize("size", [2_000, 600_000])
+def test_attributes_inside_a_data_blob_are_not_read(size: int) -> None:
+    # A data-* value holding markup (" id=\"comments\"", " hidden") is data, not the element's attributes.
+    body = " ".join(COMMENTED_SENTENCES)
+    page = (
+        "<html><body><main>"
+        f"<div class='post-body' data-preloaded='{_blob('Some words of a reply.', size)}'><p>{body}</p></div>"
+        "</main></body></html>"
+    )
+    doc = parse(page)
+    raws = doc.skeleton.attr_strings
+    assert " class='post-body' data-preloaded=\"\"" in raws  # the blob is gone, the class stays
+    assert max(map(len, raws)) < 100
+    assert not _comments.section_mask(doc).any()
+    assert COMMENTED_SENTENCES[0] in extract(page).text

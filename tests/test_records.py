@@ -9,6 +9,7 @@ import pytest
 from scrapy_bte import extract
 from scrapy_bte.api import parse
 from scrapy_bte.core.document import NOSCRIPT_CONTENT_WORDS, noscript_content
+from scrapy_bte.core.marks import Marks
 from scrapy_bte.learned import auto
 from scrapy_bte.learned.model import default_model
 from scrapy_bte.learned.profiles import PROFILES, profile
@@ -179,6 +180,16 @@ def test_noscript_threshold_is_in_words_not_characters() -> None:
     words = " ".join(["word"] * NOSCRIPT_CONTENT_WORDS)
     opened = noscript_content(f"<p>a</p><NOSCRIPT>{words}</NOSCRIPT><p>b</p>")
     assert opened == f"<p>a</p><div>{words}</div><p>b</p>"
+
+
+def test_noscript_start_tags_are_read_from_the_marks_given() -> None:
+    words = " ".join(["word"] * NOSCRIPT_CONTENT_WORDS)
+    page = f"<p>a</p><noscripts>{words}</noscripts><noscript class='x'>{words}</noscript>"
+    # "<noscripts" is no noscript start tag; the element after it is opened up.
+    assert noscript_content(page) == f"<p>a</p><noscripts>{words}</noscripts><div>{words}</div>"
+    # With the page's marks, the start tags are where they say: marks of another page open nothing up.
+    assert noscript_content(page, Marks("no tags here")) == page
+    assert noscript_content(page, Marks(page)) == noscript_content(page)
 
 
 def test_unclosed_noscript_is_left_to_step0() -> None:

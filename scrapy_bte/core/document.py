@@ -33,6 +33,7 @@ import numpy as np
 
 from . import accel, scripts
 from .entities import unescape
+from .marks import Marks
 from .meta import meta_content, meta_tags
 from .scripts import counted_text, has_spaceless, weighted_words
 
@@ -167,23 +168,32 @@ NOSCRIPT_CONTENT_WORDS = 100
 _NOSCRIPT_OPEN_RE = re.compile(r"<noscript\b[^>]*>", re.IGNORECASE)
 _NOSCRIPT_CLOSE_RE = re.compile(r"</noscript\s*>", re.IGNORECASE)
 _ANY_TAG_RE = re.compile(r"<[^>]*>")
+_NOSCRIPT_WORDS = ("<noscript", "<NOSCRIPT")
 
 
-def noscript_content(markup: str) -> str:
+def noscript_content(markup: str, marks: Marks | None = None) -> str:
     """``markup`` with each content-sized ``<noscript>`` element opened up as a ``<div>``.
 
     Step 0 drops ``<noscript>``; a page whose only copy of its text lies
     there would otherwise come back empty. Elements under
     :data:`NOSCRIPT_CONTENT_WORDS` words (tracking pixels, notices) stay as
-    they are. Pages without the tag cost two substring searches.
+    they are. The start tags are those written in lower or upper case, found
+    with the document's other marks (``marks``, the page's
+    :class:`~scrapy_bte.core.marks.Marks`): a page without one costs no search of its own.
     """
-    if "<noscript" not in markup and "<NOSCRIPT" not in markup:
+    if marks is None:
+        marks = Marks(markup, _NOSCRIPT_WORDS)
+    starts = marks.at["<noscript"] + marks.at["<NOSCRIPT"]
+    if not starts:
         return markup
     out: list[str] = []
     pos = 0
-    for m in _NOSCRIPT_OPEN_RE.finditer(markup):
-        if m.start() < pos:
+    for start in sorted(starts):
+        if start < pos:
             continue  # inside an element already opened up
+        m = _NOSCRIPT_OPEN_RE.match(markup, start)
+        if m is None:
+            continue  # "<noscripts", or no ">"
         close = _NOSCRIPT_CLOSE_RE.search(markup, m.end())
         if close is None:
             break
@@ -285,7 +295,7 @@ class Skeleton:
     depth: np.ndarray
     #: Per element, its tag name (``"#root"`` for element 0).
     el_name: list[str]
-    #: Per element, its raw attribute string.
+    #: Per element, its raw attribute string (long ``data-*`` values emptied, see :func:`without_data_blobs`).
     el_attrs: list[str]
     #: Per element, its parent (-1 for the root) ...
     el_parent: list[int]
@@ -356,6 +366,13 @@ class Document:
     _attr_end: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
     _attr_len: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
     _start_tag: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
+    _marks: Marks | None = field(default=None, repr=False)
+
+    @cached_property
+    def marks(self) -> Marks:
+        """Where :attr:`markup` holds each of :data:`~scrapy_bte.core.marks.PAGE_WORDS`, found once
+        when the model is built: the readers of the raw page start there instead of a search each."""
+        return self._marks if self._marks is not None else Marks(self.markup)
 
     def segment_texts(self, first: int, last: int) -> list[str]:
         """Raw text of segments ``first..last`` (the text between two tags)."""
@@ -460,7 +477,9 @@ class Document:
 HEAD_META_KEYS = ("og:title", "og:site_name", "twitter:title", "og:type")
 
 
-def _empty_document(title: str | None, meta: dict[str, str], markup: str, tags: list[str]) -> Document:
+def _empty_document(
+    title: str | None, meta: dict[str, str], markup: str, tags: list[str], marks: Marks | None = None
+) -> Document:
     f = np.zeros(0, dtype=np.float64)
     i = np.zeros(0, dtype=np.int64)
     return Document(
@@ -479,6 +498,7 @@ def _empty_document(title: str | None, meta: dict[str, str], markup: str, tags: 
         meta_tags=tags,
         markup=markup,
         source_chars=len(markup),
+        _marks=marks,
     )
 
 
@@ -573,6 +593,27 @@ def _distinct(strings: list[str]) -> tuple[np.ndarray, list[str]]:
     return np.array(ids, dtype=np.int64), list(table)
 
 
+#: A ``data-*`` value this long is data (a component's serialised props, a thread's posts as JSON).
+DATA_BLOB_CHARS = 1024
+_DATA_BLOB_RE = re.compile(
+    rf"""(\sdata-[\w.:-]*\s*=\s*)(?:"[^"]{{{DATA_BLOB_CHARS},}}"|'[^']{{{DATA_BLOB_CHARS},}}')"""
+)
+
+
+def without_data_blobs(raw: str) -> str:
+    """``raw`` (an element's attribute string) with every ``data-*`` value of :data:`DATA_BLOB_CHARS`
+    characters or more emptied.
+
+    Frameworks put whole JSON documents there (Discourse serves a thread's
+    posts in ``data-preloaded``, shops a product's variants): hundreds of
+    kilobytes that no attribute reader wants (they read ``class``, ``id``,
+    ``role``, ``itemprop``, ``style`` and short ``data-*`` names), yet each
+    of them would search. Only ``data-*`` values go: a ``class`` list may be
+    kilobytes long and is read.
+    """
+    return _DATA_BLOB_RE.sub(r'\1""', raw)
+
+
 def _skeleton(doc: Document) -> Skeleton:
     """The element skeleton: elements, their parents, and each block's container."""
     lnames = doc._lnames
@@ -606,6 +647,10 @@ def _skeleton(doc: Document) -> Skeleton:
         parents_arr = np.array(el_parent, dtype=np.int64)
         el_name_id, name_strings = _distinct(el_name)
         el_attr_id, attr_strings = _distinct(el_attrs)
+    if attr_strings and max(map(len, attr_strings)) > DATA_BLOB_CHARS:
+        short = {raw: without_data_blobs(raw) for raw in attr_strings if len(raw) > DATA_BLOB_CHARS}
+        attr_strings = [short.get(raw, raw) for raw in attr_strings]
+        el_attrs = [short.get(raw, raw) for raw in el_attrs]
     # A block starts after its start tag; its container is the stack top
     # after the last structural event at or before that tag.
     event_idx = np.searchsorted(events, doc._start_tag, side="right") - 1
@@ -851,10 +896,11 @@ def build(markup: str) -> Document:
     """
     head_meta = meta_tags(markup)
     meta = meta_content(markup, HEAD_META_KEYS, tags=head_meta)
-    cleaned, title = step0(noscript_content(markup))
+    marks = Marks(markup)
+    cleaned, title = step0(noscript_content(markup, marks))
     lnames, flags, tag_len, attr_len, seg_len, seg_chars, seg_words, all_text, has_text = scan(cleaned)
     if not has_text:
-        return _empty_document(title, meta, markup, head_meta)
+        return _empty_document(title, meta, markup, head_meta, marks)
     n_tags = len(lnames)
     seg_rawblock, in_link, raw_words, raw_link, raw_tags, raw_bytes = raw_blocks(flags, seg_words, seg_chars, tag_len)
 
@@ -867,7 +913,7 @@ def build(markup: str) -> Document:
         seg_words[np.isin(seg_rawblock, keep[~shown])] = 0.0
         keep, texts = keep[shown], [t for t in texts if t]
     if len(keep) == 0:  # text, but no words (only separators such as "|")
-        return _empty_document(title, meta, markup, head_meta)
+        return _empty_document(title, meta, markup, head_meta, marks)
     start_tag, opener, blk_bytes, blk_tags, seg_block, seg_start, attr_end = kept_blocks(
         keep, flags, seg_rawblock, seg_len, tag_len, raw_bytes, raw_tags, lnames
     )
@@ -898,6 +944,7 @@ def build(markup: str) -> Document:
         _attr_end=attr_end,
         _attr_len=attr_len,
         _start_tag=start_tag,
+        _marks=marks,
     )
 
 

@@ -571,14 +571,16 @@ SHOP_SECTION_RE = re.compile(
 )
 SHOP_SECTION_WORDS = ("review", "recommend", "also", "upsell", "sell", "related")
 #: A ``class`` or ``id`` value naming a forum post's furniture: the poster's card (phpBB's
-#: ``postprofile``, vBulletin's ``userinfo``, XenForo's ``message-userDetails``), the signature,
-#: the post's buttons, reactions and votes; and its substrings as above. On WCXB's 106 forum
+#: ``postprofile``, vBulletin's ``userinfo``, XenForo's ``message-userDetails`` and ``userExtras``,
+#: avatars), the signature, the post's buttons, reactions, votes and "Last edited" line, and the
+#: previews of pages a post links to (Discourse's ``onebox``, XenForo's ``unfurl``); and its
+#: substrings as above. A name may follow an underscore (``ipsEntry__signature``). On WCXB's 106 forum
 #: pages about 830 gold words lie inside such elements against 16,000 that are not gold; on its
 #: other page types ``actions`` and ``buttons`` name containers of content, so only forums read it.
 POST_FURNITURE_RE = re.compile(
-    r"\b(?:(?:post-?|message-?)?signature|post-?profile|user-?info|(?:message-?)?user-?details|poster-?info|"
+    r"(?:\b|(?<=_))(?:(?:post-?|message-?|member-?)?signature|post-?profile|user-?info|(?:message-?)?user-?details|poster-?info|"
     r"posterdetails|author-?info|post-?(?:actions?|buttons?|controls?|menu)|actions?|buttons?|controls?|"
-    r"reactions?|likes?|votes?|vote-?count)\b",
+    r"reactions?(?:-?(?:bar|list))?|likes?|votes?|vote-?count|user-?extras|last-?edit|onebox|unfurl|avatars?)(?:\b|(?=_))",
     re.IGNORECASE,
 )
 POST_FURNITURE_WORDS = (
@@ -593,6 +595,11 @@ POST_FURNITURE_WORDS = (
     "reaction",
     "like",
     "vote",
+    "extras",
+    "edit",
+    "onebox",
+    "unfurl",
+    "avatar",
 )
 
 # ---- The article fields' byline words (:mod:`scrapy_bte.fields.values`, :mod:`scrapy_bte.fields.zones`)

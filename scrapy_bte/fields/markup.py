@@ -3,8 +3,9 @@
 Why not a tree: a parse per page would cost more than the whole
 extraction. Every scan here starts from the places a word occurs
 (``itemprop``, ``<time``, ...; found for all of them in one pass over the
-page, see :class:`Marks`) and parses only the few tags it lands on, with
-the attribute parser the document model already uses. What
+page when the document is built, see :mod:`scrapy_bte.core.marks`) and
+parses only the few tags it lands on, with the attribute parser the
+document model already uses. What
 step 0 removes (``<script type="application/ld+json">``, ``<title>``,
 ``<head>`` metadata) is read here from the markup as it came.
 """
@@ -12,15 +13,11 @@ step 0 removes (``<script type="application/ld+json">``, ``<title>``,
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
-from ..core import accel
 from ..core.document import clean_text
+from ..core.marks import Marks
 from ..core.meta import attributes
-
-#: The C pass that finds every word of :data:`WORDS` in one read of the page.
-_MARKS = accel.load("fields.markup")
 
 #: ``<meta property|name>`` keys read from the page head: OpenGraph,
 #: Twitter cards, ``article:*``, Dublin Core and the plain HTML names.
@@ -104,49 +101,8 @@ MAX_HITS = 40
 MAX_TIMES = 12
 
 
-#: The words every scan here starts from: where the page holds them is found
-#: once (:class:`Marks`), not by a substring search over the whole page per scan.
-WORDS = ("ld+json", "itemprop", "<time", "author", "<html", "<HTML", "<body", "canonical")
 #: ``find(word, start, end)``: the next offset of ``word``, as :meth:`str.find` gives it.
 Find = Callable[..., int]
-
-
-def find_all(markup: str, words: tuple[str, ...]) -> list[list[int]]:
-    """Per word (ASCII, at least 2 characters), every offset where ``markup`` holds it, overlaps included."""
-    c = _MARKS.use()
-    if c is None:
-        return find_all_reference(markup, words)
-    return c.find_all(markup, words)
-
-
-def find_all_reference(markup: str, words: tuple[str, ...]) -> list[list[int]]:
-    """The Python reference of :func:`find_all`: one substring search per occurrence."""
-    out: list[list[int]] = []
-    for word in words:
-        found: list[int] = []
-        at = markup.find(word)
-        while at >= 0:
-            found.append(at)
-            at = markup.find(word, at + 1)
-        out.append(found)
-    return out
-
-
-class Marks:
-    """Where the page holds each of :data:`WORDS`, found in one pass: a page
-    is read once for all the scans that start from them, most of which find
-    nothing. ``words``: a subset of :data:`WORDS`, for a reader that needs only those."""
-
-    def __init__(self, markup: str, words: tuple[str, ...] = WORDS) -> None:
-        self.at = dict(zip(words, find_all(markup, words)))
-
-    def find(self, word: str, start: int = 0, end: int | None = None) -> int:
-        """What ``markup.find(word, start, end)`` returns (``word`` one of :data:`WORDS`, ``start`` >= 0)."""
-        found = self.at[word]
-        k = bisect_left(found, start)
-        if k == len(found) or (end is not None and found[k] + len(word) > end):
-            return -1
-        return found[k]
 
 
 def _finder(markup: str, marks: Marks | None) -> Find:

@@ -13,6 +13,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from ..core.document import Document, build
+from ..core.marks import Marks
 from ..core.meta import meta_content, meta_tags
 from . import dates, values
 from . import language as _language
@@ -67,8 +68,15 @@ class Page:
         self.meta_keys = meta_keys
 
     @cached_property
-    def marks(self) -> _markup.Marks:
-        return _markup.Marks(self.markup)
+    def marks(self) -> Marks:
+        # The document found them when it was built, in the markup it holds.
+        doc = self._same_markup_doc
+        return doc.marks if doc is not None else Marks(self.markup)
+
+    @property
+    def _same_markup_doc(self) -> Document | None:
+        """The document, when it was built from this very markup (its marks then hold for it)."""
+        return self.doc if self.doc is not None and self.doc.markup is self.markup else None
 
     @cached_property
     def head_end(self) -> int:
@@ -82,9 +90,10 @@ class Page:
 
     @cached_property
     def graph(self) -> Graph:
-        # One word is found as fast by a plain search: the pass over all of :data:`~.markup.WORDS`
-        # is paid for only by a call that reads the other scans too (and then it was made first).
-        return Graph(_markup.jsonld_scripts(self.markup, self.__dict__.get("marks")))
+        # Without a document, one word is found as fast by a plain search: the pass over all the
+        # words is paid for only by a call that reads the other scans too (and then it was made first).
+        marks = self.marks if self._same_markup_doc is not None else self.__dict__.get("marks")
+        return Graph(_markup.jsonld_scripts(self.markup, marks))
 
     @cached_property
     def article(self) -> dict[str, Any]:

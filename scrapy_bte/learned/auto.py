@@ -20,7 +20,7 @@ import numpy as np
 from ..core import accel
 from ..core.document import Document
 from ..fields.zones import page_zones
-from ..methods import comments, hybrid, records
+from ..methods import comments, dialogs, hybrid, records
 from ..methods.reasons import Reason
 from .features import block_features, window_mean
 from .model import BlockModel
@@ -157,11 +157,17 @@ def select(
             (rules.drop_post_furniture, comments.post_furniture_mask),
         ):
             if wanted:
-                inside = keep & named(doc)
+                inside = keep & named(doc, keep)
                 if inside.any() and (keep & ~inside).any():
                     if reasons is not None:
                         reasons[inside] = Reason.FURNITURE
                     keep = keep & ~inside
+        # A modal window's text (a shop's policies, a size chart, a sign-in box) is never content.
+        inside = keep & dialogs.dialog_mask(doc)
+        if inside.any() and (keep & ~inside).any():
+            if reasons is not None:
+                reasons[inside] = Reason.FURNITURE
+            keep = keep & ~inside
         if rules.drop_repeats:
             keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
     return keep, q

@@ -209,7 +209,6 @@ _YEAR_RE = re.compile(r"/(?:19|20)\d\d/(?:\d\d?/)?")
 _SUFFIX_RE = re.compile(r"\.(?:html?|php|aspx?|jsp|cfm)$")
 _SEGMENT_WORDS = re.compile(r"[a-z]+")
 _NUMERIC_RE = re.compile(r"\d{3,}")
-_JSONLD = ("ld+json",)
 
 #: Block openers that start an item when a container holds several: a card's heading, a list item, a term.
 SLOTS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -269,8 +268,8 @@ def _schema_counts(doc: Document) -> np.ndarray:
     """Per :data:`SCHEMA_GROUPS` group, how often the page declares one of its types (JSON-LD and microdata)."""
     counts = np.zeros(len(SCHEMA_GROUPS), dtype=np.float64)
     markup = doc.markup
-    marks = _markup.Marks(markup, _JSONLD)  # one C pass finds every script's mark
-    if marks.at[_JSONLD[0]]:
+    marks = doc.marks  # found with the document, in the one pass over the page
+    if marks.has("ld+json"):
         for script in _markup.jsonld_scripts(markup, marks):
             for one, several in _TYPE_RE.findall(script):
                 for kind in (one,) if one else several.split(","):

@@ -47,8 +47,14 @@ MIN_WORDS = 4
 MAX_LINK = 0.5
 
 
-def _names(raw: str, pattern: re.Pattern[str]) -> bool:
-    for m in SECTION_RE.finditer(raw):
+#: ... and ``data-role`` too, where forum software names a post's parts ("memberSignature").
+POST_SECTION_RE = re.compile(
+    r"""(?:^|\s)(?:class|id|data-role)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE
+)
+
+
+def _names(raw: str, pattern: re.Pattern[str], attributes: re.Pattern[str] = SECTION_RE) -> bool:
+    for m in attributes.finditer(raw):
         value = m.group(1) or m.group(2) or m.group(3) or ""
         if pattern.search(value):
             return True
@@ -63,7 +69,7 @@ _SECTIONS = AttributeReader(lambda raw: int(_names(raw, COMMENT_SECTION_RE)), CO
 _SHOP_SECTIONS = AttributeReader(lambda raw: int(_names(raw, SHOP_SECTION_RE)), SHOP_SECTION_WORDS)
 
 #: Per distinct attribute string, 1 where it names a forum post's user card, signature or buttons.
-_POST_SECTIONS = AttributeReader(lambda raw: int(_names(raw, POST_FURNITURE_RE)), POST_FURNITURE_WORDS)
+_POST_SECTIONS = AttributeReader(lambda raw: int(_names(raw, POST_FURNITURE_RE, POST_SECTION_RE)), POST_FURNITURE_WORDS)
 
 
 #: An ``aria-modal="true"`` attribute: a modal dialog, shown over the page when opened.
@@ -81,10 +87,14 @@ _CONSENT_MEMO = 50_000
 _PAGE_ELEMENTS = ("html", "body")
 
 
-def _mask(doc: Document, reader: AttributeReader) -> np.ndarray:
+def _mask(doc: Document, reader: AttributeReader, keep: np.ndarray | None = None) -> np.ndarray:
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool)
-    return _inside(doc, reader.per_element(doc))
+    own = reader.per_element(doc)
+    if keep is not None and keep.any() and own.any():
+        own = own.copy()
+        own[_holders(doc, keep)] = 0
+    return _inside(doc, own)
 
 
 def _inside(doc: Document, own: np.ndarray, *, parts_only: bool = False) -> np.ndarray:
@@ -99,19 +109,42 @@ def _inside(doc: Document, own: np.ndarray, *, parts_only: bool = False) -> np.n
     return path_or(doc, own)[doc.container] > 0
 
 
+#: An element that holds this share of the kept words holds the content, whatever its name.
+HOLDER_SHARE = 0.5
+
+
+def _holders(doc: Document, keep: np.ndarray) -> list[int]:
+    """The elements that hold :data:`HOLDER_SHARE` or more of the kept words: a page wrapper
+    named for the forum's action (``action_display``) or the site's section (``hotels_like``)
+    is no post furniture, a signature that holds the longest kept block is."""
+    parents = doc.el_parent
+    container = doc.container
+    words = doc.words
+    held: dict[int, float] = {}
+    for b in keep.nonzero()[0].tolist():
+        el, w = int(container[b]), float(words[b])
+        while el > 0:
+            held[el] = held.get(el, 0.0) + w
+            el = parents[el]
+    bar = HOLDER_SHARE * float(words[keep].sum())
+    return [el for el, got in held.items() if got >= bar]
+
+
 def section_mask(doc: Document) -> np.ndarray:
     """Per block, whether it lies inside a comment section."""
     return _mask(doc, _SECTIONS)
 
 
-def shop_furniture_mask(doc: Document) -> np.ndarray:
-    """Per block, whether it lies inside an element named for reviews or recommendations."""
-    return _mask(doc, _SHOP_SECTIONS)
+def shop_furniture_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndarray:
+    """Per block, whether it lies inside an element named for reviews or recommendations
+    (with ``keep``, none that holds half the kept words: :func:`_holders`)."""
+    return _mask(doc, _SHOP_SECTIONS, keep)
 
 
-def post_furniture_mask(doc: Any) -> np.ndarray:
-    """Per block, whether it lies inside a forum post's user card, signature or buttons."""
-    return _mask(doc, _POST_SECTIONS)
+def post_furniture_mask(doc: Any, keep: np.ndarray | None = None) -> np.ndarray:
+    """Per block, whether it lies inside a forum post's user card, signature or buttons
+    (with ``keep``, none that holds half the kept words: :func:`_holders`)."""
+    return _mask(doc, _POST_SECTIONS, keep)
 
 
 def consent_mask(doc: Document) -> np.ndarray:

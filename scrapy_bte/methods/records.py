@@ -31,8 +31,9 @@ import numpy as np
 from ..core.document import Document
 from ..core.tree import path_or
 
-#: How many elements up from a block's container a record may sit (card > body > title > link).
-LEVELS = 6
+#: How many elements up from a block's container a record may sit (card > body > title > link; a
+#: forum post's text sits eight deep in its post: cell > content > wrapper > body > text).
+LEVELS = 10
 #: Siblings of one shape needed to call them records.
 MIN_MEMBERS = 3
 #: :func:`largest_group`: members with text, words per member and share of the page's words

@@ -1,4 +1,4 @@
-"""The one-pass word search of the field readers (``scrapy_bte._native.markup``) finds what
+"""The one-pass word search of the field readers (``scrapy_bte._native.marks``) finds what
 ``str.find`` finds, and the markup scans that start from it read the same values."""
 
 from __future__ import annotations
@@ -14,18 +14,21 @@ from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED
 from scrapy_bte.core.decode import to_unicode
+from scrapy_bte.core.document import build
+from scrapy_bte.core.marks import PAGE_WORDS as WORDS
+from scrapy_bte.core.marks import Marks, find_all, find_all_reference
 from scrapy_bte.core.meta import _candidates, _key_pattern
 from scrapy_bte.errors import ExtractionError
 from scrapy_bte.fields import markup
-from scrapy_bte.fields.markup import META_KEYS, WORDS, Marks, find_all, find_all_reference
+from scrapy_bte.fields.markup import META_KEYS
 from scrapy_bte.testing import torture as tc
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 # CI sets SCRAPY_BTE_REQUIRE_ACCEL: there a missing build fails these tests instead of skipping them.
 needs_c = pytest.mark.skipif(
-    not ACCELERATED["fields.markup"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
-    reason="scrapy_bte._native.markup is not built",
+    not ACCELERATED["core.marks"] and not os.environ.get("SCRAPY_BTE_REQUIRE_ACCEL"),
+    reason="scrapy_bte._native.marks is not built",
 )
 
 # Characters of the words and their neighbours, wide ones (one, two and four bytes per character)
@@ -98,6 +101,15 @@ def test_scans_read_the_same_values_with_and_without_marks() -> None:
         assert markup.rel_authors(page, marks) == markup.rel_authors(page)
         assert markup.html_lang(page, marks) == markup.html_lang(page)
         assert markup.canonical(page, head_end, marks) == markup.canonical(page, head_end)
+
+
+def test_the_document_holds_the_marks_of_the_markup_it_was_built_from() -> None:
+    for page in _pages()[:40]:
+        doc = build(page)
+        assert doc.marks.at == Marks(page).at
+        for word in WORDS:
+            assert doc.marks.find(word) == page.find(word)
+            assert doc.marks.has(word) == (word in page)
 
 
 def _any_case(word: str) -> st.SearchStrategy[str]:

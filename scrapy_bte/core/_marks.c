@@ -1,13 +1,14 @@
 /* Where the markup holds each of a few ASCII words, in one pass (optional accelerator).
  *
- * The article field readers start every scan of the page from a substring
- * search ("ld+json", "itemprop", "<time", "author", ...). Each search is a
+ * The readers of the raw page (the article fields, the page-type classifier,
+ * the <noscript> check) start every scan from a substring search ("ld+json",
+ * "itemprop", "<time", "<noscript", ...). Each search is a
  * pass over the whole page, most of them finding nothing; this one pass finds
  * them all, reading about one character in four (Wu and Manber's multi-word
  * search). It returns every start offset of every word, overlapping ones
  * included, so the next occurrence at or after any position is the one
  * str.find would return.
- * scrapy_bte.fields.markup.find_all_reference is the Python twin.
+ * scrapy_bte.core.marks.find_all_reference is the Python twin.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

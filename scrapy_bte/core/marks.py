@@ -1,0 +1,76 @@
+"""Where the page holds a few words, found in one pass over the markup as it came.
+
+Several readers start from a substring of the raw page: the ``<noscript>``
+check before step 0, the page-type classifier's JSON-LD types, and every
+article-field scan (``ld+json``, ``itemprop``, ``<time``, ...). Each search
+on its own is a pass over the whole page, most of them finding nothing, and
+a page seen once pays for every one. The document model finds them all in
+one pass when it is built (:attr:`scrapy_bte.core.document.Document.marks`)
+and every reader asks it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+
+from . import accel
+
+#: The C pass that finds every word of :data:`PAGE_WORDS` in one read of the page.
+_MARKS = accel.load("core.marks")
+
+#: The words the readers of the raw page start from: the ``<noscript>`` start tags
+#: (:func:`scrapy_bte.core.document.noscript_content`), JSON-LD scripts (the
+#: page-type classifier and the fields), and the article fields' other scans
+#: (:mod:`scrapy_bte.fields.markup`).
+PAGE_WORDS = (
+    "ld+json",
+    "itemprop",
+    "<time",
+    "author",
+    "<html",
+    "<HTML",
+    "<body",
+    "canonical",
+    "<noscript",
+    "<NOSCRIPT",
+)
+
+
+def find_all(markup: str, words: tuple[str, ...]) -> list[list[int]]:
+    """Per word (ASCII, at least 2 characters), every offset where ``markup`` holds it, overlaps included."""
+    c = _MARKS.use()
+    if c is None:
+        return find_all_reference(markup, words)
+    return c.find_all(markup, words)
+
+
+def find_all_reference(markup: str, words: tuple[str, ...]) -> list[list[int]]:
+    """The Python reference of :func:`find_all`: one substring search per occurrence."""
+    out: list[list[int]] = []
+    for word in words:
+        found: list[int] = []
+        at = markup.find(word)
+        while at >= 0:
+            found.append(at)
+            at = markup.find(word, at + 1)
+        out.append(found)
+    return out
+
+
+class Marks:
+    """Where the page holds each of ``words`` (:data:`PAGE_WORDS`), found in one pass."""
+
+    def __init__(self, markup: str, words: tuple[str, ...] = PAGE_WORDS) -> None:
+        self.at = dict(zip(words, find_all(markup, words)))
+
+    def find(self, word: str, start: int = 0, end: int | None = None) -> int:
+        """What ``markup.find(word, start, end)`` returns (``word`` one of the words, ``start`` >= 0)."""
+        found = self.at[word]
+        k = bisect_left(found, start)
+        if k == len(found) or (end is not None and found[k] + len(word) > end):
+            return -1
+        return found[k]
+
+    def has(self, word: str) -> bool:
+        """Whether the page holds ``word`` at all."""
+        return bool(self.at[word])

@@ -1,0 +1,125 @@
+"""Forum post furniture named in the BEM style forum software uses (``ipsEntry__signature``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from scrapy_bte.api import parse
+from scrapy_bte.learned import auto
+from scrapy_bte.methods import comments
+from scrapy_bte.methods.bte import document_span
+
+_POST = (
+    "The chain on my old bike kept slipping on the smallest cog until I replaced the worn cassette "
+    "and adjusted the rear derailleur's limit screws."
+)
+
+
+def test_signatures_and_controls_after_an_underscore_are_post_furniture() -> None:
+    html = (
+        "<html><body><article class='ipsEntry'><aside class='ipsEntry__author-column'>rider42</aside>"
+        f"<div class='ipsEntry__content'><p>{_POST}</p></div>"
+        "<div class='ipsEntry__signature'>Two wheels good, four wheels heavy.</div>"
+        "<ul class='ipsEntry__controls'><li>Quote</li></ul>"
+        "<div class='MessageCard__user-details'>Joined 2019</div></article></body></html>"
+    )
+    doc = parse(html)
+    inside = dict(zip(doc.texts, comments.post_furniture_mask(doc).tolist()))
+    assert inside[_POST] is False
+    assert inside["Two wheels good, four wheels heavy."] and inside["Quote"] and inside["Joined 2019"]
+
+
+def test_a_word_that_only_holds_a_furniture_name_is_not_one() -> None:
+    # "dislikes_panel" and "subcontrols" hold "likes" and "controls" inside a longer word.
+    html = (
+        "<html><body><div class='dislikes_panel'><p>First line of a post.</p></div>"
+        "<div class='subcontrols_x'><p>Second line of a post.</p></div></body></html>"
+    )
+    assert not comments.post_furniture_mask(parse(html)).any()
+
+
+def test_a_signature_named_by_data_role_is_post_furniture() -> None:
+    html = (
+        f"<html><body><article class='cPost'><div data-role='commentContent'><p>{_POST}</p></div>"
+        "<div data-role='memberSignature' class='ipsBorder_top'><p>Current build: steel frame, 1x11.</p></div>"
+        "</article></body></html>"
+    )
+    doc = parse(html)
+    inside = dict(zip(doc.texts, comments.post_furniture_mask(doc).tolist()))
+    assert inside == {_POST: False, "Current build: steel frame, 1x11.": True}
+    # Comment sections are still read from class and id only.
+    assert not comments.section_mask(doc).any()
+
+
+def test_a_posters_extras_reaction_bar_and_last_edit_line_are_post_furniture() -> None:
+    html = (
+        "<html><body><article class='message message--post'>"
+        "<div class='message-userExtras'><dl class='pairs pairs--justified'><dt>Joined</dt><dd>Mar 3, 2015</dd></dl></div>"
+        f"<div class='message-content'><div class='bbWrapper'>{_POST}</div>"
+        "<div class='message-lastEdit'>Last edited: Sep 13, 2024</div></div>"
+        "<div class='reactionsBar'>rider42, hillclimber and 3 others</div></article></body></html>"
+    )
+    doc = parse(html)
+    inside = dict(zip(doc.texts, comments.post_furniture_mask(doc).tolist()))
+    assert inside.pop(_POST) is False
+    assert all(inside.values()) and len(inside) >= 3
+
+
+def test_link_previews_and_avatars_in_a_post_are_post_furniture() -> None:
+    # Discourse's onebox and XenForo's unfurl: a preview of the page a post links to.
+    html = (
+        "<html><body><article class='topic-post'><div class='topic-avatar'><span>RK</span></div>"
+        f"<div class='cooked'><p>{_POST}</p>"
+        "<aside class='onebox allowlistedgeneric'><p>Bike Forum: the rider's guide to fork servicing</p></aside>"
+        "<div class='bbCodeBlock bbCodeBlock--unfurl'><p>Trail Notes: sag and rebound, set up in five minutes</p></div>"
+        "</div></article></body></html>"
+    )
+    doc = parse(html)
+    inside = dict(zip(doc.texts, comments.post_furniture_mask(doc).tolist()))
+    assert inside.pop(_POST) is False
+    assert set(inside) == {
+        "RK",
+        "Bike Forum: the rider's guide to fork servicing",
+        "Trail Notes: sag and rebound, set up in five minutes",
+    }
+    assert all(inside.values())
+
+
+class _FixedModel:
+    """A block model whose probabilities are given: the selection rules read them as they are."""
+
+    def __init__(self, p: list[float], threshold: float = 0.65) -> None:
+        self.p, self.threshold = np.asarray(p, dtype=np.float32), threshold
+
+    def predict_document(self, doc: object, X: np.ndarray) -> np.ndarray:
+        return self.p
+
+
+_REPLIES = [
+    "Mine did the same after a wet winter, and a new chain with a cleaned cassette sorted it straight away.",
+    "Check the hanger alignment too: a bent hanger makes the chain skip on the small cogs whatever you adjust.",
+]
+
+
+def test_an_element_that_holds_the_thread_is_no_furniture_whatever_its_name() -> None:
+    # Simple Machines names the page's wrapper for the forum action: "action_display" holds "action".
+    posts = "".join(f"<div class='post_wrapper'><div class='post'><p>{t}</p></div></div>" for t in [_POST, *_REPLIES])
+    html = (
+        f"<html><body><div id='content' class='action_display'>{posts}"
+        "<div class='signature'>Two wheels good, four wheels heavy.</div></div>"
+        "<aside><p>Upcoming rides: the coast loop on Saturday, the hill climb on Sunday morning.</p></aside>"
+        "</body></html>"
+    )
+    doc = parse(html)
+    p = [0.1 if "wheels" in t else 0.9 for t in doc.texts]
+    model: Any = _FixedModel(p)
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
+    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+    assert {_POST, *_REPLIES} <= kept
+    # Read without the kept text, the wrapper's name makes every post furniture.
+    assert comments.post_furniture_mask(doc)[[doc.texts.index(t) for t in (_POST, *_REPLIES)]].all()
+    spared = comments.post_furniture_mask(doc, keep)
+    assert dict(zip(doc.texts, spared.tolist()))["Two wheels good, four wheels heavy."]
+    assert not spared[[doc.texts.index(t) for t in (_POST, *_REPLIES)]].any()
