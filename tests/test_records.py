@@ -471,30 +471,6 @@ def test_largest_group_reads_a_grid_of_rows_as_one_group() -> None:
     assert "Camping kit" not in {doc.texts[b] for b in np.flatnonzero(found)}
 
 
-_TERMS = (
-    "These terms govern your use of the platform and every purchase you make through it, and by "
-    "placing an order you accept them together with the privacy notice and the returns policy."
-)
-
-
-def test_a_modal_dialogs_text_leaves_the_decision() -> None:
-    modal = (
-        "<footer><a href='#terms'>Terms of service</a><div id='modal-terms' aria-modal='true' role='dialog'>"
-        f"<div class='prose'><p>{_TERMS}</p><p>{_TERMS.replace('platform', 'site')}</p></div></div></footer>"
-    )
-    page = _grid_under_text(1).replace("<footer>", modal, 1)
-    doc = parse(page)
-    named = {doc.texts[b] for b in np.flatnonzero(comments.overlay_mask(doc))}
-    assert named == {_TERMS, _TERMS.replace("platform", "site")}
-    assert not comments.consent_mask(doc).any()
-    keep, _ = auto.select(doc, document_span(doc), default_model(), smooth=True, page_type="collection")
-    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
-    assert not kept & named
-    assert set(_TILES) <= kept
-    # A dialog that says it is not modal (a shop's product sheet) is the page's own.
-    assert not comments.overlay_mask(parse(page.replace("aria-modal='true'", "aria-modal='false'"))).any()
-
-
 def test_largest_group_reads_list_item_cards_whose_parts_lie_at_different_depths() -> None:
     # Each <li> card: a header naming it, a rating two levels down, a price; the skeleton holds
     # no <li>, so only the list gathers the parts. A card's own <header> is no page chrome.
@@ -522,3 +498,24 @@ def test_filler_that_repeats_a_few_words_leaves_the_decision() -> None:
     # Prose repeats its common words, never this much.
     prose = parse(f"<html><body><p>{' '.join(_SUMMARIES * 3)}</p></body></html>")
     assert not auto.filler_mask(prose).any()
+
+
+def test_a_consent_dialog_that_alone_passes_the_threshold_goes_after_the_decision() -> None:
+    # A thread the model scores low beside a confident consent text: zeroed before the decision,
+    # nothing would pass and the fallback would skip the thread's own rule; it goes after it.
+    posts = "".join(
+        f"<div class='comment'><p>Reply {i}: same here, mine rattles too at idle.</p></div>" for i in range(4)
+    )
+    menu = "".join(f"<li><a href='/{m}'>{m}</a></li>" for m in _MENU)
+    page = (
+        f"<html><body><div id='onetrust-consent-sdk'><p>{_CONSENT}</p><p>{_CONSENT.replace('partners', 'vendors')}"
+        f"</p></div><nav><ul>{menu}</ul></nav><main><div class='comments'>{posts}</div></main></body></html>"
+    )
+    doc = parse(page)
+    reasons = np.zeros(doc.n_blocks, dtype=np.int8)
+    keep, _ = auto.select(doc, document_span(doc), default_model(), smooth=True, page_type="forum", reasons=reasons)
+    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+    assert not kept & {_CONSENT, _CONSENT.replace("partners", "vendors")}
+    replies = [b for b, t in enumerate(doc.texts) if t.startswith("Reply ")]
+    assert len(replies) == 4 and keep[replies].all()
+    assert (reasons[replies] == Reason.THREAD).all()  # the thread's rule, not the fallback

@@ -96,14 +96,18 @@ def select(
     rules = profile(page_type) if smooth else ARTICLE
     threshold = model.threshold if rules.threshold is None else rules.threshold
     named_furniture: np.ndarray | None = None
+    overlay: np.ndarray | None = None
     if smooth:
-        # A cookie consent dialog's or a modal's paragraphs read like body text; on a listing
-        # whose cards the model scores low they were all it kept. They leave before the decision,
-        # and so does filler that repeats a few words.
-        overlay = comments.overlay_mask(doc) | filler_mask(doc)
-        if overlay.any() and not overlay.all():
+        # A cookie consent dialog's paragraphs read like body text; on a listing whose cards the
+        # model scores low they were all it kept. They leave before the decision, and so does
+        # filler that repeats a few words (modal windows: see dialogs below).
+        overlay = comments.consent_mask(doc) | filler_mask(doc)
+        # Not where nothing else would pass the threshold: the page's own rules (a thread's
+        # posts, a listing's records) read from a decision, and the fallback skips them.
+        if overlay.any() and (p[~overlay] >= threshold).any():
             p = np.where(overlay, np.zeros(1, dtype=p.dtype), p)
             named_furniture = overlay
+            overlay = None  # decided
     if rules.drop_shop_sections:
         # Reviews and recommendations are never the product's content: they leave the
         # decision before it is made, so the threshold and the fallbacks read the rest of
@@ -164,6 +168,8 @@ def select(
                     keep = keep & ~inside
         # A modal window's text (a shop's policies, a size chart, a sign-in box) is never content.
         inside = keep & dialogs.dialog_mask(doc)
+        if overlay is not None:
+            inside |= keep & overlay  # left to the decision: it goes from what was kept
         if inside.any() and (keep & ~inside).any():
             if reasons is not None:
                 reasons[inside] = Reason.FURNITURE

@@ -72,10 +72,6 @@ _SHOP_SECTIONS = AttributeReader(lambda raw: int(_names(raw, SHOP_SECTION_RE)), 
 _POST_SECTIONS = AttributeReader(lambda raw: int(_names(raw, POST_FURNITURE_RE, POST_SECTION_RE)), POST_FURNITURE_WORDS)
 
 
-#: An ``aria-modal="true"`` attribute: a modal dialog, shown over the page when opened.
-_MODAL_RE = re.compile(r"""(?:^|\s)aria-modal\s*=\s*["']?true\b""", re.IGNORECASE)
-#: Per distinct attribute string, 1 where it marks a modal dialog.
-_MODALS = AttributeReader(lambda raw: int(bool(_MODAL_RE.search(raw))), ("aria-modal",))
 #: The hint bit of names of overlays (:data:`~scrapy_bte.evidence.words.GROUPS`: cookie, consent,
 #: banner, popup, dialog, ...), read once per page for the block model: only the elements it
 #: marks are read for a consent dialog's name, not every attribute string of the page.
@@ -154,16 +150,6 @@ def consent_mask(doc: Document) -> np.ndarray:
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool)
     return _inside(doc, _consent_elements(doc), parts_only=True)
-
-
-def overlay_mask(doc: Document) -> np.ndarray:
-    """Per block, whether it lies inside a consent dialog (:func:`consent_mask`) or a modal
-    dialog (``aria-modal="true"``): a shop's privacy policy and terms of service, thousands of
-    words of prose in its footer's modals, a site's terms behind a link. A modal is shown
-    over the page when opened; the page's own content is not in one."""
-    if doc.n_blocks == 0:
-        return np.zeros(0, dtype=bool)
-    return _inside(doc, _consent_elements(doc) | _MODALS.per_element(doc), parts_only=True)
 
 
 def _consent_elements(doc: Document) -> np.ndarray:
