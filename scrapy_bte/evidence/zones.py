@@ -114,16 +114,16 @@ def _needles(title: str, longest: list[str]) -> list[str]:
     text repeating it (:func:`repeats_title`) holds one.
 
     A text that rewords the title holds all but ``k - ceil(SHARED_WORDS k)`` of its ``k`` words, and
-    one that holds the title all of them: it holds one of the ``k - ceil(SHARED_WORDS k) + 1`` longest. A text the
-    title holds is the title's characters from the start of a word on, :data:`HELD_SHARE` of them
-    at least: it holds every word ending within that many characters of its first, or, where its
-    first word is longer, that word's first characters. Starting words whose runs share words need
-    one needle for all (the longest word they share); the next needle comes where they share none.
+    one that holds the title all of them: it holds one of the ``k - ceil(SHARED_WORDS k) + 1`` longest.
+    A text the title holds is the title's characters from the start of a word on, :data:`HELD_SHARE`
+    of them at least: it holds every word ending within that many characters of its first, or,
+    where its first word is longer, that word's first characters. Each such run needs one of its
+    words among the pieces: one already there, else its longest (a long word is in fewer blocks).
     """
     needles = longest[: len(longest) - math.ceil(SHARED_WORDS * len(longest)) + 1]
     words = title.split()
     run = math.ceil(HELD_SHARE * len(title))
-    lo = hi = last = 0  # every run since the last needle holds words[lo:hi]
+    last = 0
     start = end = -1  # where this word starts, and where words[last - 1] ends (before the first: -1)
     for i, word in enumerate(words):
         start += 1
@@ -135,16 +135,10 @@ def _needles(title: str, longest: list[str]) -> list[str]:
         # The shortest run from this word holds words[i:last].
         if last <= i:
             needles.append(word[:run])  # that run is a piece of this word
-        elif i < hi:
-            lo, hi = i, min(hi, last)
-        else:
-            if lo < hi:
-                needles.append(max(words[lo:hi], key=len))
-            lo, hi = i, last
+        elif not any(map(needles.__contains__, words[i:last])):
+            needles.append(max(words[i:last], key=len))
         start += len(word)
-    if lo < hi:
-        needles.append(max(words[lo:hi], key=len))
-    return list(dict.fromkeys(needles))
+    return needles
 
 
 def headline_mask(doc: Document, title: str | None, end: int | None = None) -> np.ndarray:
