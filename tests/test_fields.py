@@ -12,7 +12,7 @@ from scrapy_bte import extract
 from scrapy_bte.core.document import build
 from scrapy_bte.evidence import labels
 from scrapy_bte.evidence.labels import byline_opener, byline_start
-from scrapy_bte.evidence.zones import find_headline, fold, similar_folded
+from scrapy_bte.evidence.zones import find_headline, fold, repeats_title
 from scrapy_bte.fields import dates, values
 from scrapy_bte.fields.jsonld import Graph, parse
 from scrapy_bte.fields.read import read_markup, read_page, read_page_zones
@@ -152,12 +152,45 @@ def _headline_plain(doc, titles):
     titles = [titles] if isinstance(titles, str) else titles
     wanted = [w for w in map(fold, titles) if w] if titles and heads else []
     folded = [fold(doc.texts[i]) for i in heads]
-    for overlap in (False, True):
+    for reworded in (False, True):
         for want in wanted:
             for i, got in zip(heads, folded):
-                if similar_folded(got, want, overlap):
+                if repeats_title(got, want, reworded):
                     return i
     return next((i for i in heads if doc.opener[i] == "h1"), None)
+
+
+_HEADLINE = "Harbour council backs new ferry timetable"
+
+
+@pytest.mark.parametrize(
+    "text,title,reworded,repeats",
+    [
+        # The site's name or a section around the headline, or run on without a space.
+        (_HEADLINE, "Harbour Council Backs New Ferry Timetable | The Gazette", False, True),
+        (_HEADLINE, "News: " + _HEADLINE, False, True),
+        ("Recap from Google I/O 2012", "Recap from Google I/O 2012Rob Tiffany", False, True),
+        # Held, but less than half of the longer: a section name is no headline.
+        ("Ferries", "Ferries: harbour council backs new timetable", True, False),
+        # Held from inside a word: not from one of its words on.
+        ("arbour council backs new ferry timetable", _HEADLINE, False, False),
+        # The same headline reworded: most words in common both ways, the order aside.
+        ("Council backs new harbour ferry timetable", _HEADLINE, True, True),
+        ("Council backs new harbour ferry timetable", _HEADLINE, False, False),
+        # A heading sharing a few words only, and an unrelated one.
+        ("Ferry timetable for the winter", _HEADLINE, True, False),
+        ("Weather", _HEADLINE, True, False),
+        ("", _HEADLINE, True, False),
+    ],
+)
+def test_repeats_title(text, title, reworded, repeats):
+    assert repeats_title(fold(text), fold(title), reworded) is repeats
+    assert repeats_title(fold(title), fold(text), reworded) is repeats  # whichever is the title
+
+
+def test_fold_keeps_words_only():
+    assert fold("  Café: the_best — 3 TIPS!  ") == "café the best 3 tips"
+    assert fold("!!! …") == ""
 
 
 def test_find_headline_scans_headings_lazily_with_the_plain_result():

@@ -22,7 +22,6 @@ from ..core.document import Document
 from .hints import block_hints, group_bit
 from .labels import label_features
 
-_TOKEN_RE = re.compile(r"\w+")
 #: Blocks before the article's first paragraph that may hold its headline, kicker, byline and date.
 TOP_REACH = 8
 #: Longest byline or dateline block, in words.
@@ -71,56 +70,127 @@ def _texts_holding(texts: list[str], words: list[str]) -> set[int]:
     return found
 
 
-def headline_mask(doc: Document, title: str | None, end: int | None = None) -> np.ndarray:
-    """Blocks that repeat the page title (the headline): at least 80 % of the words in common both ways;
-    with ``end``, only among the blocks before it (the rest of the mask stays false).
+# ---- Whether a text repeats the page title: the one test of every headline rule ---------------------
 
-    Only blocks holding one of the title's longest words can: a block missing all of the
-    ``k - ceil(0.8 k) + 1`` longest of the title's ``k`` words misses too many. Finding those
-    words in the candidates' joined text leaves a few blocks to tokenise instead of every one
-    of about the title's length (:func:`headline_mask_reference`, the same mask).
+_WORD_RE = re.compile(r"[^\W_]+")
+#: Share of a text's words that are the title's, and of the title's words that are the text's, for
+#: the text to repeat the title reworded ("Council backs new ferry timetable" for "Harbour council
+#: backs new ferry timetable").
+SHARED_WORDS = 0.8
+#: Share of the longer's length the shorter of a text and a title must have where the longer holds it.
+HELD_SHARE = 0.5
+
+
+def fold(text: str) -> str:
+    """The words of ``text`` (runs of letters and digits) lowercased, one space apart: the form in
+    which :func:`repeats_title` compares a text with a title."""
+    return " ".join(_WORD_RE.findall(text.lower()))
+
+
+def repeats_title(text: str, title: str, reworded: bool = True) -> bool:
+    """Whether ``text`` repeats ``title``, both :func:`fold`-ed: the one test of the headline rules
+    (:func:`headline_mask`, :func:`find_headline` and :func:`scrapy_bte.fields.title.settle`).
+
+    One holds the other from one of its words on and has at least :data:`HELD_SHARE` of its
+    length: a title with the site's name or a section around the headline ("Headline | Site",
+    "Site: Headline", the site's name run on without a space: "HeadlineSite"); or, with
+    ``reworded``, the two have :data:`SHARED_WORDS` of their words in common both ways: the same
+    headline reworded.
+    """
+    if not text or not title:
+        return False
+    shorter, longer = (text, title) if len(text) <= len(title) else (title, text)
+    if len(shorter) >= HELD_SHARE * len(longer) and f" {shorter}" in f" {longer}":
+        return True
+    if not reworded:
+        return False
+    have, wanted = set(text.split()), set(title.split())
+    common = len(have & wanted)
+    return common >= SHARED_WORDS * len(wanted) and common >= SHARED_WORDS * len(have)
+
+
+def _needles(title: str, longest: list[str]) -> list[str]:
+    """Pieces of the folded ``title`` (its distinct words ``longest``, longest first) of which every
+    text repeating it (:func:`repeats_title`) holds one.
+
+    A text that rewords the title holds all but ``k - ceil(SHARED_WORDS k)`` of its ``k`` words, and
+    one that holds the title all of them: it holds one of the ``k - ceil(SHARED_WORDS k) + 1`` longest.
+    A text the title holds is the title's characters from the start of a word on, :data:`HELD_SHARE`
+    of them at least: it holds every word ending within that many characters of its first, or,
+    where its first word is longer, that word's first characters. Each such run needs one of its
+    words among the pieces: one already there, else its longest (a long word is in fewer blocks).
+    """
+    needles = longest[: len(longest) - math.ceil(SHARED_WORDS * len(longest)) + 1]
+    words = title.split()
+    run = math.ceil(HELD_SHARE * len(title))
+    last = 0
+    start = end = -1  # where this word starts, and where words[last - 1] ends (before the first: -1)
+    for i, word in enumerate(words):
+        start += 1
+        if start > len(title) - run:
+            break
+        while last < len(words) and end + 1 + len(words[last]) <= start + run:
+            end += 1 + len(words[last])
+            last += 1
+        # The shortest run from this word holds words[i:last].
+        if last <= i:
+            needles.append(word[:run])  # that run is a piece of this word
+        elif not any(map(needles.__contains__, words[i:last])):
+            needles.append(max(words[i:last], key=len))
+        start += len(word)
+    return needles
+
+
+def headline_mask(doc: Document, title: str | None, end: int | None = None) -> np.ndarray:
+    """Blocks that repeat the page title (the headline, :func:`repeats_title`); with ``end``, only
+    among the blocks before it (the rest of the mask stays false).
+
+    Only blocks holding one of the title's pieces :func:`_needles` picks can: finding those in the
+    candidates' joined text leaves a few blocks to fold instead of every one of about the title's
+    length (:func:`headline_mask_reference`, the same mask).
     """
     n = doc.n_blocks
     out = np.zeros(n, dtype=bool)
-    wanted = set(_TOKEN_RE.findall(title.lower())) if title else set()
+    folded = fold(title) if title else ""
+    wanted = set(folded.split())
     if title is None or len(wanted) < 2:
         return out
-    # Only blocks of about the title's length can share 80 % of its words both ways.
+    # Only blocks of about the title's length are compared with it.
     size = len(title)
     words, chars = (doc.words, doc.chars) if end is None else (doc.words[:end], doc.chars[:end])
     near = (words >= 1) & (words <= 40) & (chars >= 0.4 * size) & (chars <= 2.5 * size + 20)
     blocks = near.nonzero()[0].tolist()
     if not blocks:
         return out
+    # A word a block holds is a substring of it too, and substrings rule most candidates out unfolded:
+    # a block repeating the title reworded holds ceil(0.8 k) of its k words, and one the title holds is
+    # made of the title's words, its last maybe cut short, to at least HELD_SHARE of the title's length.
+    longest = sorted(wanted, key=len, reverse=True)
+    need_words = SHARED_WORDS * len(wanted)
+    need_chars = HELD_SHARE * len(folded) - len(longest[0])
+    title_words = folded.split()
     texts = doc.texts
-    spare = len(wanted) - math.ceil(0.8 * len(wanted))
-    found = _texts_holding([texts[b] for b in blocks], sorted(wanted, key=len, reverse=True)[: spare + 1])
-    need = 0.8 * len(wanted)
-    for i in sorted(found):
+    for i in _texts_holding([texts[b] for b in blocks], _needles(folded, longest)):
         b = blocks[i]
-        text = texts[b].lower()
-        # A word in common is a substring too: counting substrings rules most candidates out untokenised.
-        if sum(map(text.__contains__, wanted)) < need:
-            continue
-        have = set(_TOKEN_RE.findall(text))
-        common = len(have & wanted)
-        if common >= 0.8 * len(wanted) and common >= 0.8 * len(have):
-            out[b] = True
+        held = list(filter(texts[b].lower().__contains__, wanted))
+        # The title's words a block it holds is made of count with their spaces, as often as the title has them.
+        if len(held) >= need_words or sum(title_words.count(w) * (len(w) + 1) for w in held) >= need_chars:
+            out[b] = repeats_title(fold(texts[b]), folded)
     return out
 
 
 def headline_mask_reference(doc: Document, title: str | None) -> np.ndarray:
-    """The Python reference of :func:`headline_mask`: every block of about the title's length tokenised."""
+    """The Python reference of :func:`headline_mask`: every block of about the title's length
+    (1 to 40 words, 0.4 to 2.5 times the title's characters and 20 more) that repeats a title
+    of two words or more."""
     out = np.zeros(doc.n_blocks, dtype=bool)
-    wanted = set(_TOKEN_RE.findall(title.lower())) if title else set()
-    if title is None or len(wanted) < 2:
+    folded = fold(title) if title else ""
+    if title is None or len(set(folded.split())) < 2:
         return out
     size = len(title)
     near = (doc.words >= 1) & (doc.words <= 40) & (doc.chars >= 0.4 * size) & (doc.chars <= 2.5 * size + 20)
     for b in np.flatnonzero(near).tolist():
-        have = set(_TOKEN_RE.findall(doc.texts[b].lower()))
-        common = len(have & wanted)
-        out[b] = common >= 0.8 * len(wanted) and common >= 0.8 * len(have)
+        out[b] = repeats_title(fold(doc.texts[b]), folded)
     return out
 
 
@@ -155,50 +225,19 @@ def top_furniture(doc: Document, first: int, title: str | None) -> np.ndarray:
 
 
 # ---- The headline block the fields and ``auto``'s zones read -----------------------------------
-# :func:`headline_mask` above marks every block that shares most of its words with the title
-# (the furniture before the body); :func:`find_headline` picks the one ``h1``/``h2`` that repeats
-# one of the markup's titles (the headline the fields and the title read).
-
-#: A title may exceed its heading by this many characters (" | Site Name") and still repeat it.
-SITE_CHARS = 30
-
-_NOT_WORD = re.compile(r"[^\w\s]|_")
-
-
-def fold(text: str) -> str:
-    """Case, punctuation and symbols folded away, for comparing a heading with a title."""
-    return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())
-
-
-def similar_folded(got: str, want: str, overlap: bool) -> bool:
-    """Whether a heading repeats a title, both :func:`fold`-ed: equal, or one inside the other (a
-    title with the site's name or a section around the headline); with ``overlap``, also most words
-    shared (the same headline reworded)."""
-    if not got or not want:
-        return False
-    if got == want:
-        return True
-    shorter, longer = (got, want) if len(got) <= len(want) else (want, got)
-    if shorter in longer and (
-        len(shorter) >= 0.5 * len(longer)
-        or (
-            (longer.startswith(shorter) or longer.endswith(shorter))
-            and len(longer) - len(shorter) <= min(SITE_CHARS, len(shorter) // 2)
-        )
-    ):
-        return True
-    if not overlap:
-        return False
-    a, b = set(got.split()), set(want.split())
-    common = len(a & b)
-    return common >= 3 and common >= 0.6 * min(len(a), len(b))
-
+# :func:`headline_mask` above marks every block that repeats the title (the furniture before the
+# body); :func:`find_headline` picks the one ``h1``/``h2`` that repeats one of the markup's titles
+# (the headline the fields and the title read), by the same test.
 
 _HEADLINE_TAGS = frozenset({"h1", "h2"})
 
 
 def find_headline(doc: Document, titles: list[str] | str | None) -> int | None:
-    """The ``h1``/``h2`` block that repeats one of ``titles`` (the markup's, in trust order), else the first ``h1``."""
+    """The ``h1``/``h2`` block that repeats one of ``titles`` (the markup's, in trust order), else the first ``h1``.
+
+    A heading that holds a title or is held by it (:func:`repeats_title` without ``reworded``) wins
+    over one that rewords a title more trusted: the first search covers every title.
+    """
     opener = doc.opener
     # Headings are found and folded as the search reaches them: the headline usually stands in the
     # first third of the page, and the scan of the openers stops there.
@@ -214,7 +253,7 @@ def find_headline(doc: Document, titles: list[str] | str | None) -> int | None:
     if wanted:
         texts = doc.texts
         folded: list[str] = []
-        for overlap in (False, True):
+        for reworded in (False, True):
             for want in wanted:
                 for k in count():
                     if k == len(seen):
@@ -224,7 +263,7 @@ def find_headline(doc: Document, titles: list[str] | str | None) -> int | None:
                         seen.append(i)
                     if k == len(folded):
                         folded.append(fold(texts[seen[k]]))
-                    if similar_folded(folded[k], want, overlap):
+                    if repeats_title(folded[k], want, reworded):
                         return seen[k]
     for i in chain(seen, heads):
         if opener[i] == "h1":

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from ..core.document import Document
-from ..evidence.zones import fold, similar_folded
+from ..evidence.zones import fold, repeats_title
 
 #: Separators between the parts of a title ("Headline | Section | Site", "Site: Headline"). A ``weak``
 #: one (a colon not spaced on both sides, an underscore) sets off the site's name but never splits a
@@ -89,8 +89,10 @@ def title_tag_part(title: str, headings: Iterable[str]) -> str:
 
 #: Headings among the first blocks that may be the site's logo (a title part equal to one is the site's name).
 LOGO_BLOCKS = 40
-#: Whether a heading that rewords the markup's title (most words shared) replaces it: measured, it
-#: fixes as many pages as it breaks (editors' social titles against the printed headline).
+#: Whether a heading that rewords the markup's title (:func:`~scrapy_bte.evidence.zones.repeats_title`
+#: with ``reworded``) replaces it: measured, it breaks about as many pages as it fixes (editors' social
+#: titles against the printed headline; mercury 100 titles right against 103, WCXB 943 against 945,
+#: dragnet 887 against 884).
 TITLE_OVERLAP = False
 #: Headings a part of a ``<title>`` is compared with.
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
@@ -111,7 +113,7 @@ def settle(
     if headline is not None:
         heading = doc.texts[headline]
         folded = fold(heading)
-        if any(similar_folded(folded, fold(t), TITLE_OVERLAP) for t in markup_titles):
+        if any(repeats_title(folded, fold(t), TITLE_OVERLAP) for t in markup_titles):
             if title is None or fold(title) != folded:
                 return heading, "headline-block"
         elif title is None:

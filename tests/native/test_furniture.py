@@ -412,6 +412,7 @@ _HEADLINE_TEXTS = [
     "ΟΔΟΣ harbour council backs new ferry timetable",
     "東京 harbour council backs new ferry timetable",
     "\u212a" * 12 + " zz",  # lowers to "kkkkkkkkkkkk zz"
+    "Harbourcouncilbacksnewferry",
 ]
 _HEADLINE_TITLES = [
     None,
@@ -426,6 +427,9 @@ _HEADLINE_TITLES = [
     "οδος harbour council backs new ferry timetable",
     "東京 harbour council backs new ferry timetable",
     "kkkkkkkkkkkk zz",
+    "Harbour council backs new ferry timetableGazette",  # the site's name run on
+    "Harbour council backs new ferry",  # holds a block's text
+    "Harbourcouncilbacksnewferrytimetable ferry",  # one long word: a block may be a piece of it
 ]
 
 
@@ -445,6 +449,33 @@ def test_headline_mask_matches_reference_on_fixtures(name: str, markup: str) -> 
     doc = build(markup)
     for title in (doc.title_tag, doc.texts[0] if doc.texts else None, "İ " + (doc.title_tag or "")):
         assert np.array_equal(zones.headline_mask(doc, title), zones.headline_mask_reference(doc, title))
+
+
+@pytest.mark.parametrize(
+    "title,block",
+    [("Ab zz ab harbour", "ab zz ab"), ("Council harbour ab", "harbour ab"), ("Timetable ferry ferry", "Ferry, ferry")],
+)
+def test_headline_mask_finds_a_block_the_title_holds_without_its_longest_words(title: str, block: str) -> None:
+    doc = build(f"<html><body><p>{block}</p><p>Other words here</p></body></html>")
+    assert zones.headline_mask(doc, title).tolist() == [True, False]
+    assert zones.headline_mask_reference(doc, title).tolist() == [True, False]
+
+
+_PIECES = [*"a ab abc harbour harb our ferry Ferry timetable K \u212a zz _ -".split(), " | "]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=8), min_size=1, max_size=12),
+    st.lists(st.sampled_from(_PIECES), min_size=1, max_size=10),
+    st.sampled_from(["", " ", "|"]),
+)
+def test_headline_mask_matches_reference_on_any_blocks(blocks: list[list[str]], title: list[str], glue: str) -> None:
+    # Words, pieces of words and words run together, in blocks and titles alike: every way a block
+    # can repeat a title (reworded, holding it, held by it from a word on, its last word cut short).
+    doc = build("<html><body>" + "".join(f"<p>{' '.join(b)}</p>" for b in blocks) + "</body></html>")
+    for text in (glue.join(title), " ".join(title), "".join(title), *doc.texts[:3]):
+        assert np.array_equal(zones.headline_mask(doc, text), zones.headline_mask_reference(doc, text)), text
 
 
 @settings(max_examples=200, deadline=None)
