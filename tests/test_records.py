@@ -328,3 +328,194 @@ def test_a_forum_threads_replies_are_its_posts_however_low_the_model_scores_comm
         assert not kept & {"member0", "Reply"}
         if kept_replies:
             assert {Reason(r) for r in reasons[[doc.texts.index(t) for t in replies]]} == {Reason.THREAD}
+
+
+_CONSENT = (
+    "We and our partners store and access information on your device, such as cookies and unique "
+    "identifiers, and process personal data such as browsing data to measure the delivery of content."
+)
+
+
+def _consent_listing(body_class: str = "", dialog_id: str = "onetrust-consent-sdk") -> str:
+    dialog = (
+        f"<div id='{dialog_id}'><div role='dialog'><div class='policy-text'>"
+        f"<p>{_CONSENT}</p><p>{_CONSENT.replace('partners', 'vendors')}</p></div></div></div>"
+    )
+    return _listing("article", "div").replace("<body>", f"<body class='{body_class}'>{dialog}", 1)
+
+
+def test_a_consent_dialog_leaves_the_decision_and_the_cards_stay() -> None:
+    doc = parse(_consent_listing())
+    named = {doc.texts[b] for b in np.flatnonzero(comments.consent_mask(doc))}
+    assert named == {_CONSENT, _CONSENT.replace("partners", "vendors")}
+    for page_type in ("listing", "article"):
+        keep, _ = auto.select(doc, document_span(doc), default_model(), smooth=True, page_type=page_type)
+        kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+        assert not kept & named
+        assert _SUMMARIES[0] in kept
+
+
+def test_consent_names_count_on_parts_of_the_page_only() -> None:
+    # A page's state on <body>, and feature flags inside a longer name, name no dialog.
+    doc = parse(_consent_listing("cookie-consent-shown", "enableInlineConsent filterNonGdprEmbeds"))
+    assert not comments.consent_mask(doc).any()
+    # Other platforms' and generic names; a bakery's grid of cookies is no dialog.
+    for name in ("iubenda-cs-banner", "cmplz-cookiebanner", "cookiemessage", "CybotCookiebotDialog"):
+        assert comments.consent_mask(parse(_consent_listing(dialog_id=name))).any()
+    for name in ("cookies-grid", "cookie-box", "recipe-cookies"):
+        assert not comments.consent_mask(parse(_consent_listing(dialog_id=name))).any()
+    # Only what the dialog holds; a page that is all dialog keeps its text.
+    only = f"<html><body><div class='cookie-banner'><p>{_CONSENT}</p></div></body></html>"
+    assert comments.consent_mask(parse(only)).all()
+    assert _CONSENT in extract(only).text
+
+
+_TILES = [
+    "Ridgeline four person tunnel tent",
+    "Summit down sleeping bag, long",
+    "Trailhead hiking poles with cork grips",
+    "Canyon waterproof day pack 28 litres",
+    "Harbour merino base layer crew",
+    "Fellside insulated camping mug",
+    "Northface gaiters for wet moorland",
+    "Tarn inflatable sleeping mat, wide",
+]
+
+
+def _shop_grid(n_tiles: int = len(_TILES)) -> str:
+    mega = "".join(
+        f"<div class='menu-col'><p><a href='/c/{i}'>Tents and shelters</a></p><p><a href='/c/{i}/a'>Sleeping bags "
+        f"and mats</a></p><p><a href='/c/{i}/b'>Camp kitchen and stoves</a></p></div>"
+        for i in range(8)
+    )
+    tiles = "".join(
+        f"<div class='product-tile'><h3><a href='/p/{i}'>{name}</a></h3><p class='price'>${20 + 7 * i}.00</p></div>"
+        for i, name in enumerate(_TILES[:n_tiles])
+    )
+    return (
+        f"<html><head><title>Camping kit</title></head><body><header><nav>{mega}</nav></header>"
+        f"<main><h1>Camping kit</h1><div class='grid'>{tiles}</div></main>"
+        "<footer><p>Free delivery on orders over $50. Returns within 60 days.</p></footer></body></html>"
+    )
+
+
+def test_largest_group_is_the_cards_not_the_menu() -> None:
+    doc = parse(_shop_grid())
+    allowed = np.ones(doc.n_blocks, dtype=bool)
+    found = {doc.texts[b] for b in np.flatnonzero(records.largest_group(doc, allowed))}
+    assert set(_TILES) <= found
+    assert not any("Tents and shelters" in t or "Free delivery" in t for t in found)
+    # Blocks a named-furniture mask took out neither count nor join.
+    allowed[[b for b, t in enumerate(doc.texts) if t == _TILES[0]]] = False
+    assert _TILES[0] not in {doc.texts[b] for b in np.flatnonzero(records.largest_group(doc, allowed))}
+    # Three cards are no listing, and a group of one-word items is a menu.
+    few = parse(_shop_grid(3))
+    assert not records.largest_group(few, np.ones(few.n_blocks, dtype=bool)).any()
+    words = parse(
+        "<html><body><ul>" + "".join(f"<li><div class='x'>{w}</div></li>" for w in _MENU) + "</ul></body></html>"
+    )
+    assert not records.largest_group(words, np.ones(words.n_blocks, dtype=bool)).any()
+    # Columns of one-word links hold words enough per column, but not per block.
+    towns = "".join(f"<p><a href='/t/{i}'>Town{i}</a></p>" for i in range(12))
+    columns = parse(
+        f"<html><body><main>{''.join(f'<div class=col>{towns}</div>' for _ in range(5))}</main></body></html>"
+    )
+    assert not records.largest_group(columns, np.ones(columns.n_blocks, dtype=bool)).any()
+
+
+def _grid_under_text(paragraphs: int) -> str:
+    """A shop's grid under its category text: every tile a link, the model keeps the text only."""
+    text = "".join(f"<p>{s}</p>" for s in _SUMMARIES[:paragraphs])
+    intro = f"<h1>Camping kit</h1><div class='intro'>{text}</div>"
+    page = _shop_grid().replace("<h1>Camping kit</h1>", intro).replace("<p class='price'>", "<p class='price'><a>")
+    return page.replace(".00</p>", ".00</a></p>")
+
+
+def test_listing_profile_keeps_cards_the_model_scores_low() -> None:
+    doc = parse(_grid_under_text(1))
+    span, model = document_span(doc), default_model()
+    tiles = np.array([t in _TILES for t in doc.texts])
+    reasons = np.zeros(doc.n_blocks, dtype=np.int8)
+    keep, q = auto.select(doc, span, model, smooth=True, page_type="listing", reasons=reasons)
+    assert (q[tiles] < PROFILES["listing"].threshold).all()
+    assert keep[tiles].all() and (reasons[tiles] == Reason.RECORD).all()
+    assert not any("Tents and shelters" in doc.texts[b] for b in np.flatnonzero(reasons == Reason.RECORD))
+    assert PROFILES["listing"].largest_records and PROFILES["collection"].largest_records
+    assert not any(PROFILES[t].largest_records for t in ("article", "forum", "product", "documentation", "service"))
+
+
+def test_cards_join_only_where_the_model_kept_little() -> None:
+    # Beside a kept text longer than half of them, the group is a sidebar: it stays out.
+    doc = parse(_grid_under_text(6))
+    keep, _ = auto.select(doc, document_span(doc), default_model(), smooth=True, page_type="listing")
+    kept_words = float(np.asarray(doc.words)[keep].sum())
+    tiles = np.array([t in _TILES for t in doc.texts])
+    assert float(np.asarray(doc.words)[tiles].sum()) < auto.CARDS_OVER_KEPT * kept_words
+    assert not keep[tiles].any()
+
+
+def test_largest_group_reads_a_grid_of_rows_as_one_group() -> None:
+    # Rows of three cards each under their own row element: no row alone is a listing.
+    rows = "".join(
+        "<div class='row'>"
+        + "".join(
+            f"<div class='card'><h3><a href='/p/{3 * r + i}'>{_TILES[(3 * r + i) % len(_TILES)]}</a></h3></div>"
+            for i in range(3)
+        )
+        + "</div>"
+        for r in range(3)
+    )
+    doc = parse(f"<html><body><h1>Camping kit</h1><main>{rows}</main></body></html>")
+    found = records.largest_group(doc, np.ones(doc.n_blocks, dtype=bool))
+    assert int(found.sum()) == 9
+    assert "Camping kit" not in {doc.texts[b] for b in np.flatnonzero(found)}
+
+
+def test_largest_group_reads_list_item_cards_whose_parts_lie_at_different_depths() -> None:
+    # Each <li> card: a header naming it, a rating two levels down, a price; the skeleton holds
+    # no <li>, so only the list gathers the parts. A card's own <header> is no page chrome.
+    cards = "".join(
+        f"<li><header class='tile-head'><a href='/p/{i}'>{name}</a></header>"
+        f"<div class='meta'><div class='rating'><span>({10 + i}) reviews, 4.{i} out of 5 stars</span></div></div>"
+        f"<div class='price'>${20 + i}.95</div></li>"
+        for i, name in enumerate(_TILES)
+    )
+    page = f"<html><body><header><p>Free delivery over $50</p></header><main><ul class='grid'>{cards}</ul></main></body></html>"
+    doc = parse(page)
+    found = {doc.texts[b] for b in np.flatnonzero(records.largest_group(doc, np.ones(doc.n_blocks, dtype=bool)))}
+    assert set(_TILES) <= found
+    assert "(10) reviews, 4.0 out of 5 stars" in found and "$20.95" in found
+    assert "Free delivery over $50" not in found
+
+
+def test_filler_that_repeats_a_few_words_leaves_the_decision() -> None:
+    marquee = "<div class='ticker'><p>" + "Book Now * " * 60 + "</p></div>"
+    doc = parse(_grid_under_text(1).replace("<footer>", marquee + "<footer>", 1))
+    filler = auto.filler_mask(doc)
+    assert [doc.texts[b][:10] for b in np.flatnonzero(filler)] == ["Book Now *"]
+    keep, _ = auto.select(doc, document_span(doc), default_model(), smooth=True, page_type="listing")
+    assert not (keep & filler).any()
+    # Prose repeats its common words, never this much.
+    prose = parse(f"<html><body><p>{' '.join(_SUMMARIES * 3)}</p></body></html>")
+    assert not auto.filler_mask(prose).any()
+
+
+def test_a_consent_dialog_that_alone_passes_the_threshold_goes_after_the_decision() -> None:
+    # A thread the model scores low beside a confident consent text: zeroed before the decision,
+    # nothing would pass and the fallback would skip the thread's own rule; it goes after it.
+    posts = "".join(
+        f"<div class='comment'><p>Reply {i}: same here, mine rattles too at idle.</p></div>" for i in range(4)
+    )
+    menu = "".join(f"<li><a href='/{m}'>{m}</a></li>" for m in _MENU)
+    page = (
+        f"<html><body><div id='onetrust-consent-sdk'><p>{_CONSENT}</p><p>{_CONSENT.replace('partners', 'vendors')}"
+        f"</p></div><nav><ul>{menu}</ul></nav><main><div class='comments'>{posts}</div></main></body></html>"
+    )
+    doc = parse(page)
+    reasons = np.zeros(doc.n_blocks, dtype=np.int8)
+    keep, _ = auto.select(doc, document_span(doc), default_model(), smooth=True, page_type="forum", reasons=reasons)
+    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+    assert not kept & {_CONSENT, _CONSENT.replace("partners", "vendors")}
+    replies = [b for b, t in enumerate(doc.texts) if t.startswith("Reply ")]
+    assert len(replies) == 4 and keep[replies].all()
+    assert (reasons[replies] == Reason.THREAD).all()  # the thread's rule, not the fallback

@@ -657,3 +657,20 @@ MONTH_NAMES: tuple[str, ...] = (
     "november nov novembre noviembre novembro listopada listopad",
     "december dec dezember décembre decembre diciembre dicembre dezembro grudnia grudzień grudzien dez dic déc",
 )
+
+#: A ``class`` or ``id`` value naming a cookie or privacy consent dialog (:func:`scrapy_bte.methods.
+#: comments.consent_mask`): the consent platforms' own names (OneTrust, Cookiebot, Didomi,
+#: Usercentrics, Ethyca's Fides, Quantcast, Sourcepoint, iubenda, Complianz, Termly, Osano) and
+#: the generic ones (``cookie-banner``, ``cookiemessage``; not ``cookie-box`` nor ``cookies-grid``,
+#: which a bakery's shop may name its products), at the start of a name or of a part of it after
+#: ``-`` or ``_`` (``onetrust-consent-sdk``, ``gdpr-overlay-view``), not inside a word
+#: (``enableInlineConsent``, ``filterNonGdprEmbeds``: a page's feature flags). It is read on the
+#: elements whose names hold an "overlay" word of :data:`GROUPS` (cookie, consent, banner, popup,
+#: dialog, ...) only. A consent dialog's paragraphs are long, link-free prose the block model
+#: scores as body.
+CONSENT_RE = re.compile(
+    r"(?:(?:^|[\s_-])(?:consent|gdpr|onetrust|didomi|usercentrics|fides-|qc-cmp|sp_message|iubenda|cmplz|termly|"
+    r"osano|cookies?-?(?:consent|banner|notice|bar|law|popup|modal|dialog|wall|message|msg|alert|overlay|prompt))|"
+    r"cookiebot)",
+    re.IGNORECASE,
+)

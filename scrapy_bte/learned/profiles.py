@@ -48,6 +48,10 @@ class Profile:
     #: Read the page as an article after all when the article profile's reading is one
     #: body of paragraphs (:func:`~scrapy_bte.learned.auto.one_body`), not cards.
     records_need_cards: bool = False
+    #: The record group holding the most words joins too, whatever the model made of it
+    #: (:func:`~scrapy_bte.methods.records.largest_group`): a listing's cards when the model
+    #: kept none of them (short link titles, prices and bylines score as furniture).
+    largest_records: bool = False
     #: Blocks inside elements named for reviews or recommendations go (product pages:
     #: :func:`~scrapy_bte.methods.comments.shop_furniture_mask`), before the keep decision,
     #: so a page whose only confident text was its reviews keeps what else it says.
@@ -75,7 +79,14 @@ PROFILES: dict[str, Profile] = {
     "product": Profile(
         records=0.2, article_edges=False, drop_repeats=True, drop_templates=True, drop_shop_sections=True
     ),
-    "collection": Profile(threshold=0.35, records=0.1, article_edges=False, drop_repeats=True, records_need_cards=True),
+    "collection": Profile(
+        threshold=0.35,
+        records=0.1,
+        article_edges=False,
+        drop_repeats=True,
+        records_need_cards=True,
+        largest_records=True,
+    ),
     "listing": Profile(
         threshold=0.35,
         records=0.1,
@@ -83,6 +94,7 @@ PROFILES: dict[str, Profile] = {
         drop_repeats=True,
         drop_templates=True,
         records_need_cards=True,
+        largest_records=True,
     ),
     "documentation": Profile(threshold=0.4, records=0.2, article_edges=False, drop_repeats=True),
     "service": Profile(threshold=0.4, records=0.2, article_edges=False, drop_repeats=True, drop_templates=True),

@@ -25,10 +25,12 @@ import numpy as np
 from ..core.document import Document
 from ..core.tree import AttributeReader, path_or
 from ..errors import ConfigError
+from ..evidence.hints import element_bits, group_bit
 from ..evidence.labels import label_features
 from ..evidence.words import (
     COMMENT_SECTION_RE,
     COMMENT_SECTION_WORDS,
+    CONSENT_RE,
     POST_FURNITURE_RE,
     POST_FURNITURE_WORDS,
     SHOP_SECTION_RE,
@@ -70,15 +72,36 @@ _SHOP_SECTIONS = AttributeReader(lambda raw: int(_names(raw, SHOP_SECTION_RE)), 
 _POST_SECTIONS = AttributeReader(lambda raw: int(_names(raw, POST_FURNITURE_RE, POST_SECTION_RE)), POST_FURNITURE_WORDS)
 
 
+#: The hint bit of names of overlays (:data:`~scrapy_bte.evidence.words.GROUPS`: cookie, consent,
+#: banner, popup, dialog, ...), read once per page for the block model: only the elements it
+#: marks are read for a consent dialog's name, not every attribute string of the page.
+_OVERLAY_BIT = group_bit("overlay")
+#: Per attribute string already read, whether it names a consent dialog.
+_CONSENT_NAMES: dict[str, int] = {}
+_CONSENT_MEMO = 50_000
+#: Elements whose names say something of the whole page, not of a part of it.
+_PAGE_ELEMENTS = ("html", "body")
+
+
 def _mask(doc: Document, reader: AttributeReader, keep: np.ndarray | None = None) -> np.ndarray:
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool)
     own = reader.per_element(doc)
-    if not own.any():
-        return np.zeros(doc.n_blocks, dtype=bool)
-    if keep is not None and keep.any():
+    if keep is not None and keep.any() and own.any():
         own = own.copy()
         own[_holders(doc, keep)] = 0
+    return _inside(doc, own)
+
+
+def _inside(doc: Document, own: np.ndarray, *, parts_only: bool = False) -> np.ndarray:
+    """Per block, whether one of its container's ancestors (or the container) has ``own`` set;
+    (``parts_only``) not counting ``<html>`` and ``<body>``."""
+    if parts_only and own.any():
+        sk = doc.skeleton
+        page = np.fromiter((name in _PAGE_ELEMENTS for name in sk.name_strings), bool, len(sk.name_strings))
+        own = np.where(page[sk.el_name_id], 0, own)
+    if not own.any():
+        return np.zeros(doc.n_blocks, dtype=bool)
     return path_or(doc, own)[doc.container] > 0
 
 
@@ -118,6 +141,35 @@ def post_furniture_mask(doc: Any, keep: np.ndarray | None = None) -> np.ndarray:
     """Per block, whether it lies inside a forum post's user card, signature or buttons
     (with ``keep``, none that holds half the kept words: :func:`_holders`)."""
     return _mask(doc, _POST_SECTIONS, keep)
+
+
+def consent_mask(doc: Document) -> np.ndarray:
+    """Per block, whether it lies inside an element named for a cookie or privacy consent
+    dialog. Names on ``<html>`` or ``<body>`` (``class="cookie-consent-shown"``) say what the
+    page shows, not where, and do not count."""
+    if doc.n_blocks == 0:
+        return np.zeros(0, dtype=bool)
+    return _inside(doc, _consent_elements(doc), parts_only=True)
+
+
+def _consent_elements(doc: Document) -> np.ndarray:
+    """Per element, 1 where its ``class`` or ``id`` names a consent dialog (:data:`CONSENT_RE`)."""
+    sk = doc.skeleton
+    own = np.zeros(len(sk.el_attr_id), dtype=np.int64)
+    named = np.flatnonzero(element_bits(doc) & _OVERLAY_BIT)
+    if len(named) == 0:
+        return own
+    memo = _CONSENT_NAMES
+    if len(memo) > _CONSENT_MEMO:
+        memo.clear()
+    strings = sk.attr_strings
+    for e, string in zip(named.tolist(), sk.el_attr_id[named].tolist()):
+        raw = strings[string]
+        found = memo.get(raw)
+        if found is None:
+            found = memo[raw] = int(_names(raw, CONSENT_RE))
+        own[e] = found
+    return own
 
 
 def check(value: Any) -> bool:
