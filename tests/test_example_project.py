@@ -193,12 +193,15 @@ def test_the_documented_item_is_what_the_crawl_exports(exported: dict[str, list[
 _FORUM = "forum profile (classifier: forum 0.997)"
 _PRODUCT = "product profile (classifier: product 0.987)"
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    ("tram-extension-which-route", "f1"): f"{_FORUM}: P 0.83, R 0.97, F1 0.90; each post's byline "
+    ("tram-extension-which-route", "f1"): f"{_FORUM}: P 0.82, R 0.97, F1 0.89; each post's byline "
     "(Postby … » date), its subject line and its Top link are kept",
     ("environment", "filters"): "listing profile (classifier: listing 0.955) keeps the section filter's checkboxes",
     ("environment", "sort"): "listing profile keeps the result count above the cards (Showing 1-8 of 21 stories)",
-    ("cryptic-crosswords-volume-3", "f1"): f"{_PRODUCT}: P 0.91, R 0.96, F1 0.93; "
-    "the name (h1) is missing and the delivery box is kept",
+    ("cryptic-crosswords-volume-3", "f1"): f"{_PRODUCT}: P 0.84, R 0.96, F1 0.90; "
+    "the name (h1) is missing, the delivery box and the tab strip's labels are kept",
+    ("cryptic-crosswords-volume-3", "tabs"): f"{_PRODUCT} keeps the tab strip (role=tab links, probability "
+    "0.71-0.78); on WCXB, text inside role=tab/tablist elements is gold on service and article pages "
+    "(2,296 and 2,019 words against 633 and 29), so no rule drops it",
     ("cryptic-crosswords-volume-3", "shipping"): f"{_PRODUCT} keeps the delivery and returns box",
 }
 

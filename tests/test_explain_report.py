@@ -77,8 +77,12 @@ def test_comment_and_furniture_rules_are_reported():
     assert not row.kept and row.rule == "comments"  # inside BTE's span, but comments are not the body
     sample = SAMPLES / "article.html"
     rows = {b.text: b for b in explain(sample.read_bytes(), "a").blocks}
+    # The consent banner is named furniture whatever the model says of it; the headline and
+    # byline leave the body, by the model's probability or by the furniture rules.
+    banner = rows["We use cookies to improve your experience. Privacy policy"]
+    assert not banner.kept and banner.rule == "furniture"
     for text in ("Harbour town rebuilds its sea wall with recycled stone", "By Mara Ellison · 14 March 2026"):
-        assert not rows[text].kept and rows[text].rule == "furniture"
+        assert not rows[text].kept and rows[text].rule in ("furniture", "low probability")
 
 
 def test_density_and_probability_numbers_are_the_blocks_own():

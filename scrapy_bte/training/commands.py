@@ -92,7 +92,7 @@ def _add_train_options(p: argparse.ArgumentParser) -> None:
         type=_ints,
         default=d.hidden,
         metavar="SIZES",
-        help="hidden layers of the second stage, e.g. 32,16 (default: none, logistic)",
+        help="hidden layers of the second stage, e.g. 32,16 (default: 8; an empty string: logistic)",
     )
     p.add_argument(
         "--stage1-hidden",
