@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .core.blas import one_thread
 from .core.decode import looks_binary_text, non_html_format, to_unicode
 from .core.document import Document, build, clean_text
 from .core.fingerprint import fingerprint
@@ -184,8 +185,22 @@ def extract_document(
     """Run a method over an already built document, reading the article ``fields`` asked for.
 
     ``trace``, when given, is filled with the rule that decided each block
-    and the model's probabilities (for ``scrapy-bte explain``).
+    and the model's probabilities (for ``scrapy-bte explain``). numpy's BLAS
+    runs on one thread meanwhile (:mod:`scrapy_bte.core.blas`).
     """
+    with one_thread():
+        return _extract_document(doc, method=method, url=url, fields=fields, trace=trace, **options)
+
+
+def _extract_document(
+    doc: Document,
+    *,
+    method: str,
+    url: str | None,
+    fields: tuple[str, ...],
+    trace: Trace | None,
+    **options: Any,
+) -> Extraction:
     # First, so the class hints it reads are computed once for the page and shared with the block features.
     page_type = _page_type.classify(doc, url)
     rules_type = selection_type(page_type.name, page_type.probabilities)
