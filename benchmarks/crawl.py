@@ -447,9 +447,10 @@ def extra_settings(pairs: list[str]) -> dict[str, Any]:
 
 
 def compare_texts(feed: Path, bodies: list[bytes], method: str | None) -> tuple[int, int]:
-    """(equal, compared): exported ``text`` vs ``extract()`` of the same bytes and headers.
+    """(equal, compared): exported ``text`` vs ``extract()`` of the same bytes, headers and URL.
 
-    ``extract()`` runs with the method the add-on used (``BTE_METHOD``'s default when ``None``).
+    ``extract()`` runs with the method the add-on used (``BTE_METHOD``'s default when ``None``),
+    and the response's URL, which the add-on passes too (the page type reads its path).
     """
     from scrapy_bte import extract
     from scrapy_bte.crawl.settings import DEFAULTS
@@ -459,7 +460,7 @@ def compare_texts(feed: Path, bodies: list[bytes], method: str | None) -> tuple[
     for line in feed.read_text(encoding="utf-8").splitlines():
         item = json.loads(line)
         body = bodies[int(item["url"].rsplit("/", 1)[1])]
-        expected = extract(body, method=method, content_type=CONTENT_TYPE).text
+        expected = extract(body, method=method, content_type=CONTENT_TYPE, url=item["url"]).text
         same += item.get("text") == expected
         total += 1
     return same, total
