@@ -75,3 +75,16 @@ def test_concurrent_extractions_share_the_limit_and_restore_it_once() -> None:
             t.join()
         assert not errors
         assert _blas_threads() == before
+
+
+def test_extraction_goes_on_where_the_threads_cannot_be_limited(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threadpoolctl
+
+    def broken() -> None:
+        raise OSError("no libraries to read")
+
+    monkeypatch.setattr(threadpoolctl, "ThreadpoolController", broken)
+    monkeypatch.setattr(blas, "_controller", None)
+    assert extract(PAGE).text
+    assert blas._controller is False  # tried once, then left alone
+    assert extract(PAGE).text

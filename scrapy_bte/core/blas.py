@@ -14,10 +14,13 @@ threads share one limit, set by the first and restored by the last.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+
+logger = logging.getLogger("scrapy_bte")
 
 _lock = threading.Lock()
 _depth = 0
@@ -25,12 +28,25 @@ _limiter: Any = None
 _controller: Any = None
 
 
+class _NoLimit:
+    """What :func:`_limit` gives where threadpoolctl cannot read the process's libraries."""
+
+    def restore_original_limits(self) -> None:
+        pass
+
+
 def _limit() -> Any:
     global _controller
     if _controller is None:
-        from threadpoolctl import ThreadpoolController  # ~1 ms, once: it lists the loaded libraries
+        try:
+            from threadpoolctl import ThreadpoolController  # ~1 ms, once: it lists the loaded libraries
 
-        _controller = ThreadpoolController()
+            _controller = ThreadpoolController()
+        except Exception as exc:  # noqa: BLE001 - a slower extraction, never a failed one
+            logger.warning("numpy's BLAS threads cannot be limited (%s): extraction may use more CPU", exc)
+            _controller = False
+    if _controller is False:
+        return _NoLimit()
     return _controller.limit(limits=1, user_api="blas")
 
 
