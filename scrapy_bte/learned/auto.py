@@ -21,6 +21,7 @@ from ..core import accel
 from ..core.document import Document
 from ..fields.zones import page_zones
 from ..methods import comments, dialogs, hybrid, records
+from ..methods.copies import copy_mask
 from ..methods.reasons import Reason
 from .features import block_features, window_mean
 from .model import BlockModel
@@ -176,6 +177,12 @@ def select(
             keep = keep & ~inside
         if rules.drop_repeats:
             keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
+        elif rules.drop_copies:
+            copies = copy_mask(doc, keep)
+            if copies.any():
+                if reasons is not None:
+                    reasons[copies] = Reason.REPEATED
+                keep = keep & ~copies
     return keep, q
 
 

@@ -34,6 +34,10 @@ class Profile:
     #: summary). Not on articles: test pages and some articles repeat a paragraph on purpose,
     #: and their gold keeps both (Readability's set: 0.949 with, 0.920 without).
     drop_repeats: bool = False
+    #: A second copy of the body in another branch of the layout goes (a responsive variant, a
+    #: ``<noscript>`` copy: :func:`~scrapy_bte.methods.copies.copy_mask`). Where ``drop_repeats``
+    #: applies it has nothing left to do.
+    drop_copies: bool = True
     #: Short texts every record repeats go too ("Quote", "Report", "Like 14", "Posts: 3517";
     #: :func:`~scrapy_bte.learned.auto.drop_repeats`). Not on collections, whose cards repeat
     #: their spec labels ("Sleeping capacity:") as content, nor on documentation.
