@@ -31,6 +31,8 @@ from ..evidence.words import (
     COMMENT_SECTION_RE,
     COMMENT_SECTION_WORDS,
     CONSENT_RE,
+    LIST_CONTROLS_RE,
+    LIST_CONTROLS_WORDS,
     POST_FURNITURE_RE,
     POST_FURNITURE_WORDS,
     SHOP_SECTION_RE,
@@ -67,6 +69,9 @@ _SECTIONS = AttributeReader(lambda raw: int(_names(raw, COMMENT_SECTION_RE)), CO
 #: Per distinct attribute string, 1 where it names a shop's reviews or recommendations: product
 #: pages' furniture (2 of WCXB's 85 product pages keep a review in their gold).
 _SHOP_SECTIONS = AttributeReader(lambda raw: int(_names(raw, SHOP_SECTION_RE)), SHOP_SECTION_WORDS)
+
+#: Per distinct attribute string, 1 where it names a list's filters, facets or sorting.
+_LIST_CONTROLS = AttributeReader(lambda raw: int(_names(raw, LIST_CONTROLS_RE)), LIST_CONTROLS_WORDS)
 
 #: Per distinct attribute string, 1 where it names a forum post's user card, signature or buttons.
 _POST_SECTIONS = AttributeReader(lambda raw: int(_names(raw, POST_FURNITURE_RE, POST_SECTION_RE)), POST_FURNITURE_WORDS)
@@ -135,6 +140,14 @@ def shop_furniture_mask(doc: Document, keep: np.ndarray | None = None) -> np.nda
     """Per block, whether it lies inside an element named for reviews or recommendations
     (with ``keep``, none that holds half the kept words: :func:`_holders`)."""
     return _mask(doc, _SHOP_SECTIONS, keep)
+
+
+def list_controls_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndarray:
+    """Per block, whether it lies inside an element named for a list's filters, facets or
+    sorting ("Black (12)", "$25 to $50 (31)", "Sort: Best Match"), never a collection's items
+    (with ``keep``, none that holds half the kept words: :func:`_holders`; a shop names the
+    wrapper of its product grid ``page-with-filter``)."""
+    return _mask(doc, _LIST_CONTROLS, keep)
 
 
 def post_furniture_mask(doc: Any, keep: np.ndarray | None = None) -> np.ndarray:
