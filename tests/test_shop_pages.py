@@ -1,5 +1,5 @@
 """Product and collection pages: the shop furniture ``auto`` leaves out of their text
-(a list's filters and sorting), and the parts it keeps."""
+(a list's filters and sorting, the page's footer), and the parts it keeps."""
 
 from __future__ import annotations
 
@@ -68,3 +68,30 @@ def test_a_wrapper_named_for_its_filters_keeps_the_cards_it_holds() -> None:
 def test_results_named_for_the_filter_are_no_control() -> None:
     html = "<html><body><div class='filter-results'><p>Alpine Hiking Boot, waterproof leather.</p></div></body></html>"
     assert not comments.list_controls_mask(parse(html)).any()
+
+
+_DESCRIPTION = [
+    "A lightweight laptop with a fanless design, a bright display and a battery for a full day of work.",
+    "The keyboard is backlit and the trackpad is large enough for gestures with two hands.",
+]
+_LEGAL = [
+    "Trade-in values will vary based on the condition, year and configuration of your eligible device.",
+    "Pricing includes a discount for education customers and is subject to change without notice.",
+    "Battery life varies by use and configuration; see the support site for more information.",
+]
+
+
+def test_the_pages_footer_leaves_a_product_page_whatever_it_holds() -> None:
+    # The footer's legal notes hold more words than the description: still no content.
+    for footer in ("<footer class='globalfooter'>{}</footer>", "<div role='contentinfo'>{}</div>"):
+        notes = footer.format("".join(f"<p>{t}</p>" for t in _LEGAL))
+        html = f"<html><body><main>{''.join(f'<p>{t}</p>' for t in _DESCRIPTION)}</main>{notes}</body></html>"
+        for page_type in ("product", "collection", "service", "article"):
+            _, kept = _select(html, [0.9] * (len(_DESCRIPTION) + len(_LEGAL)), page_type)
+            assert kept == set(_DESCRIPTION), (footer, page_type)
+
+
+def test_a_page_whose_text_is_all_footer_keeps_it() -> None:
+    html = f"<html><body><footer>{''.join(f'<p>{t}</p>' for t in _LEGAL)}</footer></body></html>"
+    _, kept = _select(html, [0.9] * len(_LEGAL), "product")
+    assert kept == set(_LEGAL)

@@ -62,6 +62,8 @@ class Profile:
     #: Blocks inside elements named for the list's filters, facets or sorting go (collections:
     #: :func:`~scrapy_bte.methods.comments.list_controls_mask`).
     drop_list_controls: bool = False
+    #: Blocks inside the page's footer go (:func:`~scrapy_bte.methods.comments.page_footer_mask`).
+    drop_page_footer: bool = True
 
 
 ARTICLE = Profile()
