@@ -170,10 +170,9 @@ def page_footer_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndarra
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool)
     own = _CONTENTINFO.per_element(doc)
-    names = doc.el_name
-    if "footer" in names:
-        own = own.copy()
-        own[[el for el, name in enumerate(names) if name == "footer"]] = 1
+    sk = doc.skeleton
+    if "footer" in sk.name_strings:
+        own = np.where(sk.el_name_id == sk.name_strings.index("footer"), 1, own)
     return _inside(doc, own)
 
 
