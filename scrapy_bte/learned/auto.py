@@ -160,6 +160,8 @@ def select(
         for wanted, named in (
             (rules.drop_shop_sections, comments.shop_furniture_mask),
             (rules.drop_post_furniture, comments.post_furniture_mask),
+            (rules.drop_list_controls, comments.list_controls_mask),
+            (rules.drop_page_footer, comments.page_footer_mask),
         ):
             if wanted:
                 inside = keep & named(doc, keep)

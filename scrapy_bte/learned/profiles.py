@@ -63,6 +63,11 @@ class Profile:
     #: Blocks inside a post's user card, signature or buttons go (forums:
     #: :func:`~scrapy_bte.methods.comments.post_furniture_mask`).
     drop_post_furniture: bool = False
+    #: Blocks inside elements named for the list's filters, facets or sorting go (collections:
+    #: :func:`~scrapy_bte.methods.comments.list_controls_mask`).
+    drop_list_controls: bool = False
+    #: Blocks inside the page's footer go (:func:`~scrapy_bte.methods.comments.page_footer_mask`).
+    drop_page_footer: bool = True
 
 
 ARTICLE = Profile()
@@ -90,6 +95,7 @@ PROFILES: dict[str, Profile] = {
         drop_repeats=True,
         records_need_cards=True,
         largest_records=True,
+        drop_list_controls=True,
     ),
     "listing": Profile(
         threshold=0.35,
