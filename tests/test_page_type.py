@@ -252,3 +252,43 @@ def test_selection_follows_the_type_only_when_the_classifier_is_sure_or_the_page
     assert selection_type("forum", {"article": 0.3, "forum": 0.7}) == "article"
     assert selection_type("forum", {"article": 0.1, "forum": 0.85}) == "forum"
     assert selection_type("article", {"article": 0.2, "listing": 0.1}) == "article"
+
+
+@pytest.mark.parametrize(
+    ("english", "other"),
+    [
+        ("https://shop.example/products/oak-chair", "https://laden.example.de/produkte/eichenstuhl"),
+        ("https://shop.example/category/chairs", "https://boutique.example.fr/categorie/chaises"),
+        ("https://help.example/docs/install", "https://hilfe.example.de/dokumentation/installation"),
+        ("https://agency.example/services/web-design", "https://agentur.example.de/leistungen/webdesign"),
+        ("https://town.example/about-us", "https://stadt.example.de/ueber-uns"),
+        ("https://club.example/news/season-opens", "https://verein.example.de/nachrichten/saisonstart"),
+        ("https://board.example/forum/threads/42", "https://tablero.example.es/comunidad/42"),
+    ],
+)
+def test_url_words_of_other_languages_count_as_their_english_ones(english: str, other: str) -> None:
+    """The classifier learned its URL weights from English sites: ``/produkte/`` reads as ``/products/``."""
+    doc = parse(article_page())
+    url_columns = [i for i, n in enumerate(pt.EVIDENCE_NAMES) if n.startswith("url_") and n[4:] in dict(pt.URL_WORDS)]
+    a, b = pt.page_evidence(doc, english), pt.page_evidence(doc, other)
+    assert a[url_columns].any()
+    assert (a[url_columns] == b[url_columns]).all()
+
+
+@pytest.mark.parametrize(
+    ("english", "other"),
+    [
+        ("Buy oak chairs online", "Eichenstühle kaufen"),
+        ("Services of our agency", "Leistungen unserer Agentur"),
+        ("Forum: question about the boiler", "Frage zur Heizung"),
+        ("All news", "Alle Nachrichten"),
+    ],
+)
+def test_title_words_of_other_languages_count_as_their_english_ones(english: str, other: str) -> None:
+    columns = [i for i, n in enumerate(pt.EVIDENCE_NAMES) if n.startswith("title_") and n[6:] in dict(pt.TITLE_WORDS)]
+
+    def row(title: str) -> np.ndarray:
+        return pt.page_evidence(parse(article_page().replace("<title>", f"<title>{title} ", 1)), None)[columns]
+
+    assert row(english).any()
+    assert (row(english) == row(other)).all()

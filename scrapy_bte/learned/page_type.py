@@ -170,16 +170,56 @@ OG_TYPES: tuple[tuple[str, frozenset[str]], ...] = (
 )
 
 #: URL path words (whole segments, or a segment's words), grouped by the page type they suggest.
+#: Each group's English words come first, then the same words in German, French, Spanish,
+#: Italian, Dutch, Portuguese and Polish, without accents (a segment's words are ASCII letter
+#: runs). The classifier learned each group's weight from English sites, where the other
+#: words never occur; a shop's ``/produkte/`` then counts as its ``/products/`` does. Words two
+#: types share (German ``artikel``: a shop's item and a newspaper's article) are left out.
 URL_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
     (group, frozenset(words.split()))
     for group, words in (
-        ("product", "product products p dp item itm pdp shop store buy sku"),
-        ("forum", "forum forums thread threads t topic topics questions q community discussion viewtopic showthread r"),
-        ("collection", "category categories collections collection c tag tags catalog search"),
-        ("docs", "docs doc documentation api reference manual guide guides wiki learn tutorial"),
-        ("article", "blog news article articles post posts story stories"),
-        ("service", "services service pricing solutions about contact features plans programs"),
-        ("list", "list lists all index archive events courses programs latest"),
+        (
+            "product",
+            "product products p dp item itm pdp shop store buy sku "
+            "produkt produkte produkty produit produits producto productos prodotto prodotti produto produtos "
+            "tienda negozio winkel loja sklep kaufen acheter comprar",
+        ),
+        (
+            "forum",
+            "forum forums thread threads t topic topics questions q community discussion viewtopic showthread r "
+            "foren diskussion diskussionen fragen communaute comunidad comunita discussione discussioni vragen",
+        ),
+        (
+            "collection",
+            "category categories collections collection c tag tags catalog search "
+            "kategorie kategorien categorie categoria categorias rubrik rubriken suche recherche busqueda ricerca "
+            "zoeken kollektion collectie coleccion colecciones collezione collezioni sortiment",
+        ),
+        (
+            "docs",
+            "docs doc documentation api reference manual guide guides wiki learn tutorial "
+            "dokumentation doku handbuch anleitung anleitungen hilfe ayuda aiuto handleiding documentacion "
+            "documentazione documentatie dokumentacja",
+        ),
+        (
+            "article",
+            "blog news article articles post posts story stories "
+            "nachrichten aktuelles meldungen actualites actualite noticias noticia notizie notizia nieuws artigo "
+            "artigos articulo articulos articolo articoli wiadomosci",
+        ),
+        (
+            "service",
+            "services service pricing solutions about contact features plans programs "
+            "leistungen dienstleistungen loesungen unternehmen kontakt preise ueber prestations entreprise tarifs "
+            "propos contacto servicios precios soluciones empresa quienes servizi prezzi contatti siamo diensten "
+            "oplossingen prijzen uslugi",
+        ),
+        (
+            "list",
+            "list lists all index archive events courses programs latest "
+            "liste archiv termine veranstaltungen evenements eventos eventi kurse cours cursos "
+            "corsi alle tous todos tutti",
+        ),
     )
 )
 #: Host name prefixes, grouped the same way.
@@ -192,16 +232,43 @@ HOST_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("blog", "blog news"),
     )
 )
-#: Title words, grouped by the page type they suggest (class names and titles are English on most sites).
+#: Title words, grouped by the page type they suggest (class names and titles are English on most
+#: sites; the other languages' words as in :data:`URL_WORDS`, none an English word).
 TITLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
     (group, frozenset(words.split()))
     for group, words in (
-        ("product", "buy shop price sale order store online"),
-        ("forum", "forum forums thread question questions help reddit community discussion reply topic"),
-        ("docs", "documentation docs reference manual api guide tutorial introduction chapter"),
-        ("article", "how why what best top ways tips vs review"),
-        ("service", "services service company agency professional solutions pricing contact near hire expert"),
-        ("list", "news latest archive category categories collection collections all results page shop"),
+        (
+            "product",
+            "buy shop price sale order store online "
+            "kaufen bestellen preis preise acheter comprar precio precios comprare prezzo kopen prijs",
+        ),
+        (
+            "forum",
+            "forum forums thread question questions help reddit community discussion reply topic "
+            "frage fragen antwort antworten diskussion pregunta respuesta domanda risposta vraag discussione",
+        ),
+        (
+            "docs",
+            "documentation docs reference manual api guide tutorial introduction chapter "
+            "dokumentation handbuch anleitung documentacion documentazione handleiding hilfe ayuda",
+        ),
+        (
+            "article",
+            "how why what best top ways tips vs review "
+            "warum beste tipps pourquoi meilleurs conseils mejores consejos migliori consigli",
+        ),
+        (
+            "service",
+            "services service company agency professional solutions pricing contact near hire expert "
+            "leistungen dienstleistungen unternehmen agentur firma kontakt entreprise agence prestations "
+            "servicios empresa agencia servizi azienda agenzia diensten bedrijf",
+        ),
+        (
+            "list",
+            "news latest archive category categories collection collections all results page shop "
+            "nachrichten archiv kategorie alle ergebnisse categorie categoria noticias tutti risultati nieuws "
+            "resultats resultados actualites",
+        ),
     )
 )
 _TITLE_SEPARATORS = re.compile(r"\s[|\-\u2013\u2014:\u00b7]\s")
