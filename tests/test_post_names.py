@@ -123,3 +123,61 @@ def test_an_element_that_holds_the_thread_is_no_furniture_whatever_its_name() ->
     spared = comments.post_furniture_mask(doc, keep)
     assert dict(zip(doc.texts, spared.tolist()))["Two wheels good, four wheels heavy."]
     assert not spared[[doc.texts.index(t) for t in (_POST, *_REPLIES)]].any()
+
+
+_QUESTION = (
+    "My rear derailleur skips under load on the two smallest cogs, even after a new chain. "
+    "What should I check before I replace the cassette and the chainrings as well?"
+)
+_ANSWERS = [
+    "Check the derailleur hanger first: a hanger bent by a few degrees makes the chain climb and "
+    "skip on the small cogs whatever you do with the limit screws and the cable tension.",
+    "Worn cassette teeth are the usual cause when a new chain skips: the old chain stretched and "
+    "wore the cogs it used most, and only a new cassette gives the new chain teeth it fits.",
+]
+_COMMENTS = [
+    "Did you also replace the cable housing when you fitted the new chain last month?",
+    "Thanks, the hanger was bent indeed, and the alignment tool fixed it in minutes.",
+    "A shop can check the hanger with an alignment gauge for very little money.",
+]
+
+
+def _qa_page() -> str:
+    """A question and two answers, each post with its own short comment list under it."""
+    posts = [
+        ("question", _QUESTION, _COMMENTS[:1]),
+        ("answer", _ANSWERS[0], _COMMENTS[1:2]),
+        ("answer", _ANSWERS[1], _COMMENTS[2:]),
+    ]
+    body = "".join(
+        f"<div class='{kind}'><div class='post-text'><p>{text}</p></div>"
+        f"<div class='comments'><ul class='comments-list'>"
+        + "".join(f"<li class='comment'><span class='comment-copy'>{c}</span></li>" for c in notes)
+        + "</ul></div></div>"
+        for kind, text, notes in posts
+    )
+    return f"<html><body><div id='mainbar'>{body}</div></body></html>"
+
+
+def test_comments_under_each_post_of_a_qa_thread_are_not_its_posts() -> None:
+    doc = parse(_qa_page())
+    model: Any = _FixedModel([0.9] * doc.n_blocks)
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
+    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+    assert kept == {_QUESTION, *_ANSWERS}
+    # The mask names the comments alone, not the posts they sit in.
+    mask = comments.post_comments_mask(doc, np.ones(doc.n_blocks, dtype=bool))
+    assert {doc.texts[b] for b in np.flatnonzero(mask)} == set(_COMMENTS)
+
+
+def test_replies_named_as_comments_of_one_thread_stay_its_posts() -> None:
+    # A forum that names each reply "comment-N": every section sits in the thread's element.
+    replies = "".join(f"<div id='comment-{i}' class='post'><p>{t}</p></div>" for i, t in enumerate(_ANSWERS))
+    html = (
+        f"<html><body><div class='thread'><div class='first-post'><p>{_QUESTION}</p></div>{replies}</div></body></html>"
+    )
+    doc = parse(html)
+    assert not comments.post_comments_mask(doc, np.ones(doc.n_blocks, dtype=bool)).any()
+    model: Any = _FixedModel([0.9] * doc.n_blocks)
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
+    assert {doc.texts[b] for b in np.flatnonzero(keep)} == {_QUESTION, *_ANSWERS}

@@ -156,6 +156,14 @@ def select(
                 if reasons is not None:
                     reasons[thread] = Reason.THREAD
                 keep = keep | thread
+        if rules.drop_post_comments:
+            # Comments on one post (a Q&A site's notes under the question and each answer) are
+            # not the thread's posts, however they were kept.
+            inside = keep & comments.post_comments_mask(doc, keep)
+            if inside.any() and (keep & ~inside).any():
+                if reasons is not None:
+                    reasons[inside] = Reason.COMMENTS
+                keep = keep & ~inside
         for wanted, named in (
             (rules.drop_shop_sections, comments.shop_furniture_mask),
             (rules.drop_post_furniture, comments.post_furniture_mask),

@@ -59,6 +59,9 @@ class Profile:
     #: Blocks inside a post's user card, signature or buttons go (forums:
     #: :func:`~scrapy_bte.methods.comments.post_furniture_mask`).
     drop_post_furniture: bool = False
+    #: Blocks in the comments on one post of a thread go (Q&A sites' comment lists under the
+    #: question and each answer: :func:`~scrapy_bte.methods.comments.post_comments_mask`).
+    drop_post_comments: bool = False
 
 
 ARTICLE = Profile()
@@ -75,6 +78,7 @@ PROFILES: dict[str, Profile] = {
         min_probability=0.8,
         when_article_unlikely=False,
         drop_post_furniture=True,
+        drop_post_comments=True,
     ),
     "product": Profile(
         records=0.2, article_edges=False, drop_repeats=True, drop_templates=True, drop_shop_sections=True
