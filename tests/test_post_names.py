@@ -181,3 +181,21 @@ def test_replies_named_as_comments_of_one_thread_stay_its_posts() -> None:
     model: Any = _FixedModel([0.9] * doc.n_blocks)
     keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
     assert {doc.texts[b] for b in np.flatnonzero(keep)} == {_QUESTION, *_ANSWERS}
+
+
+def test_a_thread_the_model_doubts_everywhere_keeps_its_posts_not_the_text_plateau() -> None:
+    # No block passes the forum threshold: the fallback would read BTE's plateau (here the long
+    # footer); the thread's posts in their comment section are the better reading.
+    replies = "".join(f"<div id='comment-{i}' class='post'><p>{t}</p></div>" for i, t in enumerate(_ANSWERS))
+    footer = (
+        "Copyright 1996 - 2024 by the example company. All rights reserved. Terms of use, privacy "
+        "policy, cookie settings, accessibility statement, sitemap, careers, press and investor relations."
+    )
+    html = (
+        f"<html><body><div class='thread'><div class='comments'>{replies}</div></div>"
+        f"<footer><div class='legal'>{footer}</div></footer></body></html>"
+    )
+    doc = parse(html)
+    model: Any = _FixedModel([0.3 if t in _ANSWERS else 0.1 for t in doc.texts])
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
+    assert {doc.texts[b] for b in np.flatnonzero(keep)} == set(_ANSWERS)

@@ -123,7 +123,7 @@ def select(
     keep, q = decide(doc, p, threshold, smooth=smooth, reasons=reasons)
     if named_furniture is not None and reasons is not None:
         reasons[named_furniture & ~keep] = Reason.FURNITURE
-    if smooth and not (q >= threshold).any():
+    if smooth and not (q >= threshold).any() and not _thread_found(doc, rules):
         # The model sees no content anywhere (a page unlike any it learned from): BTE's
         # text plateau, as ``hybrid`` reads it, is better evidence than the least unlikely blocks.
         plateau = hybrid.select(doc, span)
@@ -185,6 +185,12 @@ def select(
         if rules.drop_repeats:
             keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
     return keep, q
+
+
+def _thread_found(doc: Document, rules: Any) -> bool:
+    """Whether a profile that reads the comment section as content finds a thread's posts: then
+    those posts, not BTE's text plateau, are what a page the model doubts everywhere keeps."""
+    return bool(rules.comments_are_content and comments.thread_mask(doc).any())
 
 
 def filler_mask(doc: Document) -> np.ndarray:
