@@ -674,3 +674,11 @@ CONSENT_RE = re.compile(
     r"cookiebot)",
     re.IGNORECASE,
 )
+#: A listing's result count above its items ("Showing 1-8 of 21 stories", "1-30 of 338 products",
+#: "514 results"), read on short blocks by :func:`scrapy_bte.methods.filters.filter_mask`.
+RESULT_COUNT_RE = re.compile(
+    r"^\s*(?:(?:showing|displaying|viewing|results?)\s*:?\s*)?\d[\d,.]*\s*(?:[-–]\s*\d[\d,.]*\s*)?(?:of|/)\s+\d[\d,.]*"
+    r"(?:\s+[^\W\d_]+){0,2}\s*$|^\s*\d[\d,.]*\s+(?:results?|items?|products?|stories|articles?|posts?|jobs?|listings?)"
+    r"(?:\s+found)?\s*$",
+    re.IGNORECASE,
+)

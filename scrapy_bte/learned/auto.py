@@ -20,7 +20,7 @@ import numpy as np
 from ..core import accel
 from ..core.document import Document
 from ..fields.zones import page_zones
-from ..methods import comments, dialogs, hybrid, records
+from ..methods import comments, dialogs, filters, hybrid, records
 from ..methods.reasons import Reason
 from .features import block_features, window_mean
 from .model import BlockModel
@@ -182,6 +182,13 @@ def select(
             if reasons is not None:
                 reasons[inside] = Reason.FURNITURE
             keep = keep & ~inside
+        if rules.drop_filters:
+            # A listing's checkboxes and result count are its controls, not its items.
+            inside = keep & filters.filter_mask(doc)
+            if inside.any() and (keep & ~inside).any():
+                if reasons is not None:
+                    reasons[inside] = Reason.FURNITURE
+                keep = keep & ~inside
         if rules.drop_repeats:
             keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
     return keep, q

@@ -62,6 +62,9 @@ class Profile:
     #: Blocks in the comments on one post of a thread go (Q&A sites' comment lists under the
     #: question and each answer: :func:`~scrapy_bte.methods.comments.post_comments_mask`).
     drop_post_comments: bool = False
+    #: Labels of checkboxes and radio buttons and the result count go (a listing's search
+    #: controls: :func:`~scrapy_bte.methods.filters.filter_mask`).
+    drop_filters: bool = False
 
 
 ARTICLE = Profile()
@@ -99,6 +102,7 @@ PROFILES: dict[str, Profile] = {
         drop_templates=True,
         records_need_cards=True,
         largest_records=True,
+        drop_filters=True,
     ),
     "documentation": Profile(threshold=0.4, records=0.2, article_edges=False, drop_repeats=True),
     "service": Profile(threshold=0.4, records=0.2, article_edges=False, drop_repeats=True, drop_templates=True),
