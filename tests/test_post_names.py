@@ -199,3 +199,27 @@ def test_a_thread_the_model_doubts_everywhere_keeps_its_posts_not_the_text_plate
     model: Any = _FixedModel([0.3 if t in _ANSWERS else 0.1 for t in doc.texts])
     keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
     assert {doc.texts[b] for b in np.flatnonzero(keep)} == set(_ANSWERS)
+
+
+def test_edit_notes_and_the_guests_sign_in_prompt_are_no_posts() -> None:
+    notes = [
+        "Last edited by rider42 on Tue Aug 27, 2019 10:03 pm, edited 1 time in total.",
+        "hillclimber edited 1 year ago",
+        "Create an account or sign in to comment",
+        "Already have an account? Sign in here.",
+    ]
+    posts = "".join(
+        f"<div class='post'><p>{text}</p><p class='small'>{note}</p></div>"
+        for text, note in zip([_POST, *_REPLIES], notes)
+    )
+    html = f"<html><body><div class='thread'>{posts}<div class='guest'><p>{notes[2]}</p><p>{notes[3]}</p></div></div></body></html>"
+    doc = parse(html)
+    found = {doc.texts[b] for b in np.flatnonzero(comments.post_notes_mask(doc))}
+    assert found == set(notes)
+    # A post about signing in is a post.
+    assert not comments.post_notes_mask(
+        parse("<p>I cannot log in since the update, and my password reset mail never comes.</p>")
+    ).any()
+    model: Any = _FixedModel([0.9] * doc.n_blocks)
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
+    assert {doc.texts[b] for b in np.flatnonzero(keep)} == {_POST, *_REPLIES}

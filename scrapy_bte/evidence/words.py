@@ -682,3 +682,16 @@ RESULT_COUNT_RE = re.compile(
     r"(?:\s+found)?\s*$",
     re.IGNORECASE,
 )
+#: A forum post's notes, not its text (:func:`scrapy_bte.methods.comments.post_notes_mask`): the
+#: edit note ("Last edited by Minoa on Tue Aug 27, 2019, edited 1 time in total", "kornel edited
+#: 1 year ago") and the guest's prompt under the thread ("Create an account or sign in to
+#: comment", "Already have an account? Sign in here."). WCXB's forum gold holds 1 of 84 edit
+#: notes of its pages and none of the prompts.
+POST_NOTE_RE = re.compile(
+    r"\blast edited\b|^\W*edited by\b|\bedited \d+ times?\b|\bedited \d+ \w+ ago\b|zuletzt bearbeitet|"
+    r"derni[eè]re modification par|[uú]ltima edici[oó]n|"
+    r"create (?:an|your|a)(?: free| new)? account|sign up for (?:a |an )?(?:new |free )?account|"
+    r"already have an account|need to be a member|register later|"
+    r"(?:sign|log) ?in to (?:comment|reply|post)|(?:sign|log) ?in or (?:create|register|sign up)",
+    re.IGNORECASE,
+)

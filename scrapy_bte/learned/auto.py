@@ -164,6 +164,13 @@ def select(
                 if reasons is not None:
                     reasons[inside] = Reason.COMMENTS
                 keep = keep & ~inside
+        if rules.drop_post_furniture:
+            # A post's edit note and the guest's sign-in prompt, said in words, not names.
+            inside = keep & comments.post_notes_mask(doc)
+            if inside.any() and (keep & ~inside).any():
+                if reasons is not None:
+                    reasons[inside] = Reason.FURNITURE
+                keep = keep & ~inside
         for wanted, named in (
             (rules.drop_shop_sections, comments.shop_furniture_mask),
             (rules.drop_post_furniture, comments.post_furniture_mask),

@@ -33,6 +33,7 @@ from ..evidence.words import (
     CONSENT_RE,
     POST_FURNITURE_RE,
     POST_FURNITURE_WORDS,
+    POST_NOTE_RE,
     SHOP_SECTION_RE,
     SHOP_SECTION_WORDS,
 )
@@ -270,6 +271,21 @@ def post_comments_mask(doc: Document, keep: np.ndarray) -> np.ndarray:
     mark = np.zeros(len(parents), dtype=np.int64)
     mark[[s for sections in posts.values() for s in sections]] = 1
     return path_or(doc, mark)[container] > 0
+
+
+#: A post's note is a short line.
+NOTE_WORDS = 25
+
+
+def post_notes_mask(doc: Document) -> np.ndarray:
+    """Per block, whether it is a post's edit note or the guest's prompt to sign in under a thread
+    (:data:`~scrapy_bte.evidence.words.POST_NOTE_RE`, :data:`NOTE_WORDS` words at most): text
+    forum software writes in words, where no element's name says it is furniture."""
+    out = np.zeros(doc.n_blocks, dtype=bool)
+    texts = doc.texts
+    for b in np.flatnonzero(np.asarray(doc.words) <= NOTE_WORDS).tolist():
+        out[b] = POST_NOTE_RE.search(texts[b]) is not None
+    return out
 
 
 def _thread(doc: Document, inside: np.ndarray) -> np.ndarray:
