@@ -256,3 +256,4 @@ def test_selection_follows_the_type_only_when_the_classifier_is_sure_or_the_page
     # article profile keeps is one body (a blog's front page, listing 0.59 and article 0.39).
     assert selection_type("listing", {"article": 0.39, "listing": 0.59}) == "listing"
     assert selection_type("listing", {"article": 0.52, "listing": 0.48}) == "article"
+    assert selection_type("service", {"article": 0.42, "service": 0.55}) == "service"
