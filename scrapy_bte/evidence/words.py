@@ -695,3 +695,5 @@ POST_NOTE_RE = re.compile(
     r"(?:sign|log) ?in to (?:comment|reply|post)|(?:sign|log) ?in or (?:create|register|sign up)",
     re.IGNORECASE,
 )
+#: A word each of :data:`POST_NOTE_RE`'s matches holds, lower-case: blocks without one are not read.
+POST_NOTE_WORDS = ("edited", "bearbeitet", "modification", "edici", "account", "member", "register", "sign", "log")
