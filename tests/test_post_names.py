@@ -223,3 +223,25 @@ def test_edit_notes_and_the_guests_sign_in_prompt_are_no_posts() -> None:
     model: Any = _FixedModel([0.9] * doc.n_blocks)
     keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
     assert {doc.texts[b] for b in np.flatnonzero(keep)} == {_POST, *_REPLIES}
+
+
+def test_posts_marked_by_schema_microdata_join_a_thread_however_they_nest() -> None:
+    # A threaded view: each reply nests in the post it answers, so no record group holds them,
+    # and their elements are named for messages. The microdata says what they are.
+    def post(text: str, children: str = "") -> str:
+        return (
+            "<div class='message' itemscope itemtype='https://schema.org/Comment'>"
+            f"<div class='message-body' itemprop='text'><p>{text}</p></div>"
+            "<div class='message-user' itemprop='author'><p>Posted by a rider who writes here often</p></div>"
+            f"<div class='children'>{children}</div></div>"
+        )
+
+    html = f"<html><body><div class='thread'>{post(_POST, post(_REPLIES[0], post(_REPLIES[1])))}</div></body></html>"
+    doc = parse(html)
+    marked = {doc.texts[b] for b in np.flatnonzero(comments.schema_posts_mask(doc))}
+    assert marked == {_POST, *_REPLIES}
+    model: Any = _FixedModel([0.9 if t == _POST else 0.2 for t in doc.texts])
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
+    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+    assert {_POST, *_REPLIES} <= kept
+    assert "Posted by a rider who writes here often" not in kept

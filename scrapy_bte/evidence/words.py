@@ -697,3 +697,12 @@ POST_NOTE_RE = re.compile(
 )
 #: A word each of :data:`POST_NOTE_RE`'s matches holds, lower-case: blocks without one are not read.
 POST_NOTE_WORDS = ("edited", "bearbeitet", "modification", "edici", "account", "member", "register", "sign", "log")
+#: A post's schema.org microdata (:func:`scrapy_bte.methods.comments.schema_posts_mask`): the
+#: ``itemtype`` of a thread's post, and the ``itemprop`` of its text, where forum software marks
+#: them (XenForo's and Discourse's templates: ``itemtype="https://schema.org/Comment"``,
+#: ``itemprop="text"``).
+POST_ITEM_RE = re.compile(
+    r"""itemtype\s*=\s*["']?https?://schema\.org/(?:Comment|Answer|Question|DiscussionForumPosting|SocialMediaPosting)\b""",
+    re.IGNORECASE,
+)
+POST_TEXT_RE = re.compile(r"""itemprop\s*=\s*["']?(?:text|articleBody)\b""", re.IGNORECASE)

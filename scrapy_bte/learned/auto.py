@@ -150,8 +150,9 @@ def select(
                     reasons[keep & ~body] = Reason.FURNITURE
                 keep = body
         if rules.comments_are_content:
-            # The thread's replies are its posts, however low the model scores a comment.
-            thread = comments.thread_mask(doc) & ~keep
+            # The thread's replies are its posts, however low the model scores a comment, and so
+            # are the posts its schema.org microdata marks.
+            thread = (comments.thread_mask(doc) | comments.schema_posts_mask(doc)) & ~keep
             if thread.any():
                 if reasons is not None:
                     reasons[thread] = Reason.THREAD

@@ -33,8 +33,10 @@ from ..evidence.words import (
     CONSENT_RE,
     POST_FURNITURE_RE,
     POST_FURNITURE_WORDS,
+    POST_ITEM_RE,
     POST_NOTE_RE,
     POST_NOTE_WORDS,
+    POST_TEXT_RE,
     SHOP_SECTION_RE,
     SHOP_SECTION_WORDS,
 )
@@ -301,6 +303,28 @@ def post_notes_mask(doc: Document) -> np.ndarray:
     for i in hits:
         out[short[i]] = POST_NOTE_RE.search(texts[i]) is not None
     return out
+
+
+#: Per distinct attribute string, 1 where its schema.org ``itemtype`` makes the element a post ...
+_POST_ITEMS = AttributeReader(lambda raw: int(POST_ITEM_RE.search(raw) is not None), ("itemtype",))
+#: ... and 1 where its ``itemprop`` makes it a post's text.
+_POST_TEXTS = AttributeReader(lambda raw: int(POST_TEXT_RE.search(raw) is not None), ("itemprop",))
+
+
+def schema_posts_mask(doc: Document) -> np.ndarray:
+    """Per block, whether it is the text of a post as the page's schema.org microdata marks it
+    (an ``itemprop="text"`` inside an ``itemtype`` Comment, Answer, Question or
+    DiscussionForumPosting), with :func:`thread_mask`'s tests: a thread whose replies nest
+    under each other (XenForo's threaded view) has them in no one record group, and their
+    elements are named for messages, not comments."""
+    if doc.n_blocks == 0:
+        return np.zeros(0, dtype=bool)
+    posts = _POST_ITEMS.per_element(doc)
+    if not posts.any():
+        return np.zeros(doc.n_blocks, dtype=bool)
+    texts = _POST_TEXTS.per_element(doc)
+    inside = path_or(doc, texts * path_or(doc, posts))[doc.container] > 0
+    return _thread(doc, inside) if inside.any() else inside
 
 
 def _thread(doc: Document, inside: np.ndarray) -> np.ndarray:
