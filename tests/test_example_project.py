@@ -195,8 +195,6 @@ _PRODUCT = "product profile (classifier: product 0.987)"
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
     ("tram-extension-which-route", "f1"): f"{_FORUM}: P 0.82, R 0.97, F1 0.89; each post's byline "
     "(Postby … » date), its subject line and its Top link are kept",
-    ("environment", "filters"): "listing profile (classifier: listing 0.955) keeps the section filter's checkboxes",
-    ("environment", "sort"): "listing profile keeps the result count above the cards (Showing 1-8 of 21 stories)",
     ("cryptic-crosswords-volume-3", "f1"): f"{_PRODUCT}: P 0.84, R 0.96, F1 0.90; "
     "the name (h1) is missing, the delivery box and the tab strip's labels are kept",
     ("cryptic-crosswords-volume-3", "tabs"): f"{_PRODUCT} keeps the tab strip (role=tab links, probability "

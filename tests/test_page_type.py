@@ -252,6 +252,11 @@ def test_selection_follows_the_type_only_when_the_classifier_is_sure_or_the_page
     assert selection_type("forum", {"article": 0.3, "forum": 0.7}) == "article"
     assert selection_type("forum", {"article": 0.1, "forum": 0.85}) == "forum"
     assert selection_type("article", {"article": 0.2, "listing": 0.1}) == "article"
+    # A listing asks for less: its profile falls back to the article's reading when what the
+    # article profile keeps is one body (a blog's front page, listing 0.59 and article 0.39).
+    assert selection_type("listing", {"article": 0.39, "listing": 0.59}) == "listing"
+    assert selection_type("listing", {"article": 0.52, "listing": 0.48}) == "article"
+    assert selection_type("service", {"article": 0.42, "service": 0.55}) == "service"
 
 
 @pytest.mark.parametrize(

@@ -123,3 +123,125 @@ def test_an_element_that_holds_the_thread_is_no_furniture_whatever_its_name() ->
     spared = comments.post_furniture_mask(doc, keep)
     assert dict(zip(doc.texts, spared.tolist()))["Two wheels good, four wheels heavy."]
     assert not spared[[doc.texts.index(t) for t in (_POST, *_REPLIES)]].any()
+
+
+_QUESTION = (
+    "My rear derailleur skips under load on the two smallest cogs, even after a new chain. "
+    "What should I check before I replace the cassette and the chainrings as well?"
+)
+_ANSWERS = [
+    "Check the derailleur hanger first: a hanger bent by a few degrees makes the chain climb and "
+    "skip on the small cogs whatever you do with the limit screws and the cable tension.",
+    "Worn cassette teeth are the usual cause when a new chain skips: the old chain stretched and "
+    "wore the cogs it used most, and only a new cassette gives the new chain teeth it fits.",
+]
+_COMMENTS = [
+    "Did you also replace the cable housing when you fitted the new chain last month?",
+    "Thanks, the hanger was bent indeed, and the alignment tool fixed it in minutes.",
+    "A shop can check the hanger with an alignment gauge for very little money.",
+]
+
+
+def _qa_page() -> str:
+    """A question and two answers, each post with its own short comment list under it."""
+    posts = [
+        ("question", _QUESTION, _COMMENTS[:1]),
+        ("answer", _ANSWERS[0], _COMMENTS[1:2]),
+        ("answer", _ANSWERS[1], _COMMENTS[2:]),
+    ]
+    body = "".join(
+        f"<div class='{kind}'><div class='post-text'><p>{text}</p></div>"
+        f"<div class='comments'><ul class='comments-list'>"
+        + "".join(f"<li class='comment'><span class='comment-copy'>{c}</span></li>" for c in notes)
+        + "</ul></div></div>"
+        for kind, text, notes in posts
+    )
+    return f"<html><body><div id='mainbar'>{body}</div></body></html>"
+
+
+def test_comments_under_each_post_of_a_qa_thread_are_not_its_posts() -> None:
+    doc = parse(_qa_page())
+    model: Any = _FixedModel([0.9] * doc.n_blocks)
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
+    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+    assert kept == {_QUESTION, *_ANSWERS}
+    # The mask names the comments alone, not the posts they sit in.
+    mask = comments.post_comments_mask(doc, np.ones(doc.n_blocks, dtype=bool))
+    assert {doc.texts[b] for b in np.flatnonzero(mask)} == set(_COMMENTS)
+
+
+def test_replies_named_as_comments_of_one_thread_stay_its_posts() -> None:
+    # A forum that names each reply "comment-N": every section sits in the thread's element.
+    replies = "".join(f"<div id='comment-{i}' class='post'><p>{t}</p></div>" for i, t in enumerate(_ANSWERS))
+    html = (
+        f"<html><body><div class='thread'><div class='first-post'><p>{_QUESTION}</p></div>{replies}</div></body></html>"
+    )
+    doc = parse(html)
+    assert not comments.post_comments_mask(doc, np.ones(doc.n_blocks, dtype=bool)).any()
+    model: Any = _FixedModel([0.9] * doc.n_blocks)
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
+    assert {doc.texts[b] for b in np.flatnonzero(keep)} == {_QUESTION, *_ANSWERS}
+
+
+def test_a_thread_the_model_doubts_everywhere_keeps_its_posts_not_the_text_plateau() -> None:
+    # No block passes the forum threshold: the fallback would read BTE's plateau (here the long
+    # footer); the thread's posts in their comment section are the better reading.
+    replies = "".join(f"<div id='comment-{i}' class='post'><p>{t}</p></div>" for i, t in enumerate(_ANSWERS))
+    footer = (
+        "Copyright 1996 - 2024 by the example company. All rights reserved. Terms of use, privacy "
+        "policy, cookie settings, accessibility statement, sitemap, careers, press and investor relations."
+    )
+    html = (
+        f"<html><body><div class='thread'><div class='comments'>{replies}</div></div>"
+        f"<footer><div class='legal'>{footer}</div></footer></body></html>"
+    )
+    doc = parse(html)
+    model: Any = _FixedModel([0.3 if t in _ANSWERS else 0.1 for t in doc.texts])
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
+    assert {doc.texts[b] for b in np.flatnonzero(keep)} == set(_ANSWERS)
+
+
+def test_edit_notes_and_the_guests_sign_in_prompt_are_no_posts() -> None:
+    notes = [
+        "Last edited by rider42 on Tue Aug 27, 2019 10:03 pm, edited 1 time in total.",
+        "hillclimber edited 1 year ago",
+        "Create an account or sign in to comment",
+        "Already have an account? Sign in here.",
+    ]
+    posts = "".join(
+        f"<div class='post'><p>{text}</p><p class='small'>{note}</p></div>"
+        for text, note in zip([_POST, *_REPLIES], notes)
+    )
+    html = f"<html><body><div class='thread'>{posts}<div class='guest'><p>{notes[2]}</p><p>{notes[3]}</p></div></div></body></html>"
+    doc = parse(html)
+    found = {doc.texts[b] for b in np.flatnonzero(comments.post_notes_mask(doc))}
+    assert found == set(notes)
+    # A post about signing in is a post.
+    assert not comments.post_notes_mask(
+        parse("<p>I cannot log in since the update, and my password reset mail never comes.</p>")
+    ).any()
+    model: Any = _FixedModel([0.9] * doc.n_blocks)
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
+    assert {doc.texts[b] for b in np.flatnonzero(keep)} == {_POST, *_REPLIES}
+
+
+def test_posts_marked_by_schema_microdata_join_a_thread_however_they_nest() -> None:
+    # A threaded view: each reply nests in the post it answers, so no record group holds them,
+    # and their elements are named for messages. The microdata says what they are.
+    def post(text: str, children: str = "") -> str:
+        return (
+            "<div class='message' itemscope itemtype='https://schema.org/Comment'>"
+            f"<div class='message-body' itemprop='text'><p>{text}</p></div>"
+            "<div class='message-user' itemprop='author'><p>Posted by a rider who writes here often</p></div>"
+            f"<div class='children'>{children}</div></div>"
+        )
+
+    html = f"<html><body><div class='thread'>{post(_POST, post(_REPLIES[0], post(_REPLIES[1])))}</div></body></html>"
+    doc = parse(html)
+    marked = {doc.texts[b] for b in np.flatnonzero(comments.schema_posts_mask(doc))}
+    assert marked == {_POST, *_REPLIES}
+    model: Any = _FixedModel([0.9 if t == _POST else 0.2 for t in doc.texts])
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
+    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+    assert {_POST, *_REPLIES} <= kept
+    assert "Posted by a rider who writes here often" not in kept

@@ -685,3 +685,35 @@ CONSENT_RE = re.compile(
     r"cookiebot)",
     re.IGNORECASE,
 )
+#: A listing's result count above its items ("Showing 1-8 of 21 stories", "1-30 of 338 products",
+#: "514 results"), read on short blocks by :func:`scrapy_bte.methods.filters.filter_mask`.
+RESULT_COUNT_RE = re.compile(
+    r"^\s*(?:(?:showing|displaying|viewing|results?)\s*:?\s*)?\d[\d,.]*\s*(?:[-–]\s*\d[\d,.]*\s*)?(?:of|/)\s+\d[\d,.]*"
+    r"(?:\s+[^\W\d_]+){0,2}\s*$|^\s*\d[\d,.]*\s+(?:results?|items?|products?|stories|articles?|posts?|jobs?|listings?)"
+    r"(?:\s+found)?\s*$",
+    re.IGNORECASE,
+)
+#: A forum post's notes, not its text (:func:`scrapy_bte.methods.comments.post_notes_mask`): the
+#: edit note ("Last edited by Minoa on Tue Aug 27, 2019, edited 1 time in total", "kornel edited
+#: 1 year ago") and the guest's prompt under the thread ("Create an account or sign in to
+#: comment", "Already have an account? Sign in here."). WCXB's forum gold holds 1 of 84 edit
+#: notes of its pages and none of the prompts.
+POST_NOTE_RE = re.compile(
+    r"\blast edited\b|^\W*edited by\b|\bedited \d+ times?\b|\bedited \d+ \w+ ago\b|zuletzt bearbeitet|"
+    r"derni[eè]re modification par|[uú]ltima edici[oó]n|"
+    r"create (?:an|your|a)(?: free| new)? account|sign up for (?:a |an )?(?:new |free )?account|"
+    r"already have an account|need to be a member|register later|"
+    r"(?:sign|log) ?in to (?:comment|reply|post)|(?:sign|log) ?in or (?:create|register|sign up)",
+    re.IGNORECASE,
+)
+#: A word each of :data:`POST_NOTE_RE`'s matches holds, lower-case: blocks without one are not read.
+POST_NOTE_WORDS = ("edited", "bearbeitet", "modification", "edici", "account", "member", "register", "sign", "log")
+#: A post's schema.org microdata (:func:`scrapy_bte.methods.comments.schema_posts_mask`): the
+#: ``itemtype`` of a thread's post, and the ``itemprop`` of its text, where forum software marks
+#: them (XenForo's and Discourse's templates: ``itemtype="https://schema.org/Comment"``,
+#: ``itemprop="text"``).
+POST_ITEM_RE = re.compile(
+    r"""itemtype\s*=\s*["']?https?://schema\.org/(?:Comment|Answer|Question|DiscussionForumPosting|SocialMediaPosting)\b""",
+    re.IGNORECASE,
+)
+POST_TEXT_RE = re.compile(r"""itemprop\s*=\s*["']?(?:text|articleBody)\b""", re.IGNORECASE)

@@ -20,7 +20,7 @@ import numpy as np
 from ..core import accel
 from ..core.document import Document
 from ..fields.zones import page_zones
-from ..methods import comments, dialogs, hybrid, records
+from ..methods import comments, dialogs, filters, hybrid, records
 from ..methods.copies import copy_mask
 from ..methods.reasons import Reason
 from .features import block_features, window_mean
@@ -124,7 +124,7 @@ def select(
     keep, q = decide(doc, p, threshold, smooth=smooth, reasons=reasons)
     if named_furniture is not None and reasons is not None:
         reasons[named_furniture & ~keep] = Reason.FURNITURE
-    if smooth and not (q >= threshold).any():
+    if smooth and not (q >= threshold).any() and not _thread_found(doc, rules):
         # The model sees no content anywhere (a page unlike any it learned from): BTE's
         # text plateau, as ``hybrid`` reads it, is better evidence than the least unlikely blocks.
         plateau = hybrid.select(doc, span)
@@ -151,12 +151,28 @@ def select(
                     reasons[keep & ~body] = Reason.FURNITURE
                 keep = body
         if rules.comments_are_content:
-            # The thread's replies are its posts, however low the model scores a comment.
-            thread = comments.thread_mask(doc) & ~keep
+            # The thread's replies are its posts, however low the model scores a comment, and so
+            # are the posts its schema.org microdata marks.
+            thread = (comments.thread_mask(doc) | comments.schema_posts_mask(doc)) & ~keep
             if thread.any():
                 if reasons is not None:
                     reasons[thread] = Reason.THREAD
                 keep = keep | thread
+        if rules.drop_post_comments:
+            # Comments on one post (a Q&A site's notes under the question and each answer) are
+            # not the thread's posts, however they were kept.
+            inside = keep & comments.post_comments_mask(doc, keep)
+            if inside.any() and (keep & ~inside).any():
+                if reasons is not None:
+                    reasons[inside] = Reason.COMMENTS
+                keep = keep & ~inside
+        if rules.drop_post_furniture:
+            # A post's edit note and the guest's sign-in prompt, said in words, not names.
+            inside = keep & comments.post_notes_mask(doc)
+            if inside.any() and (keep & ~inside).any():
+                if reasons is not None:
+                    reasons[inside] = Reason.FURNITURE
+                keep = keep & ~inside
         for wanted, named in (
             (rules.drop_shop_sections, comments.shop_furniture_mask),
             (rules.drop_post_furniture, comments.post_furniture_mask),
@@ -177,6 +193,13 @@ def select(
             if reasons is not None:
                 reasons[inside] = Reason.FURNITURE
             keep = keep & ~inside
+        if rules.drop_filters:
+            # A listing's checkboxes and result count are its controls, not its items.
+            inside = keep & filters.filter_mask(doc)
+            if inside.any() and (keep & ~inside).any():
+                if reasons is not None:
+                    reasons[inside] = Reason.FURNITURE
+                keep = keep & ~inside
         if rules.drop_repeats:
             keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
         elif rules.drop_copies:
@@ -186,6 +209,12 @@ def select(
                     reasons[copies] = Reason.REPEATED
                 keep = keep & ~copies
     return keep, q
+
+
+def _thread_found(doc: Document, rules: Any) -> bool:
+    """Whether a profile that reads the comment section as content finds a thread's posts: then
+    those posts, not BTE's text plateau, are what a page the model doubts everywhere keeps."""
+    return bool(rules.comments_are_content and comments.thread_mask(doc).any())
 
 
 def filler_mask(doc: Document) -> np.ndarray:

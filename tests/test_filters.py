@@ -1,0 +1,77 @@
+"""A listing's search controls (checkbox labels, the result count) are not its items."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from scrapy_bte.api import parse
+from scrapy_bte.learned import auto
+from scrapy_bte.methods.bte import document_span
+from scrapy_bte.methods.filters import filter_mask
+
+_CARDS = [
+    (
+        "Upstream provinces agree to share the river's water in dry summers",
+        "After four years of talks, three provinces sign a deal that ties reservoir releases to river flow.",
+    ),
+    (
+        "Wildflower verges doubled bee numbers, three-year study finds",
+        "Roadside strips mown only twice a year attracted far more pollinators than those cut every few weeks.",
+    ),
+    (
+        "Sleeper train between two capitals returns after eleven years",
+        "The overnight service was cancelled for lack of passengers; its operators bet on travellers tired of airports.",
+    ),
+]
+
+
+def _listing(count: str = "Showing 1–3 of 21 stories") -> str:
+    boxes = "".join(
+        f"<label><input type='checkbox' name='section' value='{s.lower()}'> {s}</label>"
+        for s in ("World", "Science", "Business", "Local")
+    )
+    cards = "".join(
+        f"<li class='card'><h2><a href='/a/{i}'>{title}</a></h2><p class='summary'>{summary}</p></li>"
+        for i, (title, summary) in enumerate(_CARDS)
+    )
+    return (
+        f"<html><body><form class='search'><fieldset>{boxes}</fieldset></form>"
+        f"<section><p class='count'>{count}</p><ul class='cards'>{cards}</ul></section></body></html>"
+    )
+
+
+class _FixedModel:
+    def __init__(self, p: list[float], threshold: float = 0.65) -> None:
+        self.p, self.threshold = np.asarray(p, dtype=np.float32), threshold
+
+    def predict_document(self, doc: object, X: np.ndarray) -> np.ndarray:
+        return self.p
+
+
+def test_checkbox_labels_and_the_result_count_are_filters() -> None:
+    doc = parse(_listing())
+    found = {doc.texts[b] for b in np.flatnonzero(filter_mask(doc))}
+    assert found == {"World Science Business Local", "Showing 1–3 of 21 stories"}
+
+
+def test_result_counts_in_their_usual_forms_and_not_other_numbers() -> None:
+    for count in ("1–30 of 338 products", "514 results", "Displaying 25 of 1,024 items", "Results: 1 - 10 of 87"):
+        doc = parse(_listing(count))
+        assert count in {doc.texts[b] for b in np.flatnonzero(filter_mask(doc))}, count
+    for line in ("Top 10 of 2024", "3 of the best walks in the hills this spring"):
+        doc = parse(f"<html><body><p>{line}</p></body></html>")
+        assert not filter_mask(doc).any(), line
+
+
+def test_a_listing_keeps_its_cards_without_its_filters() -> None:
+    doc = parse(_listing())
+    model: Any = _FixedModel([0.8] * doc.n_blocks)
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="listing")
+    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+    assert {t for card in _CARDS for t in card} <= kept
+    assert "World Science Business Local" not in kept and "Showing 1–3 of 21 stories" not in kept
+    # The article profile leaves them to the model.
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="article")
+    assert "Showing 1–3 of 21 stories" in {doc.texts[b] for b in np.flatnonzero(keep)}
