@@ -63,16 +63,17 @@ class Profile:
     #: Blocks inside a post's user card, signature or buttons go (forums:
     #: :func:`~scrapy_bte.methods.comments.post_furniture_mask`).
     drop_post_furniture: bool = False
-    #: Blocks inside elements named for the list's filters, facets or sorting go (collections:
-    #: :func:`~scrapy_bte.methods.comments.list_controls_mask`).
+    #: Blocks inside elements named for the list's filters, facets or sorting go (collections
+    #: and listings: :func:`~scrapy_bte.methods.comments.list_controls_mask`).
     drop_list_controls: bool = False
     #: Blocks inside the page's footer go (:func:`~scrapy_bte.methods.comments.page_footer_mask`).
     drop_page_footer: bool = True
     #: Blocks in the comments on one post of a thread go (Q&A sites' comment lists under the
     #: question and each answer: :func:`~scrapy_bte.methods.comments.post_comments_mask`).
     drop_post_comments: bool = False
-    #: Labels of checkboxes and radio buttons and the result count go (a listing's search
-    #: controls: :func:`~scrapy_bte.methods.filters.filter_mask`).
+    #: Labels of checkboxes and radio buttons and the result count go (the search controls of
+    #: listings and collections, not products, whose variant pickers are radio buttons:
+    #: :func:`~scrapy_bte.methods.filters.filter_mask`).
     drop_filters: bool = False
 
 
@@ -103,6 +104,7 @@ PROFILES: dict[str, Profile] = {
         records_need_cards=True,
         largest_records=True,
         drop_list_controls=True,
+        drop_filters=True,
     ),
     "listing": Profile(
         threshold=0.35,
@@ -112,6 +114,7 @@ PROFILES: dict[str, Profile] = {
         drop_templates=True,
         records_need_cards=True,
         largest_records=True,
+        drop_list_controls=True,
         drop_filters=True,
         # Its own bar, under the default: WCXB by site folds, listing 0.7559 with 0.6, 0.7592
         # with 0.5 or 0.4 (a blog's and a news site's front page, listing 0.5-0.6 and article
