@@ -104,8 +104,8 @@ def test_every_page_exported_once(crawled: dict[str, list[dict[str, Any]]]) -> N
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the three Chinese legacy-table articles are classified listing (0.68-0.73, article 0.23-0.27) "
-    "and the Japanese div-soup one listing 0.48 (article 0.38)",
+    reason="the Japanese div-soup article is classified listing 0.43 (article 0.34: every block sits in "
+    "runs of same-shaped divs); its text is read with the article profile all the same",
 )
 def test_articles_are_articles(exported: dict[str, list[dict[str, Any]]]) -> None:
     types = Counter(items[0].get("page_type") for items in exported.values())
