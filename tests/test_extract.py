@@ -445,6 +445,34 @@ def test_attribute_reader_reads_each_new_string_once_and_stays_right_when_full()
     assert reader.values(page).tolist() == [0, 1, 2, 0, 0]
 
 
+def test_attribute_reader_per_element_equals_its_values_of_every_string() -> None:
+    """The page-wide search (:attr:`Skeleton.attr_search`) finds the strings :meth:`values` reads:
+    words in any case, at a string's start or end, several in one string, none, and a page whose
+    lower case changes a length (U+0130) that falls back to :meth:`values`."""
+    read: list[str] = []
+
+    def named(raw: str) -> int:
+        read.append(raw)
+        return 1 + raw.lower().count("comment")
+
+    bodies = [
+        "<div class='Comments'><p>one</p></div><div id='x'><p>two</p></div><div class='REPLY comment'><p>3</p></div>"
+        "<div data-x='commentary' class='c'><p>four</p></div><span class='comment'>five</span><p>six</p>",
+        "<div class='a'><p>no word here</p></div>",
+        "<div class='\u0130stanbul'><p>one</p></div><div class='comment'><p>two</p></div>",
+    ]
+    for body in bodies:
+        doc = build(page(body))
+        sk = doc.skeleton
+        reader = AttributeReader(named, ("comment", "repl"))
+        want = AttributeReader(named, ("comment", "repl")).values(sk.attr_strings)[sk.el_attr_id]
+        read.clear()
+        assert reader.per_element(doc).tolist() == want.tolist()
+        assert len(read) == len(set(read))  # each string read once
+        assert reader.per_element(doc).tolist() == want.tolist()
+    assert build(page(bodies[2])).skeleton.attr_search is None
+
+
 def test_path_or_with_the_skeletons_steps_is_the_forward_pass() -> None:
     """Values OR-ed down the tree by the skeleton's pointer-jumping steps equal a forward pass."""
     from scrapy_bte.core.document import build

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import repeat
+from itertools import accumulate, repeat
 
 import numpy as np
 
@@ -324,6 +324,19 @@ class Skeleton:
             steps.append(jump)
             jump = jump[jump]
         return steps
+
+    @cached_property
+    def attr_search(self) -> tuple[str, list[int]] | None:
+        """The attribute strings joined by NUL in lower case, and where each one ends (its NUL):
+        every reader of words in the strings (:class:`~scrapy_bte.core.tree.AttributeReader`)
+        searches this one string, lowered once per page. None where lower-casing changes a
+        length (U+0130), which would shift the offsets."""
+        joined = "\x00".join(self.attr_strings)  # NUL never occurs in decoded markup
+        low = joined.lower()
+        if len(low) != len(joined):
+            return None
+        ends = list(accumulate(len(raw) + 1 for raw in self.attr_strings))
+        return low, [end - 1 for end in ends]
 
 
 @dataclass
