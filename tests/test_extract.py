@@ -473,6 +473,22 @@ def test_attribute_reader_per_element_equals_its_values_of_every_string() -> Non
     assert build(page(bodies[2])).skeleton.attr_search is None
 
 
+def test_starts_element_marks_the_blocks_a_new_name_tag_opens() -> None:
+    """Against the tag stream read tag by tag: a block begins a ``name`` element when such a start
+    tag lies after the previous block's opening tag and at or before its own."""
+    fixtures = Path(__file__).parent / "fixtures"
+    pages = [(SAMPLES / "article.html").read_text(encoding="utf-8")]
+    pages += [(fixtures / name).read_text(encoding="utf-8") for name in ("forum.html", "comments.html", "broken.html")]
+    pages += [page("<ul><li><a href=x>one</a> two</li><li>three <b>four</b></li></ul><p>five</p>"), "no tags", ""]
+    for markup in pages:
+        doc = build(markup)
+        for name in ("li", "p", "a", "h2", "absent", "/li"):
+            hit = np.array([tag == name for tag in doc.tag_names], dtype=bool)
+            seen = np.concatenate(([0], np.cumsum(hit)))[doc.block_start_tag + 1]
+            got = doc.starts_element(name)
+            assert got.dtype == bool and got.tolist() == (np.diff(seen, prepend=0) > 0).tolist(), name
+
+
 def test_path_or_with_the_skeletons_steps_is_the_forward_pass() -> None:
     """Values OR-ed down the tree by the skeleton's pointer-jumping steps equal a forward pass."""
     from scrapy_bte.core.document import build

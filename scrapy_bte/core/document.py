@@ -472,8 +472,14 @@ class Document:
         """Per block, whether a ``<name>`` start tag lies after the previous block's opening tag
         and at or before its own: the block begins a new ``name`` element (a list item whose
         text a heading or link opens) even where another tag is its opener."""
-        hit = np.fromiter((tag == name for tag in self._lnames), bool, len(self._lnames))
-        seen = np.concatenate(([0], np.cumsum(hit)))[self._start_tag + 1]
+        # Where the tag stream holds ``name``: ``list.index`` steps over the other tags in C.
+        names = self._lnames
+        at, found = -1, []
+        for _ in range(names.count(name)):
+            at = names.index(name, at + 1)
+            found.append(at)
+        # Per block, the ``name`` tags at or before its opening tag.
+        seen = np.searchsorted(np.array(found, dtype=np.int64), self._start_tag, side="right")
         return np.diff(seen, prepend=0) > 0
 
     def first_block_opened_by(self, name: str) -> int | None:
