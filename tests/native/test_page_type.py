@@ -154,3 +154,40 @@ def test_fractional_words_take_the_reference() -> None:
     assert np.any(doc.words != np.floor(doc.words))
     assert _c_sums(doc) is None
     assert not check(markup)
+
+
+def test_the_c_pass_checks_its_arrays_and_ids() -> None:
+    """Wrong dtypes and lengths, ids outside the page: an error, never a read past an array."""
+    c = page_type._PAGE_TYPE.use()
+    assert c is not None
+    doc = build("<html><body><div class='card'><p>one two</p></div><ul><li>three</li></ul></body></html>")
+    sk = doc.skeleton
+    names = np.array([page_type._CONTAINER_BIT.get(name, 0) for name in sk.name_strings], dtype=np.int64)
+    elements = hints.element_bits(doc) & hints.MODEL_BITS
+    path, own = hints.block_hints(doc)
+    args = [doc.words, doc.link_words, doc.container, doc.opener, page_type._OPENER_CODES, sk.parents]
+    args += [sk.el_name_id, names, elements, path, own, page_type._SIZES]
+    assert c.block_evidence(*args) is not None
+
+    def call(at: int, value: object) -> None:
+        c.block_evidence(*args[:at], value, *args[at + 1 :])
+
+    with pytest.raises(TypeError, match="words must be a contiguous float64 array"):
+        call(0, doc.words.astype(np.float32))
+    with pytest.raises(ValueError, match="link_words has"):
+        call(1, np.zeros(len(doc.words) + 1))
+    with pytest.raises(ValueError, match="container ids must be elements"):
+        call(2, np.full(len(doc.words), len(sk.parents), dtype=np.int64))
+    with pytest.raises(ValueError, match="opener has"):
+        call(3, doc.opener[:-1])
+    with pytest.raises(ValueError, match="opener codes out of range"):
+        call(4, dict.fromkeys(doc.opener, 255))
+    with pytest.raises(ValueError, match="element names and bits out of range"):
+        call(6, np.full(len(sk.parents), len(names), dtype=np.int64))
+    with pytest.raises(ValueError, match="sizes out of range"):
+        call(11, (0, *page_type._SIZES[1:]))
+    # Parents after their children: declined (the reference reads them), not misread.
+    assert c.block_evidence(*args[:5], np.zeros(len(sk.parents), dtype=np.int64) - 1, *args[6:]) is None
+    with pytest.raises(ValueError, match="index columns"):
+        c.count_tags(doc.tag_names, {"div": 5}, 3)
+    assert list(np.frombuffer(c.count_tags(["li", "div", "li", "p"], {"li": 0, "p": 1}, 2), np.int64)) == [2, 1]
