@@ -37,6 +37,7 @@ SOURCES = [
     "scrapy_bte/learned/_textstats.c",
     "scrapy_bte/learned/_auto.c",
     "scrapy_bte/learned/_features.c",
+    "scrapy_bte/learned/_page_type.c",
 ]
 HEADERS = ["scrapy_bte/_native.h", "scrapy_bte/core/_scan_impl.h"]
 # Extra GCC/Clang flags of single sources. No fused multiply-add where results must round
@@ -44,6 +45,7 @@ HEADERS = ["scrapy_bte/_native.h", "scrapy_bte/core/_scan_impl.h"]
 _NO_FMA = ["-ffp-contract=off"]
 SOURCE_FLAGS: dict[str, list[str]] = {
     "scrapy_bte/learned/_auto.c": _NO_FMA,
+    "scrapy_bte/learned/_page_type.c": _NO_FMA,
 }
 # Flags per compiler family. MSVC's default /fp:precise contracts nothing, as -ffp-contract=off.
 _GCC_FLAGS = ["-O2", "-Wall", "-Wextra"]

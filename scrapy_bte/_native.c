@@ -33,6 +33,8 @@ static const struct {
     {"features", "Character counts, title overlap, block and context features (scrapy_bte.learned.features).",
      {scrapy_bte_add_textstats, scrapy_bte_add_features}},
     {"auto", "The smoothed keep decision of auto.decide (scrapy_bte.learned.auto).", {scrapy_bte_add_auto, NULL}},
+    {"page_type", "Tag counts and block and element sums of the page-type evidence (scrapy_bte.learned.page_type).",
+     {scrapy_bte_add_page_type, NULL}},
 };
 
 #define N_SUBMODULES ((Py_ssize_t)(sizeof(SUBMODULES) / sizeof(SUBMODULES[0])))

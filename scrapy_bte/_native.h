@@ -44,6 +44,7 @@ int scrapy_bte_add_em(PyObject *module);          /* methods/_em.c: methods.dens
 int scrapy_bte_add_textstats(PyObject *module);   /* learned/_textstats.c: learned.features */
 int scrapy_bte_add_features(PyObject *module);    /* learned/_features.c: learned.features */
 int scrapy_bte_add_auto(PyObject *module);        /* learned/_auto.c: learned.auto */
+int scrapy_bte_add_page_type(PyObject *module);   /* learned/_page_type.c: learned.page_type */
 
 /* ------------------------------------------------------------------ arrays */
 

@@ -445,6 +445,50 @@ def test_attribute_reader_reads_each_new_string_once_and_stays_right_when_full()
     assert reader.values(page).tolist() == [0, 1, 2, 0, 0]
 
 
+def test_attribute_reader_per_element_equals_its_values_of_every_string() -> None:
+    """The page-wide search (:attr:`Skeleton.attr_search`) finds the strings :meth:`values` reads:
+    words in any case, at a string's start or end, several in one string, none, and a page whose
+    lower case changes a length (U+0130) that falls back to :meth:`values`."""
+    read: list[str] = []
+
+    def named(raw: str) -> int:
+        read.append(raw)
+        return 1 + raw.lower().count("comment")
+
+    bodies = [
+        "<div class='Comments'><p>one</p></div><div id='x'><p>two</p></div><div class='REPLY comment'><p>3</p></div>"
+        "<div data-x='commentary' class='c'><p>four</p></div><span class='comment'>five</span><p>six</p>",
+        "<div class='a'><p>no word here</p></div>",
+        "<div class='\u0130stanbul'><p>one</p></div><div class='comment'><p>two</p></div>",
+    ]
+    for body in bodies:
+        doc = build(page(body))
+        sk = doc.skeleton
+        reader = AttributeReader(named, ("comment", "repl"))
+        want = AttributeReader(named, ("comment", "repl")).values(sk.attr_strings)[sk.el_attr_id]
+        read.clear()
+        assert reader.per_element(doc).tolist() == want.tolist()
+        assert len(read) == len(set(read))  # each string read once
+        assert reader.per_element(doc).tolist() == want.tolist()
+    assert build(page(bodies[2])).skeleton.attr_search is None
+
+
+def test_starts_element_marks_the_blocks_a_new_name_tag_opens() -> None:
+    """Against the tag stream read tag by tag: a block begins a ``name`` element when such a start
+    tag lies after the previous block's opening tag and at or before its own."""
+    fixtures = Path(__file__).parent / "fixtures"
+    pages = [(SAMPLES / "article.html").read_text(encoding="utf-8")]
+    pages += [(fixtures / name).read_text(encoding="utf-8") for name in ("forum.html", "comments.html", "broken.html")]
+    pages += [page("<ul><li><a href=x>one</a> two</li><li>three <b>four</b></li></ul><p>five</p>"), "no tags", ""]
+    for markup in pages:
+        doc = build(markup)
+        for name in ("li", "p", "a", "h2", "absent", "/li"):
+            hit = np.array([tag == name for tag in doc.tag_names], dtype=bool)
+            seen = np.concatenate(([0], np.cumsum(hit)))[doc.block_start_tag + 1]
+            got = doc.starts_element(name)
+            assert got.dtype == bool and got.tolist() == (np.diff(seen, prepend=0) > 0).tolist(), name
+
+
 def test_path_or_with_the_skeletons_steps_is_the_forward_pass() -> None:
     """Values OR-ed down the tree by the skeleton's pointer-jumping steps equal a forward pass."""
     from scrapy_bte.core.document import build

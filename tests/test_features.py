@@ -124,3 +124,33 @@ def test_c_pass_writes_the_schema_layout() -> None:
 
     assert layout_disagreement(_features.LAYOUT, schema.BLOCK_GROUPS) is None
     assert len(CONTEXT_NAMES) == _features.N_CONTEXT
+
+
+def test_marks_are_read_from_the_strings_that_can_carry_one() -> None:
+    """Every attribute string the marks pattern reads to a mark is among those the reader reads
+    (role, itemprop, hidden, a style's display), so skipping the rest changes no bit."""
+    from scrapy_bte.core.tree import AttributeReader
+    from scrapy_bte.learned import features
+
+    strings = [
+        ' style="display: none"',
+        ' STYLE="Display:None"',
+        ' style="display:no ne"',
+        ' style="color: red; width: 10px"',
+        ' style="visibility:hidden"',
+        ' role="navigation"',
+        ' itemprop="articleBody"',
+        " hidden",
+        ' aria-hidden="true"',
+        ' class="display none"',
+        ' ſtyle="display:none"',
+        ' class="plain"',
+        "",
+    ]
+    everything = dict(zip(strings, AttributeReader(features._mark_bits, ("",)).values(strings).tolist()))
+    marked = [raw for raw, bits in everything.items() if bits]
+    assert marked == strings[:3] + strings[5:9]  # "visibility:hidden" is no display, a long s no style
+    doc = parse("<html><body>" + "".join(f"<div{raw}><p>text {k}</p></div>" for k, raw in enumerate(strings)))
+    sk = doc.skeleton
+    want = [everything.get(sk.attr_strings[i], 0) for i in sk.el_attr_id.tolist()]
+    assert features._MARKS.per_element(doc).tolist() == want and sum(map(bool, want)) == len(marked)

@@ -140,7 +140,7 @@ def missing() -> list[str]:
 
 
 def summary() -> str:
-    """``native code: 10 of 10 passes``, which passes run their Python reference, or that the switch is off."""
+    """``native code: 11 of 11 passes``, which passes run their Python reference, or that the switch is off."""
     gone = missing()
     built = f"{len(ACCELERATED) - len(gone)} of {len(ACCELERATED)} passes"
     if not _enabled:

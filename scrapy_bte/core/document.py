@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import repeat
+from itertools import accumulate, repeat
 
 import numpy as np
 
@@ -325,6 +325,19 @@ class Skeleton:
             jump = jump[jump]
         return steps
 
+    @cached_property
+    def attr_search(self) -> tuple[str, list[int]] | None:
+        """The attribute strings joined by NUL in lower case, and where each one ends (its NUL):
+        every reader of words in the strings (:class:`~scrapy_bte.core.tree.AttributeReader`)
+        searches this one string, lowered once per page. None where lower-casing changes a
+        length (U+0130), which would shift the offsets."""
+        joined = "\x00".join(self.attr_strings)  # NUL never occurs in decoded markup
+        low = joined.lower()
+        if len(low) != len(joined):
+            return None
+        ends = list(accumulate(len(raw) + 1 for raw in self.attr_strings))
+        return low, [end - 1 for end in ends]
+
 
 @dataclass
 class Document:
@@ -459,8 +472,14 @@ class Document:
         """Per block, whether a ``<name>`` start tag lies after the previous block's opening tag
         and at or before its own: the block begins a new ``name`` element (a list item whose
         text a heading or link opens) even where another tag is its opener."""
-        hit = np.fromiter((tag == name for tag in self._lnames), bool, len(self._lnames))
-        seen = np.concatenate(([0], np.cumsum(hit)))[self._start_tag + 1]
+        # Where the tag stream holds ``name``: ``list.index`` steps over the other tags in C.
+        names = self._lnames
+        at, found = -1, []
+        for _ in range(names.count(name)):
+            at = names.index(name, at + 1)
+            found.append(at)
+        # Per block, the ``name`` tags at or before its opening tag.
+        seen = np.searchsorted(np.array(found, dtype=np.int64), self._start_tag, side="right")
         return np.diff(seen, prepend=0) > 0
 
     def first_block_opened_by(self, name: str) -> int | None:

@@ -7,6 +7,7 @@ of the tree, in array steps instead of a Python loop per element.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 
 import numpy as np
@@ -79,9 +80,48 @@ class AttributeReader:
 
     def per_element(self, doc: Document) -> np.ndarray:
         """``read`` of each element's attribute string, as int64: a template repeats its
-        strings, so only the document's distinct ones are looked up, then gathered."""
+        strings, so only the document's distinct ones are read, then gathered.
+
+        The same values as :meth:`values` of the document's strings, found the other way
+        round: the words are searched in the page's strings lowered once
+        (:attr:`~scrapy_bte.core.document.Skeleton.attr_search`, shared by every reader),
+        and only the strings that mention one are looked up or read. A page seen for the
+        first time costs a few searches, not a look-up and a memo entry per string.
+        """
         skeleton = doc.skeleton
-        return self.values(skeleton.attr_strings)[skeleton.el_attr_id]
+        strings = skeleton.attr_strings
+        search = skeleton.attr_search
+        if search is None:
+            return self.values(strings)[skeleton.el_attr_id]
+        found = strings_mentioning(search, self.words)
+        if not found:
+            return np.zeros(len(skeleton.el_attr_id), dtype=np.int64)
+        memo = self._memo
+        if len(memo) + len(found) > self.size:
+            memo = self._memo = {}
+        out = np.zeros(len(strings), dtype=np.int64)
+        for i in found:
+            raw = strings[i]
+            value = memo.get(raw)
+            if value is None:
+                value = memo[raw] = self.read(raw)
+            out[i] = value
+        return out[skeleton.el_attr_id]
+
+
+def strings_mentioning(search: tuple[str, list[int]], words: tuple[str, ...]) -> list[int]:
+    """The strings of ``search`` (:attr:`~scrapy_bte.core.document.Skeleton.attr_search`) that
+    hold one of ``words`` (lower-case ASCII), in order: one search per word and string that
+    holds it, each resumed past the end of the string it hit."""
+    low, ends = search
+    found: set[int] = set()
+    for word in words:
+        at = low.find(word)
+        while at >= 0:
+            i = bisect_right(ends, at)
+            found.add(i)
+            at = low.find(word, ends[i] + 1)
+    return sorted(found)
 
 
 def path_or(doc: Document, own: np.ndarray) -> np.ndarray:

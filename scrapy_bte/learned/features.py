@@ -84,8 +84,9 @@ _MARK_RE = re.compile(
     r"""(?:^|\s)(role|itemprop|hidden|aria-hidden|style)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""",
     re.IGNORECASE,
 )
-# Attributes that can carry a mark at all: the cheap test before _MARK_RE.
-_MARK_WORDS = ("role", "itemprop", "hidden", "style")
+# Words without which an attribute string carries no mark: the cheap test before _MARK_RE. A
+# style marks only with "display" in it (most inline styles set sizes and colours, and are not read).
+_MARK_WORDS = ("role", "itemprop", "hidden", "display")
 
 
 _ANCESTOR_BIT = {name: 1 << i for i, name in enumerate(ANCESTORS)}

@@ -49,6 +49,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from ..core import accel
 from ..core.document import Document
 from ..core.tree import path_or
 from ..errors import ModelError
@@ -319,9 +320,6 @@ def _names() -> list[str]:
 EVIDENCE_NAMES: tuple[str, ...] = tuple(_names())
 _COLUMN = {name: i for i, name in enumerate(EVIDENCE_NAMES)}
 _OPENER_GROUP = {name: k for k, (_group, names) in enumerate(OPENER_GROUPS) for name in names}
-_OPENER_SHARE = _COLUMN[f"opener_share_{OPENER_GROUPS[0][0]}"] + np.arange(len(OPENER_GROUPS))
-_CONTAINER_SHARE = _COLUMN[f"in_{CONTAINER_TAGS[0]}_share"] + np.arange(len(CONTAINER_TAGS))
-_HINT_SHARE = _COLUMN[f"hint_{_hints.GROUP_NAMES[0]}"] + np.arange(_hints.N_GROUPS + len(_hints.PAGE_GROUP_NAMES))
 _HINT_COUNT = _COLUMN[f"hint_count_{_hints.PAGE_GROUP_NAMES[0]}"] + np.arange(len(_hints.PAGE_GROUP_NAMES))
 #: Row v: the page-group bits set in v (the element bits above the furniture groups).
 _PAGE_BIT_TABLE = (
@@ -408,7 +406,8 @@ def _title_evidence(title: str, out: np.ndarray) -> None:
 
 
 def _runs(doc: Document, words: np.ndarray, total: float, elements: np.ndarray, out: np.ndarray) -> None:
-    """Repeated sibling shapes: how much text sits in runs of same-shaped siblings (cards, posts, rows).
+    """Repeated sibling shapes: how much text sits in runs of same-shaped siblings (cards, posts, rows),
+    into ``out`` (the sums of :func:`block_evidence_reference`).
 
     An element's shape is its tag name and the class-hint bits of its
     attributes (``elements``, :mod:`scrapy_bte.evidence.hints`): a template
@@ -453,19 +452,20 @@ def _runs(doc: Document, words: np.ndarray, total: float, elements: np.ndarray, 
     run_words = float(words[in_run].sum())
     per_group = np.bincount(group[lowest[in_run]], weights=words[in_run], minlength=len(text_members))
     g = int(per_group.argmax())
-    out[_COLUMN["run_share"]] = run_words / total
-    out[_COLUMN["run_link_share"]] = float(doc.link_words[in_run].sum()) / run_words
-    out[_COLUMN["largest_run_items"]] = math.log1p(text_members[g])
-    out[_COLUMN["largest_run_share"]] = per_group[g] / total
-    out[_COLUMN["largest_run_item_words"]] = math.log1p(per_group[g] / text_members[g])
-    out[_COLUMN["runs"]] = math.log1p(runs)
+    out[_SUM["run_share"]] = run_words / total
+    out[_SUM["run_link_share"]] = float(doc.link_words[in_run].sum()) / run_words
+    out[_SUM["largest_run_items"]] = math.log1p(text_members[g])
+    out[_SUM["largest_run_share"]] = per_group[g] / total
+    out[_SUM["largest_run_item_words"]] = math.log1p(per_group[g] / text_members[g])
+    out[_SUM["runs"]] = math.log1p(runs)
 
 
 def _slots(doc: Document, words: np.ndarray, total: float, out: np.ndarray) -> None:
     """Items a container repeats without an element of their own (``<li>`` cards, ``<h3>`` + ``<p>`` entries).
 
     Per :data:`SLOTS` kind: the share of the page's words in containers that
-    hold at least :data:`RUN_MIN` blocks opened by it, and their words per item.
+    hold at least :data:`RUN_MIN` blocks opened by it, and their words per item
+    (into ``out``, the sums of :func:`block_evidence_reference`; the caller takes its logarithm).
     """
     width = len(SLOTS) + 1
     slot = np.fromiter(map(_SLOT_OF.get, doc.opener, repeat(0)), np.int64, len(words))
@@ -478,8 +478,8 @@ def _slots(doc: Document, words: np.ndarray, total: float, out: np.ndarray) -> N
         if not repeated.any():
             continue
         slot_words = float(per_container[repeated].sum())
-        out[_COLUMN[f"{name}_slot_share"]] = slot_words / total
-        out[_COLUMN[f"{name}_slot_item_words"]] = np.log1p(slot_words / float(counts[repeated, k].sum()))
+        out[_SUM[f"{name}_slot_share"]] = slot_words / total
+        out[_SLOT_RATIO + k - 1] = slot_words / float(counts[repeated, k].sum())
 
 
 def page_evidence(doc: Document, url: str | None) -> np.ndarray:
@@ -488,13 +488,14 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     Reads the document's arrays, its element skeleton, the class hints of
     :mod:`scrapy_bte.evidence.hints` (computed once per document and shared with
     the block features), its JSON-LD scripts' ``@type`` values and the URL;
-    ``url`` may be None (URL columns stay 0).
+    ``url`` may be None (URL columns stay 0). The counts and sums over the
+    tags, blocks and elements run in C where it is built (:func:`tag_counts`,
+    :func:`block_evidence`), the same values as their Python references.
     """
     out = np.zeros(len(EVIDENCE_NAMES), dtype=np.float32)
     _url_evidence(url, out)
-    tag_counts = Counter(doc.tag_names)
     out[_COLUMN["log_tags"]] = math.log1p(doc.total_tags)
-    out[_COUNTED_COLUMNS] = np.log1p([tag_counts.get(t, 0) for t in COUNTED_TAGS])
+    out[_COUNTED_COLUMNS] = np.log1p(tag_counts(doc))
     schema = _schema_counts(doc)
     og = _og_type(doc)
     if og is not None:
@@ -508,43 +509,159 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     out[_SCHEMA_COLUMNS] = np.log1p(schema)
     out[_COLUMN["schema_types"]] = np.count_nonzero(schema)
 
-    words = np.asarray(doc.words, dtype=np.float64)
-    total = float(words.sum())
-    share = 1.0 / total if total > 0 else 0.0
-    link = np.asarray(doc.link_words, dtype=np.float64)
+    sums = block_evidence(doc)
+    total = float(sums[0])
     out[_COLUMN["log_words"]] = math.log1p(total)
     out[_COLUMN["log_blocks"]] = math.log1p(n)
     out[_COLUMN["log_block_words"]] = math.log1p(total / n)
-    out[_COLUMN["link_share"]] = float(link.sum()) * share
-    out[_COLUMN["short_share"]] = float(words[words < SHORT_WORDS].sum()) * share
-    out[_COLUMN["linked_block_share"]] = np.count_nonzero(link > 0.5 * words) / n
     if doc.title_tag:
         _title_evidence(doc.title_tag, out)
+    out[_SUM_COLUMNS] = sums[1:_SLOT_RATIO]
+    for column, ratio in zip(_SLOT_ITEM_COLUMNS, sums[_SLOT_RATIO:_PAGE_COUNTS].tolist()):
+        if ratio >= 0:
+            out[column] = np.log1p(ratio)
+    out[_HINT_COUNT] = np.log1p(sums[_PAGE_COUNTS:])
+    return out
+
+
+#: The evidence :func:`block_evidence` sums over the blocks and elements, in its order (after the
+#: page's words); then per :data:`SLOTS` kind the words per item (-1 where no container repeats
+#: it), and per page group of the class hints the elements that name it.
+_SUM_NAMES = (
+    "link_share",
+    "short_share",
+    "linked_block_share",
+    "largest_container_share",
+    *(f"opener_share_{g}" for g, _ in OPENER_GROUPS),
+    *(f"in_{t}_share" for t in CONTAINER_TAGS),
+    "run_share",
+    "run_link_share",
+    "largest_run_items",
+    "largest_run_share",
+    "largest_run_item_words",
+    "runs",
+    *(f"{slot}_slot_share" for slot in SLOT_NAMES),
+    *(f"hint_{g}" for g in (*_hints.GROUP_NAMES, *_hints.PAGE_GROUP_NAMES)),
+)
+_SUM = {name: 1 + i for i, name in enumerate(_SUM_NAMES)}
+_SUM_COLUMNS = np.array([_COLUMN[name] for name in _SUM_NAMES])
+_SLOT_RATIO = 1 + len(_SUM_NAMES)
+_SLOT_ITEM_COLUMNS = [_COLUMN[f"{slot}_slot_item_words"] for slot in SLOT_NAMES]
+_PAGE_COUNTS = _SLOT_RATIO + len(SLOTS)
+_N_SUMS = _PAGE_COUNTS + len(_hints.PAGE_GROUP_NAMES)
+#: Per block opener, its :data:`OPENER_GROUPS` group (its index; the rest: one past the last) and
+#: 16 times its :data:`SLOTS` kind (its index + 1; 0: none), for the C pass.
+_OPENER_CODES = {
+    name: _OPENER_GROUP.get(name, len(OPENER_GROUPS)) + 16 * _SLOT_OF.get(name, 0)
+    for name in sorted({*_OPENER_GROUP, *_SLOT_OF})
+}
+_COUNTED_INDEX = {tag: i for i, tag in enumerate(COUNTED_TAGS)}
+#: The sizes and bars the C pass reads, from the constants above.
+_SIZES = (
+    len(OPENER_GROUPS),
+    len(SLOTS),
+    len(CONTAINER_TAGS),
+    _hints.N_GROUPS + len(_hints.PAGE_GROUP_NAMES),
+    len(_hints.PAGE_GROUP_NAMES),
+    _hints.N_GROUPS,
+    RUN_MIN,
+    SIBLING_REACH,
+    float(SHORT_WORDS),
+)
+_PAGE_TYPE = accel.load("learned.page_type")
+
+
+def tag_counts(doc: Document) -> np.ndarray | list[int]:
+    """Per :data:`COUNTED_TAGS` name, how many tags of the page have it (one C pass where built)."""
+    c = _PAGE_TYPE.use()
+    names = doc.tag_names
+    if c is not None and isinstance(names, list):
+        return np.frombuffer(c.count_tags(names, _COUNTED_INDEX, len(COUNTED_TAGS)), dtype=np.int64)
+    return tag_counts_reference(doc)
+
+
+def tag_counts_reference(doc: Document) -> list[int]:
+    """:func:`tag_counts` in Python."""
+    counts = Counter(doc.tag_names)
+    return [counts.get(t, 0) for t in COUNTED_TAGS]
+
+
+def block_evidence(doc: Document) -> np.ndarray:
+    """The page's words and the evidence summed over its blocks and elements (float64, see
+    :func:`block_evidence_reference`), for a document with blocks.
+
+    One C pass where it is built; on a page it declines (a fractional word count, which
+    the reference's numpy sums could round otherwise) and without it, the reference.
+    """
+    c = _PAGE_TYPE.use()
+    elements = _hints.element_bits(doc) & _hints.MODEL_BITS
+    path, own = _hints.block_hints(doc)
+    if c is not None and isinstance(doc.opener, list):
+        skeleton = doc.skeleton
+        names = skeleton.name_strings
+        found = c.block_evidence(
+            np.ascontiguousarray(doc.words, dtype=np.float64),
+            np.ascontiguousarray(doc.link_words, dtype=np.float64),
+            np.ascontiguousarray(doc.container, dtype=np.int64),
+            doc.opener,
+            _OPENER_CODES,
+            np.ascontiguousarray(skeleton.parents, dtype=np.int64),
+            np.ascontiguousarray(skeleton.el_name_id, dtype=np.int64),
+            np.fromiter(map(_CONTAINER_BIT.get, names, repeat(0)), np.int64, len(names)),
+            np.ascontiguousarray(elements, dtype=np.int64),
+            np.ascontiguousarray(path, dtype=np.int64),
+            np.ascontiguousarray(own, dtype=np.int64),
+            _SIZES,
+        )
+        if found is not None:
+            return np.frombuffer(found, dtype=np.float64)
+    return block_evidence_reference(doc, elements, path, own)
+
+
+def block_evidence_reference(doc: Document, elements: np.ndarray, path: np.ndarray, own: np.ndarray) -> np.ndarray:
+    """:func:`block_evidence` in numpy: the page's words, then the values of :data:`_SUM_NAMES`
+    (0 where a page has none), the words per item of each slot kind (-1: none) and the
+    elements per page group. ``elements`` are the elements' hint bits (:data:`MODEL_BITS`),
+    ``path`` and ``own`` the blocks' (:func:`~scrapy_bte.evidence.hints.block_hints`)."""
+    sums = np.zeros(_N_SUMS, dtype=np.float64)
+    sums[_SLOT_RATIO:_PAGE_COUNTS] = -1.0
+    n = doc.n_blocks
+    words = np.asarray(doc.words, dtype=np.float64)
+    total = float(words.sum())
+    sums[0] = total
+    share = 1.0 / total if total > 0 else 0.0
+    link = np.asarray(doc.link_words, dtype=np.float64)
+    sums[_SUM["link_share"]] = float(link.sum()) * share
+    sums[_SUM["short_share"]] = float(words[words < SHORT_WORDS].sum()) * share
+    sums[_SUM["linked_block_share"]] = np.count_nonzero(link > 0.5 * words) / n
 
     opener = np.fromiter(map(_OPENER_GROUP.get, doc.opener, repeat(len(OPENER_GROUPS))), np.int64, n)
-    out[_OPENER_SHARE] = np.bincount(opener, weights=words, minlength=len(OPENER_GROUPS) + 1)[:-1] * share
+    sums[_OPENER_SHARE_SUMS] = np.bincount(opener, weights=words, minlength=len(OPENER_GROUPS) + 1)[:-1] * share
 
     skeleton = doc.skeleton
     container = np.asarray(doc.container, dtype=np.int64)
     per_container = np.bincount(container, weights=words)
-    out[_COLUMN["largest_container_share"]] = float(per_container.max()) * share
+    sums[_SUM["largest_container_share"]] = float(per_container.max()) * share
     names = skeleton.name_strings
-    own = np.fromiter(map(_CONTAINER_BIT.get, names, repeat(0)), np.int64, len(names))[skeleton.el_name_id]
-    own[0] = 0
-    out[_CONTAINER_SHARE] = (words @ _bit_columns(path_or(doc, own)[container], len(CONTAINER_TAGS))) * share
+    named = np.fromiter(map(_CONTAINER_BIT.get, names, repeat(0)), np.int64, len(names))[skeleton.el_name_id]
+    named[0] = 0
+    sums[_CONTAINER_SUMS] = (words @ _bit_columns(path_or(doc, named)[container], len(CONTAINER_TAGS))) * share
 
-    elements = _hints.element_bits(doc) & _hints.MODEL_BITS
-    _runs(doc, words, total, elements, out)
+    _runs(doc, words, total, elements, sums)
     if total > 0:
-        _slots(doc, words, total, out)
+        _slots(doc, words, total, sums)
 
-    path, own_bits = _hints.block_hints(doc)
     n_hints = _hints.N_GROUPS + len(_hints.PAGE_GROUP_NAMES)
-    out[_HINT_SHARE] = (words @ _bit_columns(path | own_bits, n_hints)) * share
+    sums[_HINT_SUMS] = (words @ _bit_columns(path | own, n_hints)) * share
     # Elements per page-group bit: a histogram of the page bits taken together, then one product.
     page_bits = np.bincount(elements >> _hints.N_GROUPS, minlength=len(_PAGE_BIT_TABLE))
-    out[_HINT_COUNT] = np.log1p(page_bits @ _PAGE_BIT_TABLE)
-    return out
+    sums[_PAGE_COUNTS:] = page_bits @ _PAGE_BIT_TABLE
+    return sums
+
+
+_OPENER_SHARE_SUMS = _SUM[f"opener_share_{OPENER_GROUPS[0][0]}"] + np.arange(len(OPENER_GROUPS))
+_CONTAINER_SUMS = _SUM[f"in_{CONTAINER_TAGS[0]}_share"] + np.arange(len(CONTAINER_TAGS))
+_HINT_SUMS = _SUM[f"hint_{_hints.GROUP_NAMES[0]}"] + np.arange(_hints.N_GROUPS + len(_hints.PAGE_GROUP_NAMES))
 
 
 def _bit_columns(values: np.ndarray, width: int) -> np.ndarray:

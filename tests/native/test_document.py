@@ -90,6 +90,7 @@ def test_accelerator_is_built() -> None:
             "evidence.labels",
             "learned.auto",
             "learned.features",
+            "learned.page_type",
             "methods.bte",
             "methods.density",
         ]
