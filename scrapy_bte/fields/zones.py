@@ -26,7 +26,7 @@ from ..evidence.hints import element_bits, group_bit
 from ..evidence.labels import byline_opener
 from ..evidence.words import BYLINE_LABEL_RE as _BY_LABEL
 from ..evidence.words import MEMBER_SINCE_RE
-from ..evidence.zones import find_headline
+from ..evidence.zones import find_headline_held
 from . import dates, values
 
 #: Blocks before and after the headline searched for a byline or dateline.
@@ -49,6 +49,9 @@ class Zones:
     dateline: tuple[int, ...] = ()
     author: str | None = None
     date: str | None = None
+    #: Whether the headline holds one of the titles or is held by one (found so by
+    #: :func:`~scrapy_bte.evidence.zones.find_headline_held`), not reworded nor the first ``h1``.
+    headline_held: bool = False
 
     @property
     def blocks(self) -> tuple[int, ...]:
@@ -145,13 +148,13 @@ def page_zones(
     n = doc.n_blocks
     if n == 0:
         return Zones()
-    headline = find_headline(doc, titles)
+    headline, held = find_headline_held(doc, titles)
     if not byline and not dateline:
-        return Zones(headline)
+        return Zones(headline, headline_held=held)
     if headline is not None:
         lo, hi = max(0, headline - BEFORE), min(n, headline + AFTER + 1)
         if before is not None and lo >= before:
-            return Zones(headline)  # every block searched stands at or after ``before``
+            return Zones(headline, headline_held=held)  # every block searched stands at or after ``before``
         order = [*range(headline + 1, hi), *range(headline - 1, lo - 1, -1)]
     else:
         # Searched in page order: a block at or after ``before`` comes after every wanted one.
@@ -217,4 +220,4 @@ def page_zones(
         ):
             date_blocks.append(i)
             date = found
-    return Zones(headline, tuple(sorted(by_blocks)), tuple(sorted(date_blocks)), author or None, date or None)
+    return Zones(headline, tuple(sorted(by_blocks)), tuple(sorted(date_blocks)), author or None, date or None, held)
