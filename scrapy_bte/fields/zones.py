@@ -185,6 +185,8 @@ def page_zones(
             if digit and date is None and MEMBER_SINCE_RE.match(text) is None
             else None
         )
+        if author is not None and found is None:
+            continue  # only a dateline is still wanted, and this block is none (a lone "By" leads to names only)
         low = text.lower()
         by_end = byline_opener(low, word_colon=True)
         # The words that open a byline, and a name after them in the same block.
@@ -192,7 +194,7 @@ def page_zones(
         if not by_words and (by_end is not None or _lone_opener(low) or _BY_LABEL.match(text) is not None):
             pending_by = i  # only "By" or "Author": the names follow in the next block
             continue
-        hints = 0 if (by_words or (author is not None and found is None)) else hints_of(i)
+        hints = 0 if by_words else hints_of(i)
         if (
             author is None
             and pending_by is not None
