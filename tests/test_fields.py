@@ -12,8 +12,9 @@ from scrapy_bte import extract
 from scrapy_bte.core.document import build
 from scrapy_bte.evidence import labels
 from scrapy_bte.evidence.labels import byline_opener, byline_start
-from scrapy_bte.evidence.zones import find_headline, fold, repeats_title
+from scrapy_bte.evidence.zones import find_headline, find_headline_held, fold, repeats_title
 from scrapy_bte.fields import dates, values
+from scrapy_bte.fields import title as title_rule
 from scrapy_bte.fields.jsonld import Graph, parse
 from scrapy_bte.fields.read import read_markup, read_page, read_page_zones
 from scrapy_bte.fields.record import FIELD_NAMES, Fields
@@ -214,6 +215,45 @@ def test_find_headline_scans_headings_lazily_with_the_plain_result():
         doc = build(f"<html><body>{page}</body></html>")
         for title in titles:
             assert find_headline(doc, title) == _headline_plain(doc, title), (page, title)
+
+
+def test_the_headline_search_tells_whether_the_headline_holds_a_title_as_the_title_rule_asks():
+    """``held`` is the title rule's own test (a title held or holding, not reworded), so the rule
+    takes it from the search instead of folding and comparing again."""
+    pages = [
+        "<h2>Weather</h2><p>Sunny spells later today.</p><h1>Village hall gets a new roof</h1><h2>Parish notes</h2>",
+        "<h2>Village hall roof work begins again</h2><p>Text of the page.</p><h1>Other news</h1>",
+        "<h1>The village hall roof work begins</h1><h2>Village hall roof work begins again</h2>",
+        "<h2>Only a second-level heading</h2><p>Body text.</p>",
+    ]
+    titles = [
+        ["!!!"],
+        ["Village hall gets a new roof"],
+        ["Village hall gets a new roof | The Parish Courier", "Weather"],
+        ["Nothing like it", "Parish notes"],
+        ["The village hall roof work begins"],
+        ["Village hall roof work begins again today", "The village hall roof work begins"],
+    ]
+    docs = [build(f"<html><body>{page}</body></html>") for page in pages]
+    docs += [build(fixture(path.name)) for path in sorted(FIXTURES.glob("*.html"))]
+    checked = 0
+    for doc in docs:
+        for title in [*titles, [doc.title_tag or ""]]:
+            headline, held = find_headline_held(doc, title)
+            assert headline == find_headline(doc, title)
+            if headline is None:
+                assert not held
+                continue
+            folded = fold(doc.texts[headline])
+            assert held == any(repeats_title(folded, fold(t), False) for t in title), (doc.texts[headline], title)
+            for markup_title, source in ((title[0], "json-ld"), (None, None), ("Other", "title-tag")):
+                settled = [
+                    title_rule.settle(doc, markup_title, source, headline, title, lambda: "Site", h)
+                    for h in (None, held)
+                ]
+                assert settled[0] == settled[1]
+            checked += held
+    assert checked >= 4  # the rule's shortcut is taken, not only its fallback
 
 
 def test_missing_fields_are_none_and_never_guessed_from_the_url():

@@ -238,13 +238,20 @@ def find_headline(doc: Document, titles: list[str] | str | None) -> int | None:
     A heading that holds a title or is held by it (:func:`repeats_title` without ``reworded``) wins
     over one that rewords a title more trusted: the first search covers every title.
     """
+    return find_headline_held(doc, titles)[0]
+
+
+def find_headline_held(doc: Document, titles: list[str] | str | None) -> tuple[int | None, bool]:
+    """:func:`find_headline`, and whether the block holds one of ``titles`` or is held by it
+    (:func:`repeats_title` without ``reworded``): the test the title's rule makes next, answered
+    by the search (the first search covers every title, so it found no such block where it says False)."""
     opener = doc.opener
     # Headings are found and folded as the search reaches them: the headline usually stands in the
     # first third of the page, and the scan of the openers stops there.
     heads = compress(range(len(opener)), map(_HEADLINE_TAGS.__contains__, opener))
     first = next(heads, None)
     if first is None:
-        return None
+        return None, False
     seen = [first]
     if isinstance(titles, str):
         titles = [titles]
@@ -264,8 +271,8 @@ def find_headline(doc: Document, titles: list[str] | str | None) -> int | None:
                     if k == len(folded):
                         folded.append(fold(texts[seen[k]]))
                     if repeats_title(folded[k], want, reworded):
-                        return seen[k]
+                        return seen[k], not reworded
     for i in chain(seen, heads):
         if opener[i] == "h1":
-            return i
-    return None
+            return i, False
+    return None, False

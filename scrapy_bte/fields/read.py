@@ -137,8 +137,13 @@ class Page:
             return self.doc.title_tag
         return _markup.title_tag(self.markup, self.head_end)
 
-    def canonical(self) -> str | None:
+    @cached_property
+    def canonical_link(self) -> str | None:
+        # Read twice by a reader of the canonical URL: for the base URL, then as the field's value.
         return _markup.canonical(self.markup, self.head_end, self.marks)
+
+    def canonical(self) -> str | None:
+        return self.canonical_link
 
     def html_lang(self) -> str | None:
         return _markup.html_lang(self.markup, self.marks)
@@ -418,6 +423,8 @@ def complete(
     looked for only then, unless ``all_zones``). Without ``all_zones``,
     fields that need no block (description, image, ...) read none.
     """
+    if not (all_zones or "language" in wanted or "author" in wanted or "date" in wanted or "title" in wanted):
+        return fields, Zones()  # no field asked for needs a block (the canonical URL of the page type)
     doc = page.doc if page.doc is not None else build(page.markup)
     out = fields.values()
     sources = dict(fields.sources)
@@ -445,6 +452,9 @@ def complete(
             zones.headline,
             markup_titles,
             lambda: out["site_name"] or (_first(page, "site_name", None) or ("", ""))[1],
+            # The headline was searched for among the markup's titles (else the title tag's):
+            # where there are none, no heading repeats one.
+            zones.headline_held if markup_titles else False,
         )
         if source is not None:
             sources["title"] = source

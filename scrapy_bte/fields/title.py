@@ -105,16 +105,21 @@ def settle(
     headline: int | None,
     markup_titles: list[str],
     site_name: Callable[[], str | None],
+    held: bool | None = None,
 ) -> tuple[str | None, str | None]:
     """The page's title and its source, from the markup's (``title`` read from ``source``) and the
     ``headline`` block of ``doc`` (:func:`~.zones.find_headline` given ``markup_titles``): steps 2
     and 3 of the module's order. ``site_name`` is called only when a site's name is to be stripped.
+    ``held``, when the search for the headline tells it, is whether the headline holds one of
+    ``markup_titles`` or is held by one (:func:`~scrapy_bte.evidence.zones.find_headline_held`).
     """
     if headline is not None:
         heading = doc.texts[headline]
-        folded = fold(heading)
-        if any(repeats_title(folded, fold(t), TITLE_OVERLAP) for t in markup_titles):
-            if title is None or fold(title) != folded:
+        if held is None or TITLE_OVERLAP:
+            folded = fold(heading)
+            held = any(repeats_title(folded, fold(t), TITLE_OVERLAP) for t in markup_titles)
+        if held:
+            if title is None or fold(title) != fold(heading):
                 return heading, "headline-block"
         elif title is None:
             return heading, "h1"

@@ -26,7 +26,7 @@ from ..evidence.hints import element_bits, group_bit
 from ..evidence.labels import byline_opener
 from ..evidence.words import BYLINE_LABEL_RE as _BY_LABEL
 from ..evidence.words import MEMBER_SINCE_RE
-from ..evidence.zones import find_headline
+from ..evidence.zones import find_headline_held
 from . import dates, values
 
 #: Blocks before and after the headline searched for a byline or dateline.
@@ -49,6 +49,9 @@ class Zones:
     dateline: tuple[int, ...] = ()
     author: str | None = None
     date: str | None = None
+    #: Whether the headline holds one of the titles or is held by one (found so by
+    #: :func:`~scrapy_bte.evidence.zones.find_headline_held`), not reworded nor the first ``h1``.
+    headline_held: bool = False
 
     @property
     def blocks(self) -> tuple[int, ...]:
@@ -145,13 +148,13 @@ def page_zones(
     n = doc.n_blocks
     if n == 0:
         return Zones()
-    headline = find_headline(doc, titles)
+    headline, held = find_headline_held(doc, titles)
     if not byline and not dateline:
-        return Zones(headline)
+        return Zones(headline, headline_held=held)
     if headline is not None:
         lo, hi = max(0, headline - BEFORE), min(n, headline + AFTER + 1)
         if before is not None and lo >= before:
-            return Zones(headline)  # every block searched stands at or after ``before``
+            return Zones(headline, headline_held=held)  # every block searched stands at or after ``before``
         order = [*range(headline + 1, hi), *range(headline - 1, lo - 1, -1)]
     else:
         # Searched in page order: a block at or after ``before`` comes after every wanted one.
@@ -182,6 +185,8 @@ def page_zones(
             if digit and date is None and MEMBER_SINCE_RE.match(text) is None
             else None
         )
+        if author is not None and found is None:
+            continue  # only a dateline is still wanted, and this block is none (a lone "By" leads to names only)
         low = text.lower()
         by_end = byline_opener(low, word_colon=True)
         # The words that open a byline, and a name after them in the same block.
@@ -189,7 +194,7 @@ def page_zones(
         if not by_words and (by_end is not None or _lone_opener(low) or _BY_LABEL.match(text) is not None):
             pending_by = i  # only "By" or "Author": the names follow in the next block
             continue
-        hints = 0 if (by_words or (author is not None and found is None)) else hints_of(i)
+        hints = 0 if by_words else hints_of(i)
         if (
             author is None
             and pending_by is not None
@@ -217,4 +222,4 @@ def page_zones(
         ):
             date_blocks.append(i)
             date = found
-    return Zones(headline, tuple(sorted(by_blocks)), tuple(sorted(date_blocks)), author or None, date or None)
+    return Zones(headline, tuple(sorted(by_blocks)), tuple(sorted(date_blocks)), author or None, date or None, held)
