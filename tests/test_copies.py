@@ -97,3 +97,27 @@ def test_a_few_lines_repeated_stay() -> None:
     ]
     _, mask = _mask(_variants(2).replace(_BODY, "".join(f"<p>{line}</p>" for line in lines)))
     assert not mask.any()
+
+
+def _naive_near(doc: object, first: int, copy: int) -> bool:
+    """The branch test by walking parents one by one (the readable form of ``_near``)."""
+    parents = doc.el_parent  # type: ignore[attr-defined]
+    chain = [int(doc.container[first])]  # type: ignore[attr-defined]
+    while chain[-1] > 0:
+        chain.append(parents[chain[-1]])
+    el, steps = int(doc.container[copy]), 0  # type: ignore[attr-defined]
+    while el not in chain:
+        el, steps = parents[el], steps + 1
+    return min(chain.index(el), steps) < copies.MIN_BRANCH
+
+
+def test_the_branch_test_equals_a_walk_up_the_tree_at_any_depth() -> None:
+    """Pointer jumping answers as a walk would, on a page nested thousands of levels deep too."""
+    deep = _variants(2).replace("<main>", "<main>" + "<div>" * 3000).replace("</main>", "</div>" * 3000 + "</main>")
+    for html in (_variants(3), _quoted_twice(), deep):
+        doc = parse(html)
+        for first in range(doc.n_blocks):
+            for copy in range(doc.n_blocks):
+                assert copies._near(doc, first, copy) == _naive_near(doc, first, copy)
+    _, mask = _mask(deep)
+    assert int(mask.sum()) == len(_PARAGRAPHS)

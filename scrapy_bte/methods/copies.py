@@ -36,18 +36,34 @@ MIN_SHARE = 0.3
 MIN_BRANCH = 2
 
 
-def _branch_distance(doc: Document, first: int, copy: int) -> int:
-    """Elements between the two blocks' containers and the nearest element holding both,
-    counted from the nearer side."""
-    parents = doc.el_parent
-    chain = [int(doc.container[first])]
-    while chain[-1] > 0:
-        chain.append(parents[chain[-1]])
-    depth_of = {el: i for i, el in enumerate(chain)}
-    el, steps = int(doc.container[copy]), 0
-    while el not in depth_of:
-        el, steps = parents[el], steps + 1
-    return min(depth_of[el], steps)
+def _ancestor(jumps: list[np.ndarray], el: int, steps: int) -> int:
+    """The element ``steps`` levels above ``el`` (the root past the top), by the skeleton's
+    pointer-jumping steps: log2(depth) look-ups, however deep the page nests."""
+    bit = 0
+    while steps and el:
+        if steps & 1:
+            if bit >= len(jumps):
+                return 0
+            el = int(jumps[bit][el])
+        steps >>= 1
+        bit += 1
+    return el
+
+
+def _near(doc: Document, first: int, copy: int) -> bool:
+    """Whether the two blocks' containers meet fewer than :data:`MIN_BRANCH` elements above
+    one of them: one of the few elements above either container holds the other."""
+    jumps = doc.skeleton.ancestor_jumps
+    containers, depths = doc.container, doc.depth
+    a, b = int(containers[first]), int(containers[copy])
+    da, db = int(depths[first]), int(depths[copy])
+    for up in range(MIN_BRANCH):
+        for el, depth, other, other_depth in ((a, da, b, db), (b, db, a, da)):
+            if up <= depth <= other_depth + up and _ancestor(jumps, other, other_depth - depth + up) == _ancestor(
+                jumps, el, up
+            ):
+                return True
+    return False
 
 
 def copy_mask(doc: Document, keep: np.ndarray) -> np.ndarray:
@@ -77,8 +93,9 @@ def copy_mask(doc: Document, keep: np.ndarray) -> np.ndarray:
     for run in runs:
         if len(run) < MIN_BLOCKS or int(words[run].sum()) < MIN_WORDS:
             continue
-        distances = sorted(_branch_distance(doc, original[b], b) for b in run if b in original)
-        if distances[len(distances) // 2] >= MIN_BRANCH:
+        pairs = [(original[b], b) for b in run if b in original]
+        # Most of the run (its median block) lies in another branch than its first copy.
+        if sum(_near(doc, first, copy) for first, copy in pairs) <= len(pairs) // 2:
             copies.extend(run)
     if not copies:
         return out
