@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from conftest import COMMENT_SENTENCES, COMMENTED_SENTENCES, FIXTURES
@@ -130,3 +132,31 @@ def test_attributes_inside_a_data_blob_are_not_read(size: int) -> None:
     assert max(map(len, raws)) < 100
     assert not _comments.section_mask(doc).any()
     assert COMMENTED_SENTENCES[0] in extract(page).text
+
+
+def _naive_holders(doc: Any, keep: np.ndarray) -> list[int]:
+    """Every kept block's words added to each of its ancestors, one walk per block."""
+    held: dict[int, float] = {}
+    for b in np.flatnonzero(keep).tolist():
+        el = int(doc.container[b])
+        while el > 0:
+            held[el] = held.get(el, 0.0) + float(doc.words[b])
+            el = doc.el_parent[el]
+    bar = _comments.HOLDER_SHARE * float(doc.words[keep].sum())
+    return sorted(el for el, got in held.items() if got >= bar)
+
+
+def test_holders_sum_each_elements_words_as_a_walk_per_block_would() -> None:
+    paragraphs = "".join(
+        f"<div class='post'><p>Reply {i} says the boiler needs a new valve.</p></div>" for i in range(40)
+    )
+    deep = f"<html><body>{'<div>' * 3000}<div class='review-wrap'>{paragraphs}</div>{'</div>' * 3000}</body></html>"
+    shallow = (
+        f"<html><body><main><div class='review-wrap'>{paragraphs}</div><p>Other text here.</p></main></body></html>"
+    )
+    rng = np.random.default_rng(7)
+    for html in (deep, shallow):
+        doc = parse(html)
+        for share in (0.1, 0.5, 1.0):
+            keep = rng.random(doc.n_blocks) < share
+            assert sorted(_comments._holders(doc, keep)) == _naive_holders(doc, keep)

@@ -17,6 +17,7 @@ names blog engines and comment plug-ins use), and everything inside it.
 
 from __future__ import annotations
 
+import heapq
 import re
 from typing import Any
 
@@ -121,16 +122,29 @@ HOLDER_SHARE = 0.5
 def _holders(doc: Document, keep: np.ndarray) -> list[int]:
     """The elements that hold :data:`HOLDER_SHARE` or more of the kept words: a page wrapper
     named for the forum's action (``action_display``) or the site's section (``hotels_like``)
-    is no post furniture, a signature that holds the longest kept block is."""
+    is no post furniture, a signature that holds the longest kept block is.
+
+    Each element's words pass to its parent once, deepest elements first (an element's
+    index is above its parent's), so a page nested thousands of levels deep costs what its
+    elements number, not its kept blocks times its depth."""
     parents = doc.el_parent
     container = doc.container
     words = doc.words
     held: dict[int, float] = {}
     for b in keep.nonzero()[0].tolist():
-        el, w = int(container[b]), float(words[b])
-        while el > 0:
-            held[el] = held.get(el, 0.0) + w
-            el = parents[el]
+        el = int(container[b])
+        if el > 0:
+            held[el] = held.get(el, 0.0) + float(words[b])
+    pending = [-el for el in held]
+    heapq.heapify(pending)
+    while pending:
+        el = -heapq.heappop(pending)
+        parent = parents[el]
+        if parent > 0:
+            if parent not in held:
+                held[parent] = 0.0
+                heapq.heappush(pending, -parent)
+            held[parent] += held[el]
     bar = HOLDER_SHARE * float(words[keep].sum())
     return [el for el, got in held.items() if got >= bar]
 
