@@ -53,7 +53,7 @@ def _branch_distance(doc: Document, first: int, copy: int) -> int:
 def copy_mask(doc: Document, keep: np.ndarray) -> np.ndarray:
     """Per block, whether it is kept and belongs to a second (or third) copy of the body."""
     out = np.zeros(doc.n_blocks, dtype=bool)
-    kept = np.flatnonzero(keep).tolist()
+    kept = keep.nonzero()[0].tolist()
     texts, words = doc.texts, doc.words
     first: dict[str, int] = {}
     original: dict[int, int] = {}
