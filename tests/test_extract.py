@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import accumulate
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ from conftest import SAMPLES
 
 from scrapy_bte import ACCELERATED, ConfigError, Extraction, ExtractionError, extract
 from scrapy_bte.api import METHODS, parse
+from scrapy_bte.core import tree
 from scrapy_bte.core.accel import native
 from scrapy_bte.core.document import STYLE_TAGS, build, step0
 from scrapy_bte.core.scripts import char_f1, weighted_words
@@ -471,6 +473,35 @@ def test_attribute_reader_per_element_equals_its_values_of_every_string() -> Non
         assert len(read) == len(set(read))  # each string read once
         assert reader.per_element(doc).tolist() == want.tolist()
     assert build(page(bodies[2])).skeleton.attr_search is None
+
+
+@pytest.mark.parametrize("one_read_from", [0, 10**9])
+def test_strings_mentioning_finds_every_string_holding_a_word(monkeypatch, one_read_from: int) -> None:
+    """Both ways of searching (one read for all words on long strings, a search per word on
+    short ones) find the strings that hold a word: at a string's start or end, twice in one
+    string, words overlapping, strings of one-, two- and four-byte characters."""
+    monkeypatch.setattr(tree, "ONE_READ_FROM", one_read_from)
+    strings = [
+        ' class="comment"',
+        "",
+        ' id="x"',
+        "comment",
+        ' class="replies comment-list"',
+        ' data-x="repl\u00e9"',
+        ' class="\u4e2d\u6587 comment"',
+        ' class="\U0001f600 x"',
+        ' class="commentcomment"',
+        "repl",
+        ' title="co mment"',
+    ]
+    low = "\x00".join(strings).lower()
+    ends = [end - 1 for end in accumulate(len(raw) + 1 for raw in strings)]
+    words = ("comment", "repl", "mentc")
+    want = [i for i, raw in enumerate(strings) if any(word in raw for word in words)]
+    for accelerated in (True, False):
+        with native(accelerated):
+            assert tree.strings_mentioning((low, ends), words) == want
+            assert tree.strings_mentioning((low, ends), ("absent",)) == []
 
 
 def test_starts_element_marks_the_blocks_a_new_name_tag_opens() -> None:

@@ -27,7 +27,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import accumulate, repeat
+from itertools import accumulate, count, repeat
+from operator import add
 
 import numpy as np
 
@@ -335,8 +336,9 @@ class Skeleton:
         low = joined.lower()
         if len(low) != len(joined):
             return None
-        ends = list(accumulate(len(raw) + 1 for raw in self.attr_strings))
-        return low, [end - 1 for end in ends]
+        # String i ends after the lengths of strings 0..i and the i NULs between them
+        # (summed in C: no Python step per string).
+        return low, list(map(add, accumulate(map(len, self.attr_strings)), count()))
 
 
 @dataclass

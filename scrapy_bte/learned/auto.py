@@ -105,7 +105,7 @@ def select(
         overlay = comments.consent_mask(doc) | filler_mask(doc)
         # Not where nothing else would pass the threshold: the page's own rules (a thread's
         # posts, a listing's records) read from a decision, and the fallback skips them.
-        if overlay.any() and (p[~overlay] >= threshold).any():
+        if np.count_nonzero(overlay) and (p[~overlay] >= threshold).any():
             p = np.where(overlay, np.zeros(1, dtype=p.dtype), p)
             named_furniture = overlay
             overlay = None  # decided
@@ -124,7 +124,7 @@ def select(
     keep, q = decide(doc, p, threshold, smooth=smooth, reasons=reasons)
     if named_furniture is not None and reasons is not None:
         reasons[named_furniture & ~keep] = Reason.FURNITURE
-    if smooth and not (q >= threshold).any() and not _thread_found(doc, rules):
+    if smooth and not np.count_nonzero(q >= threshold) and not _thread_found(doc, rules):
         # The model sees no content anywhere (a page unlike any it learned from): BTE's
         # text plateau, as ``hybrid`` reads it, is better evidence than the least unlikely blocks.
         plateau = hybrid.select(doc, span)
@@ -146,7 +146,7 @@ def select(
             keep = extended
         if rules.article_edges:
             body = keep & ~edge_mask(doc, keep, title) & ~_zone_blocks(doc, keep, title)
-            if body.any():
+            if np.count_nonzero(body):
                 if reasons is not None:
                     reasons[keep & ~body] = Reason.FURNITURE
                 keep = body
@@ -189,7 +189,7 @@ def select(
         inside = keep & dialogs.dialog_mask(doc)
         if overlay is not None:
             inside |= keep & overlay  # left to the decision: it goes from what was kept
-        if inside.any() and (keep & ~inside).any():
+        if np.count_nonzero(inside) and np.count_nonzero(keep & ~inside):
             if reasons is not None:
                 reasons[inside] = Reason.FURNITURE
             keep = keep & ~inside
@@ -223,7 +223,7 @@ def filler_mask(doc: Document) -> np.ndarray:
     placeholder "word word word"). Such a block once read as a news front's one article body."""
     out = np.zeros(doc.n_blocks, dtype=bool)
     texts = doc.texts
-    for b in np.flatnonzero(doc.words >= FILLER_WORDS).tolist():
+    for b in (doc.words >= FILLER_WORDS).nonzero()[0].tolist():
         text = texts[b]
         # Cheap first: filler repeats its first word all along; prose does not.
         head = text[:40].split(None, 1)
@@ -308,7 +308,7 @@ def _zone_blocks(doc: Document, keep: np.ndarray, title: str | None) -> np.ndarr
     first paragraph: the blocks an author or date is read from are never body
     text (mercury, the model trained without it: 0.9366 F1 against 0.9355)."""
     out = np.zeros(doc.n_blocks, dtype=bool)
-    long_kept = np.flatnonzero(keep & (doc.words >= FIRST_PARAGRAPH_WORDS))
+    long_kept = (keep & (doc.words >= FIRST_PARAGRAPH_WORDS)).nonzero()[0]
     first = int(long_kept[0]) if len(long_kept) else doc.n_blocks
     if first == 0:
         return out  # nothing stands before the body: no zones to read
@@ -432,7 +432,7 @@ def confidence(doc: Document, keep: np.ndarray, p: np.ndarray) -> float:
     High when the model was decisive (probabilities far from the threshold,
     weighted by words), the kept text is sure content and long enough.
     """
-    if not keep.any():
+    if not np.count_nonzero(keep):
         return 0.0
     words = np.asarray(doc.words, dtype=np.float64)
     total = max(float(words.sum()), 1.0)

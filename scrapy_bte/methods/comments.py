@@ -97,7 +97,7 @@ def _mask(doc: Document, reader: AttributeReader, keep: np.ndarray | None = None
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool)
     own = reader.per_element(doc)
-    if keep is not None and keep.any() and own.any():
+    if keep is not None and np.count_nonzero(own) and np.count_nonzero(keep):
         own = own.copy()
         own[_holders(doc, keep)] = 0
     return _inside(doc, own)
@@ -106,11 +106,11 @@ def _mask(doc: Document, reader: AttributeReader, keep: np.ndarray | None = None
 def _inside(doc: Document, own: np.ndarray, *, parts_only: bool = False) -> np.ndarray:
     """Per block, whether one of its container's ancestors (or the container) has ``own`` set;
     (``parts_only``) not counting ``<html>`` and ``<body>``."""
-    if parts_only and own.any():
+    if parts_only and np.count_nonzero(own):
         sk = doc.skeleton
         page = np.fromiter((name in _PAGE_ELEMENTS for name in sk.name_strings), bool, len(sk.name_strings))
         own = np.where(page[sk.el_name_id], 0, own)
-    if not own.any():
+    if not np.count_nonzero(own):
         return np.zeros(doc.n_blocks, dtype=bool)
     return path_or(doc, own)[doc.container] > 0
 
@@ -213,7 +213,7 @@ def _consent_elements(doc: Document) -> np.ndarray:
     """Per element, 1 where its ``class`` or ``id`` names a consent dialog (:data:`CONSENT_RE`)."""
     sk = doc.skeleton
     own = np.zeros(len(sk.el_attr_id), dtype=np.int64)
-    named = np.flatnonzero(element_bits(doc) & _OVERLAY_BIT)
+    named = (element_bits(doc) & _OVERLAY_BIT).nonzero()[0]
     if len(named) == 0:
         return own
     memo = _CONSENT_NAMES
@@ -249,7 +249,7 @@ def apply(
     if doc.n_blocks == 0:
         return keep, []
     inside = section_mask(doc)
-    if not inside.any():
+    if not np.count_nonzero(inside):
         return keep, []
     body = keep & ~inside
     if body.any():

@@ -69,17 +69,16 @@ def _near(doc: Document, first: int, copy: int) -> bool:
 def copy_mask(doc: Document, keep: np.ndarray) -> np.ndarray:
     """Per block, whether it is kept and belongs to a second (or third) copy of the body."""
     out = np.zeros(doc.n_blocks, dtype=bool)
-    kept = np.flatnonzero(keep).tolist()
     texts, words = doc.texts, doc.words
     first: dict[str, int] = {}
     original: dict[int, int] = {}
-    for b in kept:
-        if words[b] >= SHORT_WORDS:
-            o = first.setdefault(texts[b].lower(), b)
-            if o != b:
-                original[b] = o
+    for b in (keep & (words >= SHORT_WORDS)).nonzero()[0].tolist():
+        o = first.setdefault(texts[b].lower(), b)
+        if o != b:
+            original[b] = o
     if len(original) < MIN_BLOCKS:
         return out
+    kept = keep.nonzero()[0].tolist()
     runs: list[list[int]] = []
     run: list[int] = []
     for b in kept:

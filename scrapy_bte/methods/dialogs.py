@@ -35,6 +35,6 @@ def dialog_mask(doc: Document) -> np.ndarray:
     if "dialog" in names:
         own = own.copy()
         own[[el for el, name in enumerate(names) if name == "dialog"]] = 1
-    if not own.any():
+    if not np.count_nonzero(own):
         return np.zeros(doc.n_blocks, dtype=bool)
     return path_or(doc, own)[doc.container] > 0

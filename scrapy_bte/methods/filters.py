@@ -36,11 +36,14 @@ def filter_mask(doc: Document) -> np.ndarray:
     if n == 0:
         return out
     words = np.asarray(doc.words, dtype=np.float64)
-    short = np.flatnonzero(words <= COUNT_WORDS).tolist()
+    short = (words <= COUNT_WORDS).nonzero()[0].tolist()
     texts = doc.texts
     out[[b for b in short if RESULT_COUNT_RE.match(texts[b])]] = True
     names = doc.tag_names
-    inputs = [t for t, name in enumerate(names) if name == "input"]
+    # Where the tag stream holds ``input``: ``list.index`` steps over the other tags in C.
+    inputs: list[int] = []
+    for _ in range(names.count("input")):
+        inputs.append(names.index("input", inputs[-1] + 1 if inputs else 0))
     if not inputs:
         return out
     src, ends, lens = doc.tag_attribute_spans()
