@@ -161,18 +161,10 @@ def select(
         if rules.drop_post_comments:
             # Comments on one post (a Q&A site's notes under the question and each answer) are
             # not the thread's posts, however they were kept.
-            inside = keep & comments.post_comments_mask(doc, keep)
-            if inside.any() and (keep & ~inside).any():
-                if reasons is not None:
-                    reasons[inside] = Reason.COMMENTS
-                keep = keep & ~inside
+            keep = _leave(keep, comments.post_comments_mask(doc, keep), reasons, Reason.COMMENTS)
         if rules.drop_post_furniture:
             # A post's edit note and the guest's sign-in prompt, said in words, not names.
-            inside = keep & comments.post_notes_mask(doc)
-            if inside.any() and (keep & ~inside).any():
-                if reasons is not None:
-                    reasons[inside] = Reason.FURNITURE
-                keep = keep & ~inside
+            keep = _leave(keep, comments.post_notes_mask(doc), reasons)
         for wanted, named in (
             (rules.drop_shop_sections, comments.shop_furniture_mask),
             (rules.drop_post_furniture, comments.post_furniture_mask),
@@ -180,26 +172,15 @@ def select(
             (rules.drop_page_footer, comments.page_footer_mask),
         ):
             if wanted:
-                inside = keep & named(doc, keep)
-                if inside.any() and (keep & ~inside).any():
-                    if reasons is not None:
-                        reasons[inside] = Reason.FURNITURE
-                    keep = keep & ~inside
+                keep = _leave(keep, named(doc, keep), reasons)
         # A modal window's text (a shop's policies, a size chart, a sign-in box) is never content.
-        inside = keep & dialogs.dialog_mask(doc)
+        inside = dialogs.dialog_mask(doc)
         if overlay is not None:
-            inside |= keep & overlay  # left to the decision: it goes from what was kept
-        if np.count_nonzero(inside) and np.count_nonzero(keep & ~inside):
-            if reasons is not None:
-                reasons[inside] = Reason.FURNITURE
-            keep = keep & ~inside
+            inside = inside | overlay  # left to the decision: it goes from what was kept
+        keep = _leave(keep, inside, reasons)
         if rules.drop_filters:
             # A listing's checkboxes and result count are its controls, not its items.
-            inside = keep & filters.filter_mask(doc)
-            if inside.any() and (keep & ~inside).any():
-                if reasons is not None:
-                    reasons[inside] = Reason.FURNITURE
-                keep = keep & ~inside
+            keep = _leave(keep, filters.filter_mask(doc), reasons)
         if rules.drop_repeats:
             keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
         elif rules.drop_copies:
@@ -209,6 +190,20 @@ def select(
                     reasons[copies] = Reason.REPEATED
                 keep = keep & ~copies
     return keep, q
+
+
+def _leave(
+    keep: np.ndarray, named: np.ndarray, reasons: np.ndarray | None, reason: Reason = Reason.FURNITURE
+) -> np.ndarray:
+    """``keep`` without the kept blocks ``named`` marks, unless they are all it holds: a rule
+    that names furniture never empties a page (a page whose only text sits in its footer, a
+    dialog or a post's comments keeps it)."""
+    inside = keep & named
+    if not np.count_nonzero(inside) or not np.count_nonzero(keep & ~inside):
+        return keep
+    if reasons is not None:
+        reasons[inside] = reason
+    return keep & ~inside
 
 
 def _thread_found(doc: Document, rules: Any) -> bool:
