@@ -22,6 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
 
+import numpy as np
 import pytest
 
 import scrapy_bte
@@ -60,6 +61,16 @@ BOILERPLATE = ("Archive of the navigation menu", "Council approves the new parki
 
 
 @dataclass
+class FixedModel:
+    """A block model whose probabilities are given: the selection rules read them as they are."""
+
+    def __init__(self, p: list[float], threshold: float = 0.65) -> None:
+        self.p, self.threshold = np.asarray(p, dtype=np.float32), threshold
+
+    def predict_document(self, doc: object, X: np.ndarray) -> np.ndarray:
+        return self.p
+
+
 class Route:
     body: bytes
     content_type: str | None = "text/html; charset=utf-8"

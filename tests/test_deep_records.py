@@ -4,6 +4,7 @@ the post element its siblings share (cell > content > wrapper > body > text)."""
 from __future__ import annotations
 
 import numpy as np
+from conftest import FixedModel
 
 from scrapy_bte.api import parse
 from scrapy_bte.learned import auto
@@ -27,16 +28,6 @@ def _post(text: str) -> str:
     return f"<article class='message message--post'><div class='message-inner'><div class='message-cell'>{inner}</div></div></article>"
 
 
-class _FixedModel:
-    """A block model whose probabilities are given: the selection rules read them as they are."""
-
-    def __init__(self, p: list[float], threshold: float = 0.65) -> None:
-        self.p, self.threshold = np.asarray(p, dtype=np.float32), threshold
-
-    def predict_document(self, doc: object, X: np.ndarray) -> np.ndarray:
-        return self.p
-
-
 def test_a_threads_posts_join_however_deep_their_text_sits() -> None:
     html = "<html><body><div class='thread'>" + "".join(_post(t) for t in _POSTS) + "</div></body></html>"
     doc = parse(html)
@@ -45,5 +36,5 @@ def test_a_threads_posts_join_however_deep_their_text_sits() -> None:
     assert records.record_mask(doc, keep).all()
     # The model is sure of the first post only; the replies sit over the records' bar.
     p = [0.95] + [0.3] * (len(_POSTS) - 1)
-    kept, _ = auto.select(doc, document_span(doc), _FixedModel(p), smooth=True, page_type="forum")  # type: ignore[arg-type]
+    kept, _ = auto.select(doc, document_span(doc), FixedModel(p), smooth=True, page_type="forum")  # type: ignore[arg-type]
     assert kept.all()

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import FixedModel
 
 from scrapy_bte.api import parse
 from scrapy_bte.learned import auto
@@ -21,16 +22,6 @@ _POLICY = (
     "Items may be returned within thirty days of delivery in their original packaging. Return "
     "shipping is paid by the customer unless the item arrived damaged or was sent in error."
 )
-
-
-class _FixedModel:
-    """A block model whose probabilities are given: the selection rules read them as they are."""
-
-    def __init__(self, p: list[float], threshold: float = 0.65) -> None:
-        self.p, self.threshold = np.asarray(p, dtype=np.float32), threshold
-
-    def predict_document(self, doc: object, X: np.ndarray) -> np.ndarray:
-        return self.p
 
 
 @pytest.mark.parametrize(
@@ -55,7 +46,7 @@ def test_a_modal_windows_text_goes_however_sure_the_model_is(opening: str, closi
     p = [0.95 if doc.texts[b] in (_DESCRIPTION, _POLICY) else 0.1 for b in range(doc.n_blocks)]
     for page_type in ("product", "service", "article"):
         reasons = np.zeros(doc.n_blocks, dtype=np.int8)
-        model: Any = _FixedModel(p)
+        model: Any = FixedModel(p)
         keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type=page_type, reasons=reasons)
         kept = {doc.texts[b] for b in np.flatnonzero(keep)}
         assert _DESCRIPTION in kept and _POLICY not in kept, page_type
@@ -65,7 +56,7 @@ def test_a_modal_windows_text_goes_however_sure_the_model_is(opening: str, closi
 def test_a_page_whose_only_text_is_a_dialog_keeps_it() -> None:
     doc = parse(f"<html><body><div role='dialog'><p>{_POLICY}</p><p>{_DESCRIPTION}</p></div></body></html>")
     assert dialogs.dialog_mask(doc).all()
-    keep, _ = auto.select(doc, document_span(doc), _FixedModel([0.9, 0.9]), smooth=True, page_type="product")  # type: ignore[arg-type]
+    keep, _ = auto.select(doc, document_span(doc), FixedModel([0.9, 0.9]), smooth=True, page_type="product")  # type: ignore[arg-type]
     assert keep.all()
 
 

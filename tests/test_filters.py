@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from conftest import FixedModel
 
 from scrapy_bte.api import parse
 from scrapy_bte.learned import auto
@@ -42,14 +43,6 @@ def _listing(count: str = "Showing 1–3 of 21 stories") -> str:
     )
 
 
-class _FixedModel:
-    def __init__(self, p: list[float], threshold: float = 0.65) -> None:
-        self.p, self.threshold = np.asarray(p, dtype=np.float32), threshold
-
-    def predict_document(self, doc: object, X: np.ndarray) -> np.ndarray:
-        return self.p
-
-
 def test_checkbox_labels_and_the_result_count_are_filters() -> None:
     doc = parse(_listing())
     found = {doc.texts[b] for b in np.flatnonzero(filter_mask(doc))}
@@ -67,7 +60,7 @@ def test_result_counts_in_their_usual_forms_and_not_other_numbers() -> None:
 
 def test_a_listing_keeps_its_cards_without_its_filters() -> None:
     doc = parse(_listing())
-    model: Any = _FixedModel([0.8] * doc.n_blocks)
+    model: Any = FixedModel([0.8] * doc.n_blocks)
     keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="listing")
     kept = {doc.texts[b] for b in np.flatnonzero(keep)}
     assert {t for card in _CARDS for t in card} <= kept

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from conftest import FixedModel
 
 from scrapy_bte.api import parse
 from scrapy_bte.learned import auto
@@ -87,16 +88,6 @@ def test_link_previews_and_avatars_in_a_post_are_post_furniture() -> None:
     assert all(inside.values())
 
 
-class _FixedModel:
-    """A block model whose probabilities are given: the selection rules read them as they are."""
-
-    def __init__(self, p: list[float], threshold: float = 0.65) -> None:
-        self.p, self.threshold = np.asarray(p, dtype=np.float32), threshold
-
-    def predict_document(self, doc: object, X: np.ndarray) -> np.ndarray:
-        return self.p
-
-
 _REPLIES = [
     "Mine did the same after a wet winter, and a new chain with a cleaned cassette sorted it straight away.",
     "Check the hanger alignment too: a bent hanger makes the chain skip on the small cogs whatever you adjust.",
@@ -114,7 +105,7 @@ def test_an_element_that_holds_the_thread_is_no_furniture_whatever_its_name() ->
     )
     doc = parse(html)
     p = [0.1 if "wheels" in t else 0.9 for t in doc.texts]
-    model: Any = _FixedModel(p)
+    model: Any = FixedModel(p)
     keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
     kept = {doc.texts[b] for b in np.flatnonzero(keep)}
     assert {_POST, *_REPLIES} <= kept
@@ -161,7 +152,7 @@ def _qa_page() -> str:
 
 def test_comments_under_each_post_of_a_qa_thread_are_not_its_posts() -> None:
     doc = parse(_qa_page())
-    model: Any = _FixedModel([0.9] * doc.n_blocks)
+    model: Any = FixedModel([0.9] * doc.n_blocks)
     keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
     kept = {doc.texts[b] for b in np.flatnonzero(keep)}
     assert kept == {_QUESTION, *_ANSWERS}
@@ -178,7 +169,7 @@ def test_replies_named_as_comments_of_one_thread_stay_its_posts() -> None:
     )
     doc = parse(html)
     assert not comments.post_comments_mask(doc, np.ones(doc.n_blocks, dtype=bool)).any()
-    model: Any = _FixedModel([0.9] * doc.n_blocks)
+    model: Any = FixedModel([0.9] * doc.n_blocks)
     keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
     assert {doc.texts[b] for b in np.flatnonzero(keep)} == {_QUESTION, *_ANSWERS}
 
@@ -196,7 +187,7 @@ def test_a_thread_the_model_doubts_everywhere_keeps_its_posts_not_the_text_plate
         f"<footer><div class='legal'>{footer}</div></footer></body></html>"
     )
     doc = parse(html)
-    model: Any = _FixedModel([0.3 if t in _ANSWERS else 0.1 for t in doc.texts])
+    model: Any = FixedModel([0.3 if t in _ANSWERS else 0.1 for t in doc.texts])
     keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
     assert {doc.texts[b] for b in np.flatnonzero(keep)} == set(_ANSWERS)
 
@@ -220,7 +211,7 @@ def test_edit_notes_and_the_guests_sign_in_prompt_are_no_posts() -> None:
     assert not comments.post_notes_mask(
         parse("<p>I cannot log in since the update, and my password reset mail never comes.</p>")
     ).any()
-    model: Any = _FixedModel([0.9] * doc.n_blocks)
+    model: Any = FixedModel([0.9] * doc.n_blocks)
     keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
     assert {doc.texts[b] for b in np.flatnonzero(keep)} == {_POST, *_REPLIES}
 
@@ -240,7 +231,7 @@ def test_posts_marked_by_schema_microdata_join_a_thread_however_they_nest() -> N
     doc = parse(html)
     marked = {doc.texts[b] for b in np.flatnonzero(comments.schema_posts_mask(doc))}
     assert marked == {_POST, *_REPLIES}
-    model: Any = _FixedModel([0.9 if t == _POST else 0.2 for t in doc.texts])
+    model: Any = FixedModel([0.9 if t == _POST else 0.2 for t in doc.texts])
     keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum")
     kept = {doc.texts[b] for b in np.flatnonzero(keep)}
     assert {_POST, *_REPLIES} <= kept

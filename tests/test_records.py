@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import FixedModel
 
 from scrapy_bte import extract
 from scrapy_bte.api import parse
@@ -270,16 +271,6 @@ def test_post_furniture_is_the_user_card_signature_and_buttons_of_a_post() -> No
     assert not any(PROFILES[t].drop_post_furniture for t in PROFILES if t != "forum")
 
 
-class _FixedModel:
-    """A block model whose probabilities are given: the selection rules read them as they are."""
-
-    def __init__(self, p: list[float], threshold: float = 0.65) -> None:
-        self.p, self.threshold = np.asarray(p, dtype=np.float32), threshold
-
-    def predict_document(self, doc: object, X: np.ndarray) -> np.ndarray:
-        return self.p
-
-
 def test_reviews_leave_the_decision_so_a_product_page_keeps_its_specs() -> None:
     """A shop page whose only confident text is its reviews: without them, the specs are the content."""
     specs = ["Body: Alder", "Neck: Maple", "Frets: 22 medium jumbo", "Scale: 648 mm", "Pickups: three single coils"]
@@ -292,7 +283,7 @@ def test_reviews_leave_the_decision_so_a_product_page_keeps_its_specs() -> None:
     doc = parse(html)
     assert doc.n_blocks == 1 + len(specs) + 3
     # The model is sure of the reviews only; the specs sit under its threshold.
-    model = _FixedModel([0.05] + [0.45] * len(specs) + [0.95] * 3)
+    model = FixedModel([0.05] + [0.45] * len(specs) + [0.95] * 3)
     reasons = np.zeros(doc.n_blocks, dtype=np.int8)
     keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="product", reasons=reasons)  # type: ignore[arg-type]
     kept = {doc.texts[b] for b in np.flatnonzero(keep)}
@@ -318,9 +309,7 @@ def test_a_forum_threads_replies_are_its_posts_however_low_the_model_scores_comm
     p = [0.95 if doc.texts[b] == question else 0.05 for b in range(doc.n_blocks)]  # comments scored low
     for page_type, kept_replies in (("forum", True), ("article", False)):
         reasons = np.zeros(doc.n_blocks, dtype=np.int8)
-        keep, _ = auto.select(
-            doc, document_span(doc), _FixedModel(p), smooth=True, page_type=page_type, reasons=reasons
-        )  # type: ignore[arg-type]
+        keep, _ = auto.select(doc, document_span(doc), FixedModel(p), smooth=True, page_type=page_type, reasons=reasons)  # type: ignore[arg-type]
         kept = {doc.texts[b] for b in np.flatnonzero(keep)}
         assert question in kept
         assert (set(replies) <= kept) is kept_replies, page_type

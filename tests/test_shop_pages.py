@@ -4,23 +4,13 @@
 from __future__ import annotations
 
 import numpy as np
+from conftest import FixedModel
 
 from scrapy_bte.api import parse
 from scrapy_bte.learned import auto
 from scrapy_bte.learned.profiles import PROFILES
 from scrapy_bte.methods import comments
 from scrapy_bte.methods.bte import document_span
-
-
-class _FixedModel:
-    """A block model whose probabilities are given: the selection rules read them as they are."""
-
-    def __init__(self, p: list[float], threshold: float = 0.65) -> None:
-        self.p, self.threshold = np.asarray(p, dtype=np.float32), threshold
-
-    def predict_document(self, doc: object, X: np.ndarray) -> np.ndarray:
-        return self.p
-
 
 _ITEMS = [
     ("Merino Trail Sock", "Cushioned wool sock for long days on rough paths and wet ground."),
@@ -34,7 +24,7 @@ _FACETS = ["Black (12)", "Blue (7)", "$25 to $50 (31)", "4 & up (18)", "Sort: Be
 def _select(html: str, p: list[float], page_type: str) -> tuple[object, set[str]]:
     doc = parse(html)
     assert doc.n_blocks == len(p), [doc.texts[b] for b in range(doc.n_blocks)]
-    keep, _ = auto.select(doc, document_span(doc), _FixedModel(p), smooth=True, page_type=page_type)  # type: ignore[arg-type]
+    keep, _ = auto.select(doc, document_span(doc), FixedModel(p), smooth=True, page_type=page_type)  # type: ignore[arg-type]
     return doc, {doc.texts[b] for b in np.flatnonzero(keep)}
 
 
