@@ -60,7 +60,6 @@ LATIN1_SENTENCES = ("Der Bäcker Müller eröffnet sein Café am Marktplatz",)
 BOILERPLATE = ("Archive of the navigation menu", "Council approves the new parking rules", "FooterCorp", "Advertise")
 
 
-@dataclass
 class FixedModel:
     """A block model whose probabilities are given: the selection rules read them as they are."""
 
@@ -71,6 +70,7 @@ class FixedModel:
         return self.p
 
 
+@dataclass
 class Route:
     body: bytes
     content_type: str | None = "text/html; charset=utf-8"
