@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from conftest import FixedModel
@@ -55,6 +57,37 @@ def _listing(tag: str, wrapper: str) -> str:
 LISTING = _listing("article", "div")
 #: ... and as list items, which the skeleton does not hold as elements.
 LIST_ITEMS = _listing("li", "ul")
+
+
+def _class_words_one_by_one(raw: str) -> str:
+    """What a search of each attribute string on its own finds: the first class attribute."""
+    m = re.search(r"""(?:^|\s)class\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", raw, re.IGNORECASE)
+    value = (m.group(1) or m.group(2) or m.group(3) or "") if m else ""
+    return " ".join(sorted(re.sub(r"\d+", "", value).split()))
+
+
+def test_class_words_match_a_case_blind_search_from_a_space() -> None:
+    strings = [
+        ' class="card card-3" id="a1"',
+        " class='card-7 card'",
+        " CLASS=teaser data-x=1",
+        ' data-class="no" title="x"',
+        ' class="open',  # unterminated: no class value here
+        "",
+        ' class="a" class="b"',
+        ' id="x" class = "sp aced"',
+        " class=",
+        ' class="" class="late"',
+        'class="first"',
+        ' href="/a?class=x"',
+        ' class="tab\tsep" ',
+        ' title="a class=b" class="c"',
+    ]
+    strings.append("\u0130 CLASS='Dotted-2 x'")  # lower case one character longer: read as written
+    expected = [_class_words_one_by_one(raw) for raw in strings]
+    assert [records.class_words(raw) for raw in strings] == expected
+    assert expected[:3] == ["card card-", "card card-", "teaser"] and expected[4] == ""
+    assert expected[-1] == "Dotted- x"
 
 
 @pytest.mark.parametrize("page", [LISTING, LIST_ITEMS], ids=["elements", "list-items"])
