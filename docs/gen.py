@@ -69,7 +69,7 @@ ARTICLE_FIELD_DOCS: dict[str, tuple[str, str]] = {
     "author": (
         'the names as the page gives them, joined by ", "',
         "JSON-LD `author`/`creator`, `<meta name=author>`, `article:author` (not profile URLs), Dublin Core "
-        "`creator`, the first microdata `author`, the first run of `<a rel=author>` links, the page's byline block",
+        "`creator`, the first microdata `author`, the first run of `<a rel=author>` links, the page's byline block, a link to the author's page beside the headline",
     ),
     "date": (
         "published, ISO 8601 with time and offset where the page has them",

@@ -485,3 +485,47 @@ def test_a_sort_by_label_is_no_byline_and_a_join_date_no_dateline() -> None:
         "</body></html>"
     )
     assert extract(byline, fields=("author",)).author == "Mara Ellison"
+
+
+# -- the author a link to the author's page names -----------------------------------------------
+
+_PROSE = "<p>" + " ".join(["The harbour board met on Tuesday and agreed the plan for the new quay."] * 4) + "</p>"
+
+
+def _linked_page(byline: str, later: str = "") -> str:
+    return (
+        "<html><head><title>Quay plan agreed | Coast Times</title></head><body>"
+        '<nav><a href="/authors/">Our authors</a> <a href="/">Home</a></nav>'
+        f"<main><h1>Quay plan agreed</h1><div class='meta'>{byline}</div>{_PROSE}{_PROSE}</main>{later}</body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("byline", "author"),
+    [
+        ('<span><a href="/authors/trevor-jackins">Trevor Jackins</a></span>', "Trevor Jackins"),
+        ('<a href="https://example.org/author/Faith%20Katunga">Faith Katunga</a>', "Faith Katunga"),
+        ('<a href="/de/autoren/bence-kovacs/">Bence Kovács</a>', "Bence Kovács"),
+        # The link's text must name the page it points to, and be a name.
+        ('<a href="/author/juliette-carreiro">Articles by Juliette</a>', None),
+        ('<a href="/author/juliette-carreiro">2 articles</a>', None),
+        # A link elsewhere in the path, or to the list of authors, names no one.
+        ('<a href="/topics/trevor-jackins">Trevor Jackins</a>', None),
+    ],
+)
+def test_a_link_to_the_authors_page_beside_the_headline_names_the_author(byline: str, author: str | None) -> None:
+    f = read_page(_linked_page(byline))
+    assert f.author == author
+    assert f.sources.get("author") == ("author-link" if author else None)
+
+
+def test_author_links_far_from_the_headline_name_no_one() -> None:
+    cards = "".join(
+        f'<article><h3>Story {i}</h3><p>Summary of story {i} in a few words here.</p><a href="/author/ann-lee">Ann Lee</a></article>'
+        for i in range(20)
+    )
+    f = read_page(_linked_page("<span>Staff</span>", later=f"<section>{cards}</section>"))
+    assert f.author is None
+    # Beside the headline the same link names her; a byline that says "By" still comes first.
+    assert read_page(_linked_page('<a href="/author/ann-lee">Ann Lee</a>')).author == "Ann Lee"
+    assert read_page(_linked_page('By Bo Li <a href="/author/ann-lee">Ann Lee</a>')).sources["author"] == "byline-block"

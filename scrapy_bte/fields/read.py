@@ -19,6 +19,7 @@ from . import dates, values
 from . import language as _language
 from . import markup as _markup
 from . import title as _title
+from .author_links import author_from_links
 from .jsonld import Graph
 from .record import FIELD_NAMES, Fields
 from .zones import Zones, page_zones
@@ -460,6 +461,10 @@ def complete(
             sources["title"] = source
     if need_author and zones.author:
         out["author"], sources["author"] = zones.author, "byline-block"
+    elif need_author:
+        linked = author_from_links(doc, zones.headline)
+        if linked:
+            out["author"], sources["author"] = linked, "author-link"
     for name in ("date", "modified"):
         value = out[name]
         if name in wanted and value and len(value) == 19:  # a local time: a <time> may say its zone
