@@ -319,7 +319,7 @@ def _first(page: Page, fieldname: str, base: str | None) -> tuple[str, str] | No
 
 def _base(url: str | None, page: Page) -> str | None:
     """What relative URLs resolve against: the page's URL, else an absolute canonical URL."""
-    if values.is_absolute(url):
+    if url and values.is_absolute(url):
         return url
     for read in SOURCES["canonical_url"].values():
         raw = read(page)
@@ -347,13 +347,23 @@ def read_markup(markup: str, url: str | None = None) -> Fields:
 
 #: Title sources read from the page head alone: what headings are compared with.
 _HEAD_TITLES = ("json-ld", "og", "twitter", "dc", "title-tag")
+#: Per title source, the head's sources after it in :data:`ORDER`.
+_HEAD_TITLES_AFTER = {
+    name: tuple(s for s in ORDER["title"][k + 1 :] if s in _HEAD_TITLES) for k, name in enumerate(ORDER["title"])
+}
 
 
-def titles(page: Page, chosen: str | None = None) -> list[str]:
-    """The markup's title candidates from the head, most trusted first (and ``chosen`` first of all)."""
+def titles(page: Page, chosen: str | None = None, after: str | None = None) -> list[str]:
+    """The markup's title candidates from the head, most trusted first (and ``chosen`` first of all).
+
+    ``after`` is the source ``chosen`` was read from where, as :func:`choose` reads it, no source
+    before it gave a title: only the sources after it are read (the others would give nothing new).
+    """
     out = [chosen] if chosen else []
-    for source in _HEAD_TITLES:
-        value = clean("title", SOURCES["title"][source](page), None)
+    read = SOURCES["title"]
+    for source in _HEAD_TITLES_AFTER.get(after, _HEAD_TITLES) if after is not None else _HEAD_TITLES:
+        raw = read[source](page)
+        value = None if raw is None else clean("title", raw, None)
         if value and value not in out:
             out.append(value)
     return out
@@ -394,7 +404,8 @@ def read_document(doc: Document, url: str | None = None, wanted: tuple[str, ...]
     """:func:`read_page` over a built document (whose ``markup`` it reads); byline and dateline
     blocks are looked for only where the markup lacks the author or date."""
     page = Page(doc.markup, doc, meta_keys(wanted))
-    return complete(choose(page, url, wanted), page, wanted)[0]
+    fields = choose(page, url, wanted)
+    return fields if _BLOCK_FIELDS.isdisjoint(wanted) else complete(fields, page, wanted)[0]
 
 
 def read_page_zones(
@@ -410,6 +421,10 @@ def read_page_zones(
     return complete(choose(page, url, wanted), page, wanted, all_zones=True)
 
 
+#: The fields whose values may come from the page's blocks (:func:`complete`): the others need no block read.
+_BLOCK_FIELDS = frozenset({"title", "author", "date", "language"})
+
+
 def complete(
     fields: Fields, page: Page, wanted: tuple[str, ...] = FIELD_NAMES, *, all_zones: bool = False
 ) -> tuple[Fields, Zones]:
@@ -423,7 +438,7 @@ def complete(
     looked for only then, unless ``all_zones``). Without ``all_zones``,
     fields that need no block (description, image, ...) read none.
     """
-    if not (all_zones or "language" in wanted or "author" in wanted or "date" in wanted or "title" in wanted):
+    if not all_zones and _BLOCK_FIELDS.isdisjoint(wanted):
         return fields, Zones()  # no field asked for needs a block (the canonical URL of the page type)
     doc = page.doc if page.doc is not None else build(page.markup)
     out = fields.values()
@@ -436,7 +451,8 @@ def complete(
     need_date = "date" in wanted and (out["date"] is None or sources.get("date") == "time")
     if not (all_zones or need_author or need_date or "title" in wanted):
         return Fields(**out, sources=sources), Zones()  # no field asked for needs a block
-    markup_titles = titles(page, out["title"] if sources.get("title") not in (None, "title-tag") else None)
+    # The title, where the markup gave one, first; the sources before its own gave none.
+    markup_titles = titles(page, out["title"], sources["title"]) if "title" in sources else titles(page)
     zones = page_zones(
         doc,
         markup_titles or doc.title_tag,
