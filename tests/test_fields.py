@@ -524,3 +524,13 @@ def test_fields_read_from_markup_alone_read_no_block() -> None:
     alone = read_document(doc, None, ("canonical_url", "description"))
     assert alone.canonical_url == "https://e.org/a/b" and alone.sources == {"canonical_url": "link"}
     assert read_document(doc, None, ("canonical_url", "title")).canonical_url == alone.canonical_url
+
+
+def test_a_page_scans_once_and_keeps_what_it_found() -> None:
+    markup = _head('<script type="application/ld+json">{"@type": "Article", "headline": "H"}</script>')
+    page = Page(markup, build(markup))
+    assert "graph" not in vars(page)
+    graph = page.graph
+    assert page.graph is graph and vars(page)["graph"] is graph
+    assert page.article == {"@type": "Article", "headline": "H"}
+    assert type(page).graph.__doc__ == type(page).graph.compute.__doc__
