@@ -121,3 +121,19 @@ def test_a_fast_score_that_differs_from_the_models_own_is_not_used(model) -> Non
 
     assert language._scorer(model, own) is None
     assert language._scorer(model, lambda data: LanguageIdentifier._raw_score(model, data)) is not None
+
+
+def test_feature_rows_read_list_tables_as_arrays() -> None:
+    """The identifier walks Python lists (an int per read, not a numpy scalar): same features, counts, rows."""
+    rng = np.random.default_rng(3)
+    states = 5
+    nextmove = rng.integers(0, states, states * 256).astype(np.uint32)
+    rowbase = np.arange(states, dtype=np.int64) * 256
+    output = np.array([-1, 0, 2, -1, 1], np.int64)
+    table = rng.random((3, 4)).astype(np.float16)
+    data = bytes(rng.integers(0, 256, 300).tolist())
+    arrays = language.feature_rows((nextmove, rowbase, output, table), data)
+    lists = language.feature_rows((nextmove.tolist(), rowbase.tolist(), output.tolist(), table), data)
+    assert arrays is not None and lists is not None
+    for a, b in zip(arrays, lists):
+        assert a.dtype == b.dtype and np.array_equal(a, b)

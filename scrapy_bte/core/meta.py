@@ -26,13 +26,24 @@ _ATTR_RE = re.compile(r"""(?<![-\w:.])([a-zA-Z_:][-\w:.]*)\s*=\s*(?:"([^"]*)"|'(
 
 def attributes(raw: str) -> dict[str, str]:
     """A tag's attributes from its raw attribute string: names lower-cased, first one wins, entities decoded."""
+    return {key: unescape(value) for key, value in raw_attributes(raw).items()}
+
+
+def raw_attributes(raw: str) -> dict[str, str]:
+    """:func:`attributes` with entities not yet decoded: a reader of a few attributes decodes only those."""
     out: dict[str, str] = {}
-    for m in _ATTR_RE.finditer(raw):
-        key = m.group(1).lower()
+    # One C call finds every attribute; of a value's three forms, the one that matched is the
+    # non-empty one (an empty value is "" in whichever form it was written).
+    for key, double, single, bare in _ATTR_RE.findall(raw):
+        key = key.lower()
         if key not in out:
-            val = m.group(2) if m.group(2) is not None else m.group(3) if m.group(3) is not None else m.group(4)
-            out[key] = unescape(val)
+            out[key] = double or single or bare
     return out
+
+
+def _decoded(attrs: dict[str, str], name: str) -> str | None:
+    raw = attrs.get(name)
+    return None if raw is None else unescape(raw)
 
 
 def meta_tags(markup: str, limit: int = 200_000) -> list[str]:
@@ -125,10 +136,10 @@ def meta_content(
     if tags is None:
         tags = meta_tags(markup, limit)
     for tag in _candidates(tags, wanted):  # parse attributes only of candidate tags
-        attrs = attributes(tag[5:-1])
-        key = (attrs.get("property") or attrs.get("name") or "").lower()
+        attrs = raw_attributes(tag[5:-1])
+        key = (_decoded(attrs, "property") or _decoded(attrs, "name") or "").lower()
         if key in keys and key not in found:
-            value = next((attrs[v] for v in values if attrs.get(v)), None)
+            value = next(filter(None, (_decoded(attrs, v) for v in values)), None)
             if value:
                 found[key] = " ".join(value.split())
     return found

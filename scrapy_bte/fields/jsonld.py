@@ -140,7 +140,8 @@ def _walk(value: Any, out: list[dict[str, Any]], depth: int = 0) -> None:
         return
     if isinstance(value, list):
         for item in value:
-            _walk(item, out, depth + 1)
+            if isinstance(item, (dict, list)):  # a string or number holds no node: no call for it
+                _walk(item, out, depth + 1)
     elif isinstance(value, dict):
         out.append(value)
         for key, item in value.items():

@@ -37,7 +37,7 @@ _PROBES = (
 )
 
 #: The automaton and the float16 table: (next states, row offset per state, feature per state, rows).
-Tables = tuple[Any, np.ndarray, np.ndarray, np.ndarray]
+Tables = tuple[Any, Any, Any, np.ndarray]
 
 
 def feature_rows(tables: Tables, data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -49,12 +49,13 @@ def feature_rows(tables: Tables, data: bytes) -> tuple[np.ndarray, np.ndarray, n
     """
     nextmove, rowbase, output, table = tables
     counts: dict[int, int] = {}
+    get = counts.get
     state = 0
     for byte in data:
         state = nextmove[rowbase[state] + byte]
-        feature = int(output[state])
+        feature = output[state]
         if feature >= 0:
-            counts[feature] = counts.get(feature, 0) + 1
+            counts[feature] = get(feature, 0) + 1
     if not counts:
         return None
     features = np.fromiter(counts, np.int64, len(counts))
@@ -71,10 +72,12 @@ def _scorer(model: Any, own: Callable[[bytes], np.ndarray]) -> Callable[[bytes],
     """
     try:
         table = model.nb_ptc
+        # Python lists of ints (checked as such by numpy): the walk reads one entry per byte,
+        # which a list gives as an int and an array as a numpy scalar, several times slower.
         tables = (
             model.tk_nextmove,
-            np.asarray(model._rowbase, np.int64),
-            np.asarray(model.tk_output, np.int64),
+            np.asarray(model._rowbase, np.int64).tolist(),
+            np.asarray(model.tk_output, np.int64).tolist(),
             table,
         )
         prior, encode = model.nb_pc, model._encode

@@ -9,8 +9,8 @@ still needs it. Most pages are answered by their head alone.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cached_property, lru_cache
-from typing import Any
+from functools import lru_cache
+from typing import Any, Generic, TypeVar, overload
 
 from ..core.document import Document, build
 from ..core.marks import Marks
@@ -57,6 +57,32 @@ def _node_name(graph: Graph, value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+_T = TypeVar("_T")
+
+
+class _Scan(Generic[_T]):
+    """A :class:`Page` value computed on its first read and kept on the page: what
+    ``functools.cached_property`` does, without the lock it takes on every first read before
+    Python 3.12 (a page's dozen scans paid for it on every page; a page is read by the one call
+    that made it)."""
+
+    def __init__(self, compute: Callable[[Page], _T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, page: None, owner: type | None = None) -> _Scan[_T]: ...
+    @overload
+    def __get__(self, page: Page, owner: type | None = None) -> _T: ...
+    def __get__(self, page: Page | None, owner: type | None = None) -> _T | _Scan[_T]:
+        if page is None:
+            return self
+        # A non-data descriptor: once set, the page's own attribute is read without this call.
+        value = page.__dict__[self.name] = self.compute(page)
+        return value
+
+
 class Page:
     """One page's markup and what has been read from it so far (each scan at most once)."""
 
@@ -68,7 +94,7 @@ class Page:
         #: The ``<meta>`` keys :attr:`meta` reads: fewer when fewer fields are wanted (see :func:`meta_keys`).
         self.meta_keys = meta_keys
 
-    @cached_property
+    @_Scan
     def marks(self) -> Marks:
         # The document found them when it was built, in the markup it holds.
         doc = self._same_markup_doc
@@ -79,32 +105,32 @@ class Page:
         """The document, when it was built from this very markup (its marks then hold for it)."""
         return self.doc if self.doc is not None and self.doc.markup is self.markup else None
 
-    @cached_property
+    @_Scan
     def head_end(self) -> int:
         end = self.marks.find("<body")
         return end if end >= 0 else min(len(self.markup), 200_000)
 
-    @cached_property
+    @_Scan
     def meta(self) -> dict[str, str]:
         tags = self.doc.meta_tags if self.doc is not None else meta_tags(self.markup)
         return meta_content(self.markup, self.meta_keys, values=("content", "value"), tags=tags)
 
-    @cached_property
+    @_Scan
     def graph(self) -> Graph:
         # Without a document, one word is found as fast by a plain search: the pass over all the
         # words is paid for only by a call that reads the other scans too (and then it was made first).
         marks = self.marks if self._same_markup_doc is not None else self.__dict__.get("marks")
         return Graph(_markup.jsonld_scripts(self.markup, marks))
 
-    @cached_property
+    @_Scan
     def article(self) -> dict[str, Any]:
         return self.graph.article() or {}
 
-    @cached_property
+    @_Scan
     def webpage(self) -> dict[str, Any]:
         return self.graph.page() or {}
 
-    @cached_property
+    @_Scan
     def props(self) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}
         for prop, value in _markup.itemprops(self.markup, self.marks):
@@ -115,7 +141,7 @@ class Page:
         got = self.props.get(name)
         return got[0] if got else None  # the first: later ones are often comments' or related posts'
 
-    @cached_property
+    @_Scan
     def times(self) -> list[tuple[str, str]]:
         return _markup.times(self.markup, self.marks)
 
@@ -138,7 +164,7 @@ class Page:
             return self.doc.title_tag
         return _markup.title_tag(self.markup, self.head_end)
 
-    @cached_property
+    @_Scan
     def canonical_link(self) -> str | None:
         # Read twice by a reader of the canonical URL: for the base URL, then as the field's value.
         return _markup.canonical(self.markup, self.head_end, self.marks)
@@ -320,7 +346,7 @@ def _first(page: Page, fieldname: str, base: str | None) -> tuple[str, str] | No
 
 def _base(url: str | None, page: Page) -> str | None:
     """What relative URLs resolve against: the page's URL, else an absolute canonical URL."""
-    if values.is_absolute(url):
+    if url and values.is_absolute(url):
         return url
     for read in SOURCES["canonical_url"].values():
         raw = read(page)
@@ -348,13 +374,23 @@ def read_markup(markup: str, url: str | None = None) -> Fields:
 
 #: Title sources read from the page head alone: what headings are compared with.
 _HEAD_TITLES = ("json-ld", "og", "twitter", "dc", "title-tag")
+#: Per title source, the head's sources after it in :data:`ORDER`.
+_HEAD_TITLES_AFTER = {
+    name: tuple(s for s in ORDER["title"][k + 1 :] if s in _HEAD_TITLES) for k, name in enumerate(ORDER["title"])
+}
 
 
-def titles(page: Page, chosen: str | None = None) -> list[str]:
-    """The markup's title candidates from the head, most trusted first (and ``chosen`` first of all)."""
+def titles(page: Page, chosen: str | None = None, after: str | None = None) -> list[str]:
+    """The markup's title candidates from the head, most trusted first (and ``chosen`` first of all).
+
+    ``after`` is the source ``chosen`` was read from where, as :func:`choose` reads it, no source
+    before it gave a title: only the sources after it are read (the others would give nothing new).
+    """
     out = [chosen] if chosen else []
-    for source in _HEAD_TITLES:
-        value = clean("title", SOURCES["title"][source](page), None)
+    read = SOURCES["title"]
+    for source in _HEAD_TITLES_AFTER.get(after, _HEAD_TITLES) if after is not None else _HEAD_TITLES:
+        raw = read[source](page)
+        value = None if raw is None else clean("title", raw, None)
         if value and value not in out:
             out.append(value)
     return out
@@ -395,7 +431,8 @@ def read_document(doc: Document, url: str | None = None, wanted: tuple[str, ...]
     """:func:`read_page` over a built document (whose ``markup`` it reads); byline and dateline
     blocks are looked for only where the markup lacks the author or date."""
     page = Page(doc.markup, doc, meta_keys(wanted))
-    return complete(choose(page, url, wanted), page, wanted)[0]
+    fields = choose(page, url, wanted)
+    return fields if _BLOCK_FIELDS.isdisjoint(wanted) else complete(fields, page, wanted)[0]
 
 
 def read_page_zones(
@@ -411,6 +448,10 @@ def read_page_zones(
     return complete(choose(page, url, wanted), page, wanted, all_zones=True)
 
 
+#: The fields whose values may come from the page's blocks (:func:`complete`): the others need no block read.
+_BLOCK_FIELDS = frozenset({"title", "author", "date", "language"})
+
+
 def complete(
     fields: Fields, page: Page, wanted: tuple[str, ...] = FIELD_NAMES, *, all_zones: bool = False
 ) -> tuple[Fields, Zones]:
@@ -424,7 +465,7 @@ def complete(
     looked for only then, unless ``all_zones``). Without ``all_zones``,
     fields that need no block (description, image, ...) read none.
     """
-    if not (all_zones or "language" in wanted or "author" in wanted or "date" in wanted or "title" in wanted):
+    if not all_zones and _BLOCK_FIELDS.isdisjoint(wanted):
         return fields, Zones()  # no field asked for needs a block (the canonical URL of the page type)
     doc = page.doc if page.doc is not None else build(page.markup)
     out = fields.values()
@@ -437,7 +478,8 @@ def complete(
     need_date = "date" in wanted and (out["date"] is None or sources.get("date") == "time")
     if not (all_zones or need_author or need_date or "title" in wanted):
         return Fields(**out, sources=sources), Zones()  # no field asked for needs a block
-    markup_titles = titles(page, out["title"] if sources.get("title") not in (None, "title-tag") else None)
+    # The title, where the markup gave one, first; the sources before its own gave none.
+    markup_titles = titles(page, out["title"], sources["title"]) if "title" in sources else titles(page)
     zones = page_zones(
         doc,
         markup_titles or doc.title_tag,

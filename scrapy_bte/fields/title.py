@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from itertools import compress
 
 from ..core.document import Document
 from ..evidence.zones import fold, repeats_title
@@ -128,5 +129,6 @@ def settle(
     logos = [doc.texts[i] for i, name in enumerate(doc.opener[:LOGO_BLOCKS]) if name == "h1"]
     title = strip_site(title, [site_name() or "", *logos])
     if source == "title-tag":
-        title = title_tag_part(title, (doc.texts[i] for i, name in enumerate(doc.opener) if name in _HEADINGS))
+        # The blocks a heading opens, picked in C (``compress``): a page has thousands of blocks.
+        title = title_tag_part(title, compress(doc.texts, map(_HEADINGS.__contains__, doc.opener)))
     return title, source

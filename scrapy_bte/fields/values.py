@@ -23,6 +23,13 @@ _COUNT = re.compile(r"\s\d[\d,.]*k?(?:\s|$)")
 _NAME_SPLIT = re.compile(r"\s*(?:,|;|\||\band\b|\bund\b|\bet\b|\by\b|\bi\b|\bog\b|\boch\b|&)\s*", re.IGNORECASE)
 _URLISH = re.compile(r"^(?:https?:|www\.|/)|\.(?:com|org|net)/|@\w+\.\w", re.IGNORECASE)
 _LANG = re.compile(r"^([a-zA-Z]{2,3})(?:[-_]([a-zA-Z]{4}))?(?:[-_]([a-zA-Z]{2}|\d{3}))?(?:[-_].*)?$")
+# URLs urllib reads without a step of its own (one pattern match instead of a split, the most
+# common URLs of a page): "http" or "https" in any case, "://", then a host of printable ASCII
+# without brackets (urllib checks bracketed and non-ASCII hosts), ending where the path, query
+# or fragment starts. ``_PLAIN_URL`` is one urllib leaves as it is when it joins it to a base:
+# a lower-case scheme, a host, then a path at most, without parameters, spaces or controls.
+_HTTP_HOST = re.compile(r"[hH][tT][tT][pP][sS]?://([^\x00-\x20\x7f-\U0010ffff/?#\[\]]*)(?:[/?#]|\Z)")
+_PLAIN_URL = re.compile(r"https?://[^\x00-\x20\x7f-\U0010ffff/?#;\[\]]+(?:/[^\x00-\x20\x7f-\U0010ffff?#;]*)?")
 #: A name longer than this is a sentence, not a byline.
 MAX_AUTHOR_CHARS = 120
 
@@ -108,6 +115,8 @@ def url(value: object, base: str | None) -> str | None:
     if raw.startswith("//") and not base:
         return "https:" + raw
     if base:
+        if _PLAIN_URL.fullmatch(raw) is not None and _HTTP_HOST.match(base) is not None:
+            return raw  # what urljoin returns: an absolute URL joined to a base urllib reads
         try:
             return urljoin(base, raw)
         except ValueError:
@@ -118,6 +127,9 @@ def url(value: object, base: str | None) -> str | None:
 def is_absolute(value: str | None) -> bool:
     if not value:
         return False
+    plain = _HTTP_HOST.match(value)
+    if plain is not None:
+        return plain.group(1) != ""  # the host urlsplit finds
     parts = urlsplit(value)
     return parts.scheme in ("http", "https") and bool(parts.netloc)
 
