@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 import pytest
-from conftest import FixedModel
+from conftest import CLASS_ATTRIBUTE_CASES, FixedModel
 
 from scrapy_bte import extract
 from scrapy_bte.api import parse
@@ -67,27 +67,10 @@ def _class_words_one_by_one(raw: str) -> str:
 
 
 def test_class_words_match_a_case_blind_search_from_a_space() -> None:
-    strings = [
-        ' class="card card-3" id="a1"',
-        " class='card-7 card'",
-        " CLASS=teaser data-x=1",
-        ' data-class="no" title="x"',
-        ' class="open',  # unterminated: no class value here
-        "",
-        ' class="a" class="b"',
-        ' id="x" class = "sp aced"',
-        " class=",
-        ' class="" class="late"',
-        'class="first"',
-        ' href="/a?class=x"',
-        ' class="tab\tsep" ',
-        ' title="a class=b" class="c"',
-    ]
-    strings.append("\u0130 CLASS='Dotted-2 x'")  # lower case one character longer: read as written
-    expected = [_class_words_one_by_one(raw) for raw in strings]
-    assert [records.class_words(raw) for raw in strings] == expected
+    expected = [_class_words_one_by_one(raw) for raw in CLASS_ATTRIBUTE_CASES]
+    assert [records.class_words(raw) for raw in CLASS_ATTRIBUTE_CASES] == expected
     assert expected[:3] == ["card card-", "card card-", "teaser"] and expected[4] == ""
-    assert expected[-1] == "Dotted- x"
+    assert expected[14] == "col 日本- \U0001f600" and expected[-1] == "Dotted- x"
 
 
 @pytest.mark.parametrize("page", [LISTING, LIST_ITEMS], ids=["elements", "list-items"])
