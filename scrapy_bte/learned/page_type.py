@@ -376,7 +376,11 @@ def _microdata_counts(doc: Document, counts: np.ndarray) -> None:
     search = skeleton.attr_search
     if search is not None:
         # The strings lowered and joined once per page, which the attribute readers of the
-        # features search too: the few that name the word in any case, then the test itself.
+        # features search too (the join is made once, not here and there): one search of it,
+        # and on the few pages that name the word in any case, the strings that do and the
+        # test itself on those.
+        if "itemtype" not in search[0]:
+            return
         found = strings_mentioning(search, ("itemtype",))
         with_type = [i for i in found if "itemtype" in strings[i] or "ITEMTYPE" in strings[i]]
     else:
