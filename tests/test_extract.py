@@ -510,7 +510,8 @@ def test_readers_of_one_page_share_its_read_and_pages_do_not_share_answers() -> 
     words than one read takes: every answer is the page's own."""
 
     def page(names: list[str]) -> tuple[str, list[int]]:
-        strings = [f' class="{name}"' for name in names]
+        # Long enough to be read once for every word asked of it (tree.ONE_READ_FROM).
+        strings = [f' class="{name}"' for name in names] + [f' id="pad{i}"' for i in range(400)]
         return "\x00".join(strings), [end - 1 for end in accumulate(len(raw) + 1 for raw in strings)]
 
     def want(search: tuple[str, list[int]], words: tuple[str, ...]) -> list[int]:
@@ -526,6 +527,7 @@ def test_readers_of_one_page_share_its_read_and_pages_do_not_share_answers() -> 
         page(["dialog", "role", "word39 word01"]),
         page([]),
     ]
+    assert all(len(low) >= tree.ONE_READ_FROM for low, _ in pages)
     for search in pages + pages[::-1]:
         for words in asks:
             assert tree.strings_mentioning(search, words) == want(search, words)

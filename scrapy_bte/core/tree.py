@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .document import Document
-from .marks import find_strings
+from .marks import find_strings, find_strings_reference
 
 
 def _find_all(text: str, word: str) -> list[int]:
@@ -120,6 +120,8 @@ class _PageWords:
         self.asked: dict[str, None] = {}
 
 
+#: Joined attribute strings this long are read once for every word asked of them (:func:`_strings_of`).
+ONE_READ_FROM = 4096
 #: The page the readers last asked about, and the words asked of the page before it.
 _page: _PageWords | None = None
 _expected: tuple[str, ...] = ()
@@ -133,9 +135,9 @@ def _strings_of(search: tuple[str, list[int]], words: tuple[str, ...]) -> dict[s
     Several readers ask the same page for their own words (the features' marks, the comment,
     footer and dialog names). The first to ask reads the strings once for its words and for
     every word the previous page was asked (:func:`~scrapy_bte.core.marks.find_strings`), so
-    the others find theirs looked up: on the development pages, one read of the nine words
-    costs 15 us where four reads cost 26 (pages of 4 KB of attributes or more); a word asked
-    of no other page is read when it is asked. One page at a time, for the process: a thread
+    the others find theirs looked up: on the development pages of 4 KB of attributes or more,
+    one read of the nine words costs 15 us where four reads cost 26; a word asked of no other
+    page is read when it is asked. One page at a time, for the process: a thread
     that asks of another page starts it over, which costs time, never answers.
     """
     global _page, _expected
@@ -160,10 +162,19 @@ def strings_mentioning(search: tuple[str, list[int]], words: tuple[str, ...]) ->
     """The strings of ``search`` (:attr:`~scrapy_bte.core.document.Skeleton.attr_search`) that
     hold one of ``words`` (lower-case ASCII, 2 characters or more), in order.
 
-    The words the readers ask of a page are found in one read of its strings
-    (:func:`_strings_of`), not one read or search per reader: the features' marks and the
-    comment, footer and dialog names ask nine words of every page.
+    On a page of :data:`ONE_READ_FROM` characters of attributes or more, the words the
+    readers ask are found in one read of its strings (:func:`_strings_of`), not one read per
+    reader: the features' marks and the comment, footer and dialog names ask nine words of
+    every page. Shorter strings are searched per word, resumed past the end of the string a
+    word is found in (:func:`~scrapy_bte.core.marks.find_strings_reference`): there setting up
+    one read costs more than the searches.
     """
+    low, ends = search
+    if len(low) < ONE_READ_FROM:
+        per_word = find_strings_reference(low, words, ends)
+        if len(words) == 1:
+            return per_word[0]
+        return sorted({i for found in per_word for i in found})
     strings = _strings_of(search, words)
     if len(words) == 1:
         return list(strings[words[0]])
