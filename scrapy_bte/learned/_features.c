@@ -610,8 +610,63 @@ done:
     return finish(result, scratch, groups, held, n_held);
 }
 
+PyDoc_STRVAR(opener_index_doc,
+             "opener_index(openers, index, other) -> bytearray\n\n"
+             "Per str of the list `openers`, index.get(opener, other) (an int of the dict `index`):\n"
+             "int64 values. features._opener_index in C.");
+
+static PyObject *opener_index(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *openers, *index;
+    Py_ssize_t other;
+    if (!PyArg_ParseTuple(args, "O!O!n", &PyList_Type, &openers, &PyDict_Type, &index, &other))
+        return NULL;
+    const Py_ssize_t n = PyList_GET_SIZE(openers);
+    PyObject *out = PyByteArray_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int64_t));
+    if (out == NULL)
+        return NULL;
+    int64_t *values = (int64_t *)PyByteArray_AS_STRING(out);
+    /* A page's openers are a few dozen tag-name objects, each repeated: each object's value is
+     * looked up once and kept in a small table by its address (holding a reference, so no
+     * address is reused while it is read), as page_type's count_tags does. */
+    enum { SEEN = 128 };
+    struct {
+        PyObject *name;
+        int64_t value;
+    } seen[SEEN];
+    memset(seen, 0, sizeof(seen));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *name = PyList_GET_ITEM(openers, i);
+        size_t slot = ((uintptr_t)name >> 4) % SEEN;
+        if (seen[slot].name != name) {
+            PyObject *found = PyDict_GetItemWithError(index, name);
+            if (found == NULL && PyErr_Occurred())
+                goto fail;
+            Py_ssize_t value = other;
+            if (found != NULL) {
+                value = PyLong_AsSsize_t(found);
+                if (value == -1 && PyErr_Occurred())
+                    goto fail;
+            }
+            Py_INCREF(name);
+            Py_XSETREF(seen[slot].name, name);
+            seen[slot].value = value;
+        }
+        values[i] = seen[slot].value;
+    }
+    for (size_t k = 0; k < SEEN; k++)
+        Py_XDECREF(seen[k].name);
+    return out;
+fail:
+    for (size_t k = 0; k < SEEN; k++)
+        Py_XDECREF(seen[k].name);
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"block_features", block_features, METH_VARARGS, block_features_doc},
+    {"opener_index", opener_index, METH_VARARGS, opener_index_doc},
     {"context_features", context_features, METH_VARARGS, context_features_doc},
     {NULL, NULL, 0, NULL},
 };

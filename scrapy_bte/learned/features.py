@@ -163,7 +163,16 @@ def _dense_labels(ids: np.ndarray, size: int) -> tuple[int, np.ndarray]:
 
 
 def _opener_index(doc: Document) -> np.ndarray:
-    """Per block, the :data:`OPENERS` column of its opening tag."""
+    """Per block, the :data:`OPENERS` column of its opening tag: in C where built (each distinct
+    name object looked up once), else :func:`_opener_index_reference`."""
+    c = _FEATURES.use()
+    if c is None or not isinstance(doc.opener, list):
+        return _opener_index_reference(doc)
+    return np.frombuffer(c.opener_index(doc.opener, _OPENER_INDEX, _OTHER_OPENER), np.int64)
+
+
+def _opener_index_reference(doc: Document) -> np.ndarray:
+    """The Python reference of :func:`_opener_index`."""
     return np.fromiter(map(_OPENER_INDEX.get, doc.opener, repeat(_OTHER_OPENER)), np.int64, doc.n_blocks)
 
 

@@ -230,3 +230,22 @@ def test_features_without_the_c_pass_run_the_reference_and_native_on_refuses(mon
     monkeypatch.setattr(features, "_FEATURES", CPass("scrapy_bte._native.features", None))
     assert features.block_features(doc).shape == (doc.n_blocks, schema.N_FEATURES)
     assert features.context_features(np.zeros(doc.n_blocks), doc).shape == (doc.n_blocks, len(schema.CONTEXT_NAMES))
+
+
+@needs_features
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([*features.OPENERS, "h5", "dir", "th", "span", "x-widget", ""] + [f"t{i}" for i in range(300)])
+    )
+)
+def test_c_opener_index_is_the_dict_look_up(openers: list[str]) -> None:
+    """Each name object's column is kept by its address in the C pass: names equal but not the
+    same object, hundreds of names sharing its table's slots, names of no column."""
+    copies = [(name + "#")[:-1] if i % 2 else name for i, name in enumerate(openers)]
+    doc = SimpleNamespace(opener=copies, n_blocks=len(copies))
+    fast = features._opener_index(doc)
+    assert fast.dtype == np.int64
+    assert fast.tolist() == features._opener_index_reference(doc).tolist()
+    with native(False):
+        assert features._opener_index(doc).tolist() == fast.tolist()
