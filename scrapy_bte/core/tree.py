@@ -137,8 +137,8 @@ def _strings_of(search: tuple[str, list[int]], words: tuple[str, ...]) -> dict[s
     every word the previous page was asked (:func:`~scrapy_bte.core.marks.find_strings`), so
     the others find theirs looked up: on the development pages of 4 KB of attributes or more,
     one read of the nine words costs 15 us where four reads cost 26; a word asked of no other
-    page is read when it is asked. One page at a time, for the process: a thread
-    that asks of another page starts it over, which costs time, never answers.
+    page is read when it is asked. One page at a time, for the process: a thread that asks of
+    another page starts the record over, which costs time but never changes an answer.
     """
     global _page, _expected
     page = _page
