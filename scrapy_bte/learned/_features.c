@@ -659,40 +659,20 @@ static PyObject *opener_index(PyObject *Py_UNUSED(self), PyObject *args)
     if (out == NULL)
         return NULL;
     int64_t *values = (int64_t *)PyByteArray_AS_STRING(out);
-    /* A page's openers are a few dozen tag-name objects, each repeated: each object's value is
-     * looked up once and kept in a small table by its address (holding a reference, so no
-     * address is reused while it is read), as page_type's count_tags does. */
-    enum { SEEN = 128 };
-    struct {
-        PyObject *name;
-        int64_t value;
-    } seen[SEEN];
+    /* Each name object's column is looked up once (name_value). */
+    name_slot seen[NAME_SLOTS];
     memset(seen, 0, sizeof(seen));
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *name = PyList_GET_ITEM(openers, i);
-        size_t slot = ((uintptr_t)name >> 4) % SEEN;
-        if (seen[slot].name != name) {
-            PyObject *found = PyDict_GetItemWithError(index, name);
-            if (found == NULL && PyErr_Occurred())
-                goto fail;
-            Py_ssize_t value = other;
-            if (found != NULL) {
-                value = PyLong_AsSsize_t(found);
-                if (value == -1 && PyErr_Occurred())
-                    goto fail;
-            }
-            Py_INCREF(name);
-            Py_XSETREF(seen[slot].name, name);
-            seen[slot].value = value;
-        }
-        values[i] = seen[slot].value;
+        Py_ssize_t value;
+        int found = name_value(seen, index, PyList_GET_ITEM(openers, i), &value);
+        if (found < 0)
+            goto fail;
+        values[i] = found ? value : other;
     }
-    for (size_t k = 0; k < SEEN; k++)
-        Py_XDECREF(seen[k].name);
+    release_names(seen);
     return out;
 fail:
-    for (size_t k = 0; k < SEEN; k++)
-        Py_XDECREF(seen[k].name);
+    release_names(seen);
     Py_DECREF(out);
     return NULL;
 }

@@ -49,46 +49,26 @@ static PyObject *count_tags(PyObject *Py_UNUSED(self), PyObject *args)
         return NULL;
     int64_t *counts = (int64_t *)PyByteArray_AS_STRING(out);
     memset(counts, 0, (size_t)n * sizeof(int64_t));
-    /* The document's tag names are a few dozen str objects, each used for every tag of its
-     * name: each object's column is looked up in `index` once and kept in a small table keyed
-     * by the object's address (a dict look-up per tag cost about 8 ns, a page holds a thousand
-     * tags and more). The table holds references, so no address is reused while it is read. */
-    enum { SEEN = 256 };
-    struct {
-        PyObject *name; /* a strong reference, or NULL */
-        Py_ssize_t col; /* its column, or -1 */
-    } seen[SEEN];
+    /* Each name object's column is looked up once (name_value). */
+    name_slot seen[NAME_SLOTS];
     memset(seen, 0, sizeof(seen));
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names); i++) {
-        PyObject *name = PyList_GET_ITEM(names, i);
-        size_t slot = ((uintptr_t)name >> 4) % SEEN;
-        if (seen[slot].name != name) {
-            PyObject *col = PyDict_GetItemWithError(index, name);
-            if (col == NULL && PyErr_Occurred())
-                goto fail;
-            Py_ssize_t at = -1;
-            if (col != NULL) {
-                at = PyLong_AsSsize_t(col);
-                if (at == -1 && PyErr_Occurred())
-                    goto fail;
-                if (at < 0 || at >= n) {
-                    PyErr_SetString(PyExc_ValueError, "index columns must lie in 0..n-1");
-                    goto fail;
-                }
-            }
-            Py_INCREF(name);
-            Py_XSETREF(seen[slot].name, name);
-            seen[slot].col = at;
+        Py_ssize_t at;
+        int found = name_value(seen, index, PyList_GET_ITEM(names, i), &at);
+        if (found < 0)
+            goto fail;
+        if (!found)
+            continue;
+        if (at < 0 || at >= n) {
+            PyErr_SetString(PyExc_ValueError, "index columns must lie in 0..n-1");
+            goto fail;
         }
-        if (seen[slot].col >= 0)
-            counts[seen[slot].col]++;
+        counts[at]++;
     }
-    for (size_t k = 0; k < SEEN; k++)
-        Py_XDECREF(seen[k].name);
+    release_names(seen);
     return out;
 fail:
-    for (size_t k = 0; k < SEEN; k++)
-        Py_XDECREF(seen[k].name);
+    release_names(seen);
     Py_DECREF(out);
     return NULL;
 }
@@ -247,26 +227,26 @@ static PyObject *block_evidence(PyObject *Py_UNUSED(self), PyObject *args)
     at += (size_t)n_el;
     unsigned char *code = (unsigned char *)at;
 
-    /* Openers: group and slot codes. */
-    const long other = (long)n_open;
+    /* Openers: group and slot codes, each opener object's looked up once (name_value). */
+    name_slot seen[NAME_SLOTS];
+    memset(seen, 0, sizeof(seen));
     for (Py_ssize_t b = 0; b < n; b++) {
-        PyObject *name = PyList_GET_ITEM(opener, b);
-        PyObject *c = PyDict_GetItemWithError(codes, name);
-        long v = other;
-        if (c == NULL) {
-            if (PyErr_Occurred())
-                goto fail;
-        } else {
-            v = PyLong_AsLong(c);
-            if (v == -1 && PyErr_Occurred())
-                goto fail;
-            if (v < 0 || (v & 15) > n_open || (v >> 4) > n_slots) {
-                PyErr_SetString(PyExc_ValueError, "opener codes out of range");
-                goto fail;
-            }
+        Py_ssize_t v;
+        int found = name_value(seen, codes, PyList_GET_ITEM(opener, b), &v);
+        if (found < 0) {
+            release_names(seen);
+            goto fail;
+        }
+        if (!found)
+            v = n_open;
+        else if (v < 0 || (v & 15) > n_open || (v >> 4) > n_slots) {
+            release_names(seen);
+            PyErr_SetString(PyExc_ValueError, "opener codes out of range");
+            goto fail;
         }
         code[b] = (unsigned char)v;
     }
+    release_names(seen);
 
     /* Blocks: the page's totals, opener shares, words per container and slots per container. */
     double total = 0.0, link_total = 0.0, short_total = 0.0;
