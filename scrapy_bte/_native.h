@@ -162,6 +162,52 @@ static inline void release_all(Py_buffer *held, int n_held)
         PyBuffer_Release(&held[k]);
 }
 
+/* ------------------------------------------------------------------ names */
+
+/* The value a dict gives each of a page's tag-name objects, remembered by the object's address.
+ * A page's tag names and block openers are a few dozen str objects, each used for hundreds of
+ * tags; a dict look-up per use costs about 8 ns. Each slot holds a reference to its name, so no
+ * address is reused while the table is read; release_names drops them. */
+#define NAME_SLOTS 256
+
+typedef struct {
+    PyObject *name;   /* a strong reference, or NULL */
+    int found;        /* whether the dict holds the name */
+    Py_ssize_t value; /* then its value, as an int */
+} name_slot;
+
+/* Whether the dict `index` holds `name` (1, its int value in *value; 0; or -1 with an exception
+ * set, from the dict or a value that is not an int), through `slots` (zeroed before the first call). */
+static inline int name_value(name_slot *slots, PyObject *index, PyObject *name, Py_ssize_t *value)
+{
+    name_slot *slot = &slots[((uintptr_t)name >> 4) % NAME_SLOTS];
+    if (slot->name != name) {
+        PyObject *found = PyDict_GetItemWithError(index, name);
+        Py_ssize_t v = 0;
+        if (found == NULL) {
+            if (PyErr_Occurred())
+                return -1;
+        }
+        else {
+            v = PyLong_AsSsize_t(found);
+            if (v == -1 && PyErr_Occurred())
+                return -1;
+        }
+        Py_INCREF(name);
+        Py_XSETREF(slot->name, name);
+        slot->found = found != NULL;
+        slot->value = v;
+    }
+    *value = slot->value;
+    return slot->found;
+}
+
+static inline void release_names(name_slot *slots)
+{
+    for (int k = 0; k < NAME_SLOTS; k++)
+        Py_CLEAR(slots[k].name);
+}
+
 /* ------------------------------------------------------------------ bits */
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(SCRAPY_BTE_PORTABLE_C)

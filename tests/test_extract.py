@@ -475,12 +475,11 @@ def test_attribute_reader_per_element_equals_its_values_of_every_string() -> Non
     assert build(page(bodies[2])).skeleton.attr_search is None
 
 
-@pytest.mark.parametrize("one_read_from", [0, 10**9])
-def test_strings_mentioning_finds_every_string_holding_a_word(monkeypatch, one_read_from: int) -> None:
-    """Both ways of searching (one read for all words on long strings, a search per word on
-    short ones) find the strings that hold a word: at a string's start or end, twice in one
-    string, words overlapping, strings of one-, two- and four-byte characters."""
-    monkeypatch.setattr(tree, "ONE_READ_FROM", one_read_from)
+@pytest.mark.parametrize("long", [False, True])
+def test_strings_mentioning_finds_every_string_holding_a_word(long: bool) -> None:
+    """The one read of a page's strings (short and long, with and without the C pass) finds the
+    strings that hold a word: at a string's start or end, twice in one string, words
+    overlapping, strings of one-, two- and four-byte characters."""
     strings = [
         ' class="comment"',
         "",
@@ -494,6 +493,8 @@ def test_strings_mentioning_finds_every_string_holding_a_word(monkeypatch, one_r
         "repl",
         ' title="co mment"',
     ]
+    if long:
+        strings += [f' class="filler-{i} x{i}"' for i in range(400)] + [' class="comment last"']
     low = "\x00".join(strings).lower()
     ends = [end - 1 for end in accumulate(len(raw) + 1 for raw in strings)]
     words = ("comment", "repl", "mentc")
@@ -502,6 +503,37 @@ def test_strings_mentioning_finds_every_string_holding_a_word(monkeypatch, one_r
         with native(accelerated):
             assert tree.strings_mentioning((low, ends), words) == want
             assert tree.strings_mentioning((low, ends), ("absent",)) == []
+
+
+def test_readers_of_one_page_share_its_read_and_pages_do_not_share_answers() -> None:
+    """Readers asking one page in turn, pages asking other words than the page before, more
+    words than one read takes: every answer is the page's own."""
+
+    def page(names: list[str]) -> tuple[str, list[int]]:
+        # Long enough to be read once for every word asked of it (tree.ONE_READ_FROM).
+        strings = [f' class="{name}"' for name in names] + [f' id="pad{i}"' for i in range(400)]
+        return "\x00".join(strings), [end - 1 for end in accumulate(len(raw) + 1 for raw in strings)]
+
+    def want(search: tuple[str, list[int]], words: tuple[str, ...]) -> list[int]:
+        low = search[0]
+        strings = low.split("\x00")
+        return [i for i, raw in enumerate(strings) if any(word in raw for word in words)]
+
+    many = tuple(f"word{i:02d}" for i in range(40))
+    asks = [("role", "hidden"), ("comment", "repl"), ("dialog",), many, ("role", "hidden")]
+    pages = [
+        page(["role-a", "x", "comment-b", "dialog c", "hidden", *many[::3]]),
+        page(["y", "replies", "z"] * 50),
+        page(["dialog", "role", "word39 word01"]),
+        page([]),
+    ]
+    assert all(len(low) >= tree.ONE_READ_FROM for low, _ in pages)
+    for search in pages + pages[::-1]:
+        for words in asks:
+            assert tree.strings_mentioning(search, words) == want(search, words)
+        # The answer is the caller's own list: changing it changes no later answer.
+        tree.strings_mentioning(search, ("role",)).append(10**6)
+        assert tree.strings_mentioning(search, ("role",)) == want(search, ("role",))
 
 
 def test_starts_element_marks_the_blocks_a_new_name_tag_opens() -> None:

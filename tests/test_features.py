@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED
 from scrapy_bte.api import parse
@@ -124,6 +127,28 @@ def test_c_pass_writes_the_schema_layout() -> None:
 
     assert layout_disagreement(_features.LAYOUT, schema.BLOCK_GROUPS) is None
     assert len(CONTEXT_NAMES) == _features.N_CONTEXT
+
+
+#: The marks' pattern as first written, tried at the start and after every whitespace: the oracle of
+#: the one searched after a leading space.
+_MARK_AT_EVERY_POSITION = re.compile(
+    r"""(?:^|\s)(role|itemprop|hidden|aria-hidden|style)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""",
+    re.IGNORECASE,
+)
+_MARK_PIECES = st.sampled_from(
+    [" ", "\t", "\n", "\u3000", "\u00a0", "=", '"', "'", ">", "role", "ROLE", "Role", "hidden", "aria-hidden", "style"]
+    + ["itemprop", "display:none", "display: none", "main", "articleBody", "true", "x", "ſ", "İ", "navigation"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_MARK_PIECES, max_size=14).map("".join))
+def test_marks_pattern_finds_what_trying_every_position_finds(raw: str) -> None:
+    from scrapy_bte.learned import features
+
+    assert [m.groups() for m in features._MARK_RE.finditer(" " + raw)] == [
+        m.groups() for m in _MARK_AT_EVERY_POSITION.finditer(raw)
+    ]
 
 
 def test_marks_are_read_from_the_strings_that_can_carry_one() -> None:

@@ -19,7 +19,7 @@ from scrapy_bte import ACCELERATED, extract
 from scrapy_bte.api import parse
 from scrapy_bte.errors import ModelError
 from scrapy_bte.learned.auto import _same_article, decide, decide_reference, select
-from scrapy_bte.learned.estimators import LogisticRegression, MLPClassifier
+from scrapy_bte.learned.estimators import LogisticRegression, MLPClassifier, SoftmaxClassifier, _softmax, relu_forward
 from scrapy_bte.learned.feature_schema import CONTEXT_NAMES, N_FEATURES
 from scrapy_bte.learned.features import block_features
 from scrapy_bte.learned.model import DEFAULT_MODEL, BlockModel, load, load_cached
@@ -41,6 +41,18 @@ def _toy(n: int = 600, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
     X = rng.normal(size=(n, 4)).astype(np.float32)
     y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(np.int64)
     return X, y
+
+
+@pytest.mark.parametrize("hidden", [(), (6,), (5, 3)])
+def test_softmax_inference_gives_the_bits_of_the_training_forward_pass(hidden: tuple[int, ...]) -> None:
+    X, y = _toy(300)
+    y = y + (X[:, 2] > 0.8)  # three classes
+    clf = SoftmaxClassifier(3, hidden, epochs=40).fit(X, y)
+    for rows in (X[:1], X[:1][0], X[:57], X.astype(np.float64)):
+        Z = (np.asarray(rows, dtype=np.float32).reshape(-1, 4) - clf.mean_) / clf.scale_
+        want = _softmax(relu_forward(clf.weights_, clf.biases_, Z)[1])
+        got = clf.predict_proba(rows)
+        assert got.dtype == want.dtype == np.float32 and got.tobytes() == want.tobytes()
 
 
 @pytest.mark.parametrize(

@@ -297,3 +297,47 @@ def test_title_words_of_other_languages_count_as_their_english_ones(english: str
 
     assert row(english).any()
     assert (row(english) == row(other)).all()
+
+
+def test_microdata_types_count_where_the_attribute_is_spelled_in_one_case() -> None:
+    col = {n: i for i, n in enumerate(pt.EVIDENCE_NAMES)}
+    item = '<div {attr}="https://schema.org/Product"><p>{text}</p></div>'
+    cards = "".join(
+        item.format(attr=attr, text=sentence(i))
+        for i, attr in enumerate(("itemtype", "ITEMTYPE", "itemType", "itemtype"), start=1)
+    )
+    html = f"<html><head><title>Mill stones</title></head><body>{cards}</body></html>"
+    evidence = pt.page_evidence(parse(html), None)
+    assert evidence[col["schema_product"]] == np.float32(np.log1p(3))  # the camel-case one is not read
+    # The same page where lower-casing the attributes changes their length (U+0130): the
+    # evidence is read without the lowered strings, to the same values.
+    odd = html.replace("<body>", '<body data-x="\u0130">')
+    doc = parse(odd)
+    assert doc.skeleton.attr_search is None
+    assert pt.page_evidence(doc, None)[col["schema_product"]] == evidence[col["schema_product"]]
+    plain = pt.page_evidence(parse(html.replace("itemtype", "data-kind").replace("ITEMTYPE", "data-kind")), None)
+    assert plain[col["schema_product"]] == 0
+
+
+@pytest.mark.parametrize(
+    "og,column",
+    [("article", "og_article"), ("product.item", "og_product"), ("website", "og_website"), ("video.movie", "og_other")],
+)
+def test_og_type_values_land_in_their_group(og: str, column: str) -> None:
+    html = article_page().replace('content="article"', f'content="{og}"')
+    evidence = pt.page_evidence(parse(html), None)
+    og_columns = [n for n in pt.EVIDENCE_NAMES if n.startswith("og_")]
+    assert [evidence[pt.EVIDENCE_NAMES.index(n)] for n in og_columns] == [float(n == column) for n in og_columns]
+
+
+def test_count_columns_hold_the_logarithm_of_their_counts() -> None:
+    col = {n: i for i, n in enumerate(pt.EVIDENCE_NAMES)}
+    doc = parse(listing_page())
+    evidence = pt.page_evidence(doc, None)
+    assert evidence[col["count_li"]] == np.float32(np.log1p(doc.tag_names.count("li")))
+    assert evidence[col["title_words"]] == np.float32(np.log1p(len(doc.title_tag.split())))
+    assert evidence[col["heading_slot_item_words"]] > 0 and evidence[col["dt_slot_item_words"]] == 0
+    untitled = pt.page_evidence(
+        parse(listing_page().replace("<title>News | Valley Mills Association</title>", "")), None
+    )
+    assert untitled[col["title_words"]] == 0

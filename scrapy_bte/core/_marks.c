@@ -242,8 +242,85 @@ done:
     return out;
 }
 
+PyDoc_STRVAR(find_strings_doc,
+             "find_strings(text, words, ends) -> list[list[int]]\n\n"
+             "`text` holds strings joined by a separator no word holds; `ends` (a list of int,\n"
+             "increasing, ending at len(text)) is where each string ends. Per word of `words` (as\n"
+             "find_all's), the indices of the strings that hold it, increasing: bisect_right(ends, at)\n"
+             "of each offset `at` find_all would return, without a Python int per offset.");
+
+static PyObject *find_strings(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *text, *seq, *ends;
+    if (!PyArg_ParseTuple(args, "UO!O!:find_strings", &text, &PyTuple_Type, &seq, &PyList_Type, &ends))
+        return NULL;
+    if (prepare(seq) < 0)
+        return NULL;
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text), n_ends = PyList_GET_SIZE(ends);
+    const void *data = PyUnicode_DATA(text);
+    int streams = n >= 4096 ? STREAMS : 1;
+    hits_t hits[STREAMS][MAX_WORDS];
+    memset(hits, 0, sizeof(hits));
+    PyObject *out = NULL;
+    int rc = 0;
+    if (tables.count == 0 || n < tables.min)
+        rc = 0;
+    else if (PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND)
+        rc = find_all_1((const Py_UCS1 *)data, n, streams, hits);
+    else if (PyUnicode_KIND(text) == PyUnicode_2BYTE_KIND)
+        rc = find_all_2((const Py_UCS2 *)data, n, streams, hits);
+    else
+        rc = find_all_4((const Py_UCS4 *)data, n, streams, hits);
+    if (rc < 0 || (out = PyList_New(tables.count)) == NULL)
+        goto done;
+    for (Py_ssize_t j = 0; j < tables.count; j++) {
+        PyObject *found = PyList_New(0);
+        if (found == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, j, found);
+        Py_ssize_t lo = 0, last = -1;
+        for (int t = 0; t < streams; t++) /* streams hold increasing stretches: their order is the page's */
+            for (Py_ssize_t h = 0; h < hits[t][j].len; h++) {
+                const Py_ssize_t at = hits[t][j].at[h];
+                /* bisect_right(ends, at), from the string of the previous offset on: a few
+                 * items of `ends` read per offset, not the whole list per call */
+                Py_ssize_t hi = n_ends;
+                while (lo < hi) {
+                    Py_ssize_t mid = lo + (hi - lo) / 2;
+                    Py_ssize_t end = PyLong_AsSsize_t(PyList_GET_ITEM(ends, mid));
+                    if (end == -1 && PyErr_Occurred()) {
+                        Py_CLEAR(out);
+                        goto done;
+                    }
+                    if (end <= at)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                if (lo == last)
+                    continue;
+                last = lo;
+                PyObject *index = PyLong_FromSsize_t(lo);
+                if (index == NULL || PyList_Append(found, index) < 0) {
+                    Py_XDECREF(index);
+                    Py_CLEAR(out);
+                    goto done;
+                }
+                Py_DECREF(index);
+            }
+    }
+done:
+    for (int t = 0; t < STREAMS; t++)
+        for (Py_ssize_t j = 0; j < MAX_WORDS; j++)
+            PyMem_Free(hits[t][j].at);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"find_all", find_all, METH_VARARGS, find_all_doc},
+    {"find_strings", find_strings, METH_VARARGS, find_strings_doc},
     {NULL, NULL, 0, NULL},
 };
 

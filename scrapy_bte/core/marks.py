@@ -11,7 +11,7 @@ and every reader asks it.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 
 from . import accel
 
@@ -53,6 +53,34 @@ def find_all_reference(markup: str, words: tuple[str, ...]) -> list[list[int]]:
         while at >= 0:
             found.append(at)
             at = markup.find(word, at + 1)
+        out.append(found)
+    return out
+
+
+def find_strings(text: str, words: tuple[str, ...], ends: list[int]) -> list[list[int]]:
+    """Per word (as :func:`find_all`'s), the strings of ``text`` that hold it, in increasing order:
+    ``text`` is strings joined by a separator no word holds, ``ends`` where each one ends
+    (increasing, the last ``len(text)``), and a string's index is ``bisect_right(ends, at)`` of
+    an offset in it. The C pass maps offsets to strings without a Python int per offset; else
+    :func:`find_strings_reference`.
+    """
+    c = _MARKS.use()
+    if c is None:
+        return find_strings_reference(text, words, ends)
+    return c.find_strings(text, words, ends)
+
+
+def find_strings_reference(text: str, words: tuple[str, ...], ends: list[int]) -> list[list[int]]:
+    """The Python reference of :func:`find_strings`: per word, one search per string that holds
+    it, resumed past that string's end."""
+    out: list[list[int]] = []
+    for word in words:
+        found: list[int] = []
+        at = text.find(word)
+        while at >= 0:
+            i = bisect_right(ends, at)
+            found.append(i)
+            at = text.find(word, ends[i] + 1) if i < len(ends) else -1
         out.append(found)
     return out
 

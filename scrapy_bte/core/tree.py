@@ -7,13 +7,12 @@ of the tree, in array steps instead of a Python loop per element.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable
 
 import numpy as np
 
 from .document import Document
-from .marks import find_all
+from .marks import find_strings, find_strings_reference
 
 
 def _find_all(text: str, word: str) -> list[int]:
@@ -110,33 +109,78 @@ class AttributeReader:
         return out[skeleton.el_attr_id]
 
 
-#: Joined attribute strings this long are searched for all words in one read (:func:`strings_mentioning`).
+class _PageWords:
+    """Per word asked of one page's attribute strings, the strings that hold it (see :func:`strings_mentioning`)."""
+
+    __slots__ = ("asked", "search", "strings")
+
+    def __init__(self, search: tuple[str, list[int]]) -> None:
+        self.search = search  # held, so that its identity names this page
+        self.strings: dict[str, list[int]] = {}
+        self.asked: dict[str, None] = {}
+
+
+#: Joined attribute strings this long are read once for every word asked of them (:func:`_strings_of`).
 ONE_READ_FROM = 4096
+#: The page the readers last asked about, and the words asked of the page before it.
+_page: _PageWords | None = None
+_expected: tuple[str, ...] = ()
+#: The most words one read of the strings looks for (:func:`~scrapy_bte.core.marks.find_strings`).
+_MAX_WORDS = 32
+
+
+def _strings_of(search: tuple[str, list[int]], words: tuple[str, ...]) -> dict[str, list[int]]:
+    """Per word of ``words`` (and maybe others), the strings of ``search`` that hold it.
+
+    Several readers ask the same page for their own words (the features' marks, the comment,
+    footer and dialog names). The first to ask reads the strings once for its words and for
+    every word the previous page was asked (:func:`~scrapy_bte.core.marks.find_strings`), so
+    the others find theirs looked up: on the development pages of 4 KB of attributes or more,
+    one read of the nine words costs 15 us where four reads cost 26; a word asked of no other
+    page is read when it is asked. One page at a time, for the process: a thread that asks of
+    another page starts the record over, which costs time but never changes an answer.
+    """
+    global _page, _expected
+    page = _page
+    if page is None or page.search is not search:
+        if page is not None:
+            _expected = tuple(page.asked)
+        page = _page = _PageWords(search)
+    strings = page.strings
+    page.asked.update(dict.fromkeys(words))
+    missing = [w for w in words if w not in strings]
+    if missing:
+        low, ends = search
+        ask = list(dict.fromkeys(missing + [w for w in _expected if w not in strings]))
+        for at in range(0, len(ask), _MAX_WORDS):
+            chunk = tuple(ask[at : at + _MAX_WORDS])
+            strings.update(zip(chunk, find_strings(low, chunk, ends)))
+    return strings
 
 
 def strings_mentioning(search: tuple[str, list[int]], words: tuple[str, ...]) -> list[int]:
     """The strings of ``search`` (:attr:`~scrapy_bte.core.document.Skeleton.attr_search`) that
     hold one of ``words`` (lower-case ASCII, 2 characters or more), in order.
 
-    On a page of long strings every word is found in one read of them
-    (:func:`~scrapy_bte.core.marks.find_all`), not one search of them all per word: half the
-    time of the features' marks and the comment, dialog and footer names on a page of 8-60 KB
-    of attributes. Under :data:`ONE_READ_FROM` characters, where setting up that read costs
-    more than the searches, each word is searched, resumed past the end of the string it hit.
+    On a page of :data:`ONE_READ_FROM` characters of attributes or more, the words the
+    readers ask are found in one read of its strings (:func:`_strings_of`), not one read per
+    reader: the features' marks and the comment, footer and dialog names ask nine words of
+    every page. Shorter strings are searched per word, resumed past the end of the string a
+    word is found in (:func:`~scrapy_bte.core.marks.find_strings_reference`): there setting up
+    one read costs more than the searches.
     """
     low, ends = search
+    if len(low) < ONE_READ_FROM:
+        per_word = find_strings_reference(low, words, ends)
+        if len(words) == 1:
+            return per_word[0]
+        return sorted({i for found in per_word for i in found})
+    strings = _strings_of(search, words)
+    if len(words) == 1:
+        return list(strings[words[0]])
     found: set[int] = set()
-    if len(low) >= ONE_READ_FROM:
-        for hits in find_all(low, words):
-            for at in hits:
-                found.add(bisect_right(ends, at))
-        return sorted(found)
     for word in words:
-        at = low.find(word)
-        while at >= 0:
-            i = bisect_right(ends, at)
-            found.add(i)
-            at = low.find(word, ends[i] + 1)
+        found.update(strings[word])
     return sorted(found)
 
 

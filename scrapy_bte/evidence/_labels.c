@@ -544,27 +544,56 @@ PyDoc_STRVAR(repeats_doc, "repeats(texts, out) -> int\n\n"
                           "of the list `texts` occurs in it, and returns the number of distinct texts\n"
                           "(collections.Counter's counts and length).");
 
-static PyObject *repeats(PyObject *Py_UNUSED(self), PyObject *args)
+/* A key of a text that equal texts share: its length, kind and up to 24 of its bytes (the first,
+ * middle and last 8). Texts with other bytes in between share it too and are told apart by
+ * memcmp; a page's texts are hashed without reading them whole (str's own hash reads every
+ * character of every block, and a page's texts are new strings). */
+static uint64_t text_key(PyObject *text)
 {
-    PyObject *texts, *out_obj;
-    if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &texts, &out_obj))
-        return NULL;
-    const Py_ssize_t n = PyList_GET_SIZE(texts);
-    Py_buffer out;
-    if (get_writable_view(out_obj, F64, n, "out", &out) < 0)
-        return NULL;
-    PyObject *result = NULL, *counts = NULL, *keys = NULL;
-    Py_ssize_t *owner = NULL;
-    double *cells = out.buf;
-    /* Per distinct text, the index of its first occurrence, where its count is kept. */
-    counts = PyDict_New();
-    keys = PyList_GetSlice(texts, 0, n); /* the texts stay alive while `counts` holds them */
-    owner = PyMem_Malloc((n ? n : 1) * sizeof(Py_ssize_t));
-    if (counts == NULL || keys == NULL || owner == NULL) {
-        if (owner == NULL)
-            PyErr_NoMemory();
-        goto done;
+    const Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    const int kind = PyUnicode_KIND(text);
+    const size_t size = (size_t)length * (size_t)kind;
+    const unsigned char *data = PyUnicode_DATA(text);
+    uint64_t a = 0, b = 0, c = 0;
+    if (size <= 24) {
+        unsigned char buf[24] = {0};
+        memcpy(buf, data, size);
+        memcpy(&a, buf, 8);
+        memcpy(&b, buf + 8, 8);
+        memcpy(&c, buf + 16, 8);
     }
+    else {
+        memcpy(&a, data, 8);
+        memcpy(&b, data + size / 2 - 4, 8);
+        memcpy(&c, data + size - 8, 8);
+    }
+    uint64_t h = (uint64_t)size * 0x9E3779B97F4A7C15ULL ^ (uint64_t)kind;
+    h = (h ^ a) * 0xFF51AFD7ED558CCDULL;
+    h = (h ^ (h >> 29) ^ b) * 0xC4CEB9FE1A85EC53ULL;
+    h = (h ^ (h >> 32) ^ c) * 0x9E3779B97F4A7C15ULL;
+    return h ^ (h >> 31);
+}
+
+/* str == str for exact, ready str objects: the same length, kind and bytes (a str is stored in
+ * the narrowest kind that holds it, so equal texts have equal kinds). */
+static int same_text(PyObject *a, PyObject *b)
+{
+    const Py_ssize_t length = PyUnicode_GET_LENGTH(a);
+    const int kind = PyUnicode_KIND(a);
+    return a == b
+           || (PyUnicode_GET_LENGTH(b) == length && PyUnicode_KIND(b) == kind
+               && memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)length * (size_t)kind) == 0);
+}
+
+/* The counts through a dict keyed by the texts themselves: any list (str subclasses compare by
+ * their own __eq__). `owner` gets each text's first occurrence. The number of distinct texts, or -1. */
+static Py_ssize_t repeats_by_dict(PyObject *texts, Py_ssize_t n, double *cells, Py_ssize_t *owner)
+{
+    Py_ssize_t distinct = -1;
+    PyObject *counts = PyDict_New();
+    PyObject *keys = PyList_GetSlice(texts, 0, n); /* the texts stay alive while `counts` holds them */
+    if (counts == NULL || keys == NULL)
+        goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *text = PyList_GET_ITEM(keys, i);
         PyObject *first = PyDict_GetItemWithError(counts, text); /* borrowed */
@@ -585,13 +614,86 @@ static PyObject *repeats(PyObject *Py_UNUSED(self), PyObject *args)
             cells[owner[i]] += 1.0;
         }
     }
-    for (Py_ssize_t i = 0; i < n; i++)
-        cells[i] = cells[owner[i]];
-    result = PyLong_FromSsize_t(PyDict_GET_SIZE(counts));
+    distinct = PyDict_GET_SIZE(counts);
 done:
-    PyMem_Free(owner);
     Py_XDECREF(counts);
     Py_XDECREF(keys);
+    return distinct;
+}
+
+/* The counts through an open-addressing table of text_key values, for a list of exact str only:
+ * no Python object is made or hashed. The number of distinct texts, or -1 with MemoryError. */
+static Py_ssize_t repeats_by_key(PyObject *texts, Py_ssize_t n, double *cells, Py_ssize_t *owner)
+{
+    size_t size = 16;
+    while (size < 2 * (size_t)n)
+        size *= 2;
+    const size_t mask = size - 1;
+    Py_ssize_t *slot_of = PyMem_Malloc(size * sizeof(Py_ssize_t)); /* a text's index, or -1: empty */
+    uint64_t *key_of = PyMem_Malloc(size * sizeof(uint64_t));
+    if (slot_of == NULL || key_of == NULL) {
+        PyMem_Free(slot_of);
+        PyMem_Free(key_of);
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(slot_of, 0xFF, size * sizeof(Py_ssize_t));
+    Py_ssize_t distinct = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        const uint64_t key = text_key(text);
+        size_t at = (size_t)key & mask;
+        for (;;) {
+            const Py_ssize_t j = slot_of[at];
+            if (j < 0) {
+                slot_of[at] = i;
+                key_of[at] = key;
+                owner[i] = i;
+                cells[i] = 1.0;
+                distinct++;
+                break;
+            }
+            if (key_of[at] == key && same_text(PyList_GET_ITEM(texts, j), text)) {
+                owner[i] = j;
+                cells[j] += 1.0;
+                break;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+    PyMem_Free(slot_of);
+    PyMem_Free(key_of);
+    return distinct;
+}
+
+static PyObject *repeats(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *texts, *out_obj;
+    if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &texts, &out_obj))
+        return NULL;
+    const Py_ssize_t n = PyList_GET_SIZE(texts);
+    Py_buffer out;
+    if (get_writable_view(out_obj, F64, n, "out", &out) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    double *cells = out.buf;
+    /* Per text, the index of its first occurrence, where its count is kept. */
+    Py_ssize_t *owner = PyMem_Malloc((n ? n : 1) * sizeof(Py_ssize_t));
+    if (owner == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int exact = 1;
+    for (Py_ssize_t i = 0; i < n && exact; i++)
+        exact = PyUnicode_CheckExact(PyList_GET_ITEM(texts, i));
+    Py_ssize_t distinct = exact ? repeats_by_key(texts, n, cells, owner) : repeats_by_dict(texts, n, cells, owner);
+    if (distinct < 0)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++)
+        cells[i] = cells[owner[i]];
+    result = PyLong_FromSsize_t(distinct);
+done:
+    PyMem_Free(owner);
     PyBuffer_Release(&out);
     return result;
 }

@@ -44,6 +44,30 @@
 #define AT(col) row[(size_t)(col) * col_stride]
 
 /* np.maximum: NaN wins. */
+/* log1p of the whole numbers under LOG1P_WHOLE (counts of words, characters, bytes, blocks,
+ * distances: nearly every argument here), looked up in a table of libm's own values, filled
+ * when the module is added; any other argument (fractions, zeros of either sign, NaN) goes to
+ * log1p. A page took five to eleven log1p calls a block, about a third of this pass. */
+#define LOG1P_WHOLE 4096
+static double log1p_whole_table[LOG1P_WHOLE];
+
+/* Fills the table, once, when the module is added (scrapy_bte_add_features). */
+static void fill_log1p_whole(void)
+{
+    for (int k = 0; k < LOG1P_WHOLE; k++)
+        log1p_whole_table[k] = log1p((double)k);
+}
+
+static inline double log1p_whole(double x)
+{
+    if (x > 0.0 && x < LOG1P_WHOLE) {
+        int k = (int)x;
+        if ((double)k == x)
+            return log1p_whole_table[k];
+    }
+    return log1p(x);
+}
+
 static inline double np_maximum(double a, double b)
 {
     return (a >= b || a != a) ? a : b;
@@ -144,6 +168,10 @@ static double median(const double *values, Py_ssize_t n, double *scratch)
 
 typedef struct {
     double words, link, chars, bytes, blocks;
+    /* The group's first five columns, computed for its first block and copied for the others
+     * (two log1p and three divisions a block and level otherwise); `ready` says they are. */
+    float columns[5];
+    int ready;
 } Group;
 
 PyDoc_STRVAR(block_features_doc,
@@ -263,7 +291,7 @@ static PyObject *block_features(PyObject *Py_UNUSED(self), PyObject *args)
         nbytes[i] = np_maximum((double)bytes_i[i], chars[i]);
         density[i] = nbytes[i] > 0 ? chars[i] / nbytes[i] : 0.0;
         link[i] = words[i] > 0 ? link_words[i] / words[i] : 0.0;
-        log_chars[i] = log1p(chars[i]);
+        log_chars[i] = log1p_whole(chars[i]);
         depth[i] = (double)depth_i[i];
         sum_words += words[i];
         sum_chars += chars[i];
@@ -302,7 +330,7 @@ static PyObject *block_features(PyObject *Py_UNUSED(self), PyObject *args)
             kept_last = i;
         }
 
-    const double log_n = log1p((double)n), log_words = log1p(sum_words), link_share = sum_link / total_words;
+    const double log_n = log1p_whole((double)n), log_words = log1p_whole(sum_words), link_share = sum_link / total_words;
     const double position_scale = (double)(n - 1 > 1 ? n - 1 : 1);
     double running = 0.0;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -310,9 +338,9 @@ static PyObject *block_features(PyObject *Py_UNUSED(self), PyObject *args)
         Py_ssize_t c = 0;
         const double w1 = np_maximum(words[i], 1.0);
         /* shape */
-        AT(c++) = (float)log1p(words[i]);
+        AT(c++) = (float)log1p_whole(words[i]);
         AT(c++) = (float)log_chars[i];
-        AT(c++) = (float)log1p(nbytes[i]);
+        AT(c++) = (float)log1p_whole(nbytes[i]);
         AT(c++) = (float)density[i];
         AT(c++) = (float)((double)tags[i] / w1);
         AT(c++) = (float)link[i];
@@ -351,7 +379,7 @@ static PyObject *block_features(PyObject *Py_UNUSED(self), PyObject *args)
         if (first >= 0) {
             Py_ssize_t dist = i < first ? first - i : (i > last ? i - last : 0);
             AT(c) = (float)(i >= first && i <= last);
-            AT(c + 1) = (float)log1p((double)dist);
+            AT(c + 1) = (float)log1p_whole((double)dist);
             AT(c + 2) = (float)(i < first);
             AT(c + 3) = (float)(i > last);
             AT(c + 4) = (float)span_share;
@@ -364,7 +392,7 @@ static PyObject *block_features(PyObject *Py_UNUSED(self), PyObject *args)
         } else {
             Py_ssize_t d0 = i > kept_first ? i - kept_first : kept_first - i;
             Py_ssize_t d1 = i > kept_last ? i - kept_last : kept_last - i;
-            AT(c++) = hybrid[i] ? 0.0f : (float)log1p((double)(d0 < d1 ? d0 : d1));
+            AT(c++) = hybrid[i] ? 0.0f : (float)log1p_whole((double)(d0 < d1 ? d0 : d1));
         }
         /* opener one-hot (the index was checked above) */
         AT(c + opener[i]) = 1.0f;
@@ -422,13 +450,18 @@ static PyObject *block_features(PyObject *Py_UNUSED(self), PyObject *args)
                 best = id;
         }
         for (Py_ssize_t i = 0; i < n; i++) {
-            const Group *g = &groups[ids[i]];
+            Group *g = &groups[ids[i]];
             float *row = out + (size_t)i * stride + group_col + level * N_GROUP;
-            AT(0) = (float)log1p(g->words);
-            AT(1) = (float)(g->words / total_words);
-            AT(2) = (float)(g->link / np_maximum(g->words, 1.0));
-            AT(3) = (float)(g->chars / np_maximum(g->bytes, 1.0));
-            AT(4) = (float)log1p(g->blocks);
+            if (!g->ready) {
+                g->columns[0] = (float)log1p_whole(g->words);
+                g->columns[1] = (float)(g->words / total_words);
+                g->columns[2] = (float)(g->link / np_maximum(g->words, 1.0));
+                g->columns[3] = (float)(g->chars / np_maximum(g->bytes, 1.0));
+                g->columns[4] = (float)log1p_whole(g->blocks);
+                g->ready = 1;
+            }
+            for (int k = 0; k < 5; k++)
+                AT(k) = g->columns[k];
             AT(5) = (float)(ids[i] == best);
         }
         /* Clear only the entries this level touched. */
@@ -569,7 +602,7 @@ static PyObject *context_features(PyObject *Py_UNUSED(self), PyObject *args)
         }
 
     double before = p[0];
-    const double log_n = log1p((double)n);
+    const double log_n = log1p_whole((double)n);
     for (Py_ssize_t i = 0; i < n; i++) {
         float *row = out + i;
         const CGroup *g = &groups[container[i]];
@@ -601,7 +634,7 @@ static PyObject *context_features(PyObject *Py_UNUSED(self), PyObject *args)
         Py_ssize_t d1 = i > main_last ? i - main_last : main_last - i;
         AT(14) = kept ? (float)(run_words[run_id[i]] / total) : 0.0f;
         AT(15) = (float)in_main;
-        AT(16) = in_main ? 0.0f : (float)log1p((double)(d0 < d1 ? d0 : d1));
+        AT(16) = in_main ? 0.0f : (float)log1p_whole((double)(d0 < d1 ? d0 : d1));
         /* A dropped block between two kept runs: the words of its gap. */
         AT(17) = !kept && run_id[i] >= 0 && i < last_kept ? (float)(gap_words[gap_id[i]] / total) : 0.0f;
     }
@@ -610,8 +643,43 @@ done:
     return finish(result, scratch, groups, held, n_held);
 }
 
+PyDoc_STRVAR(opener_index_doc,
+             "opener_index(openers, index, other) -> bytearray\n\n"
+             "Per str of the list `openers`, index.get(opener, other) (an int of the dict `index`):\n"
+             "int64 values. features._opener_index in C.");
+
+static PyObject *opener_index(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *openers, *index;
+    Py_ssize_t other;
+    if (!PyArg_ParseTuple(args, "O!O!n", &PyList_Type, &openers, &PyDict_Type, &index, &other))
+        return NULL;
+    const Py_ssize_t n = PyList_GET_SIZE(openers);
+    PyObject *out = PyByteArray_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int64_t));
+    if (out == NULL)
+        return NULL;
+    int64_t *values = (int64_t *)PyByteArray_AS_STRING(out);
+    /* Each name object's column is looked up once (name_value). */
+    name_slot seen[NAME_SLOTS];
+    memset(seen, 0, sizeof(seen));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t value;
+        int found = name_value(seen, index, PyList_GET_ITEM(openers, i), &value);
+        if (found < 0)
+            goto fail;
+        values[i] = found ? value : other;
+    }
+    release_names(seen);
+    return out;
+fail:
+    release_names(seen);
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"block_features", block_features, METH_VARARGS, block_features_doc},
+    {"opener_index", opener_index, METH_VARARGS, opener_index_doc},
     {"context_features", context_features, METH_VARARGS, context_features_doc},
     {NULL, NULL, 0, NULL},
 };
@@ -621,6 +689,7 @@ static PyMethodDef methods[] = {
 /* This file's functions, added to its submodule of scrapy_bte._native (see _native.c). */
 int scrapy_bte_add_features(PyObject *module)
 {
+    fill_log1p_whole();
     if (PyModule_AddFunctions(module, methods) < 0)
         return -1;
     /* The numeric groups of feature_schema.BLOCK_GROUPS in write order, with the

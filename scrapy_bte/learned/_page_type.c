@@ -49,31 +49,26 @@ static PyObject *count_tags(PyObject *Py_UNUSED(self), PyObject *args)
         return NULL;
     int64_t *counts = (int64_t *)PyByteArray_AS_STRING(out);
     memset(counts, 0, (size_t)n * sizeof(int64_t));
-    PyObject *last = NULL; /* a run of one name (the same object) is looked up once */
-    Py_ssize_t last_at = -1;
+    /* Each name object's column is looked up once (name_value). */
+    name_slot seen[NAME_SLOTS];
+    memset(seen, 0, sizeof(seen));
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names); i++) {
-        PyObject *name = PyList_GET_ITEM(names, i);
-        if (name != last) {
-            PyObject *col = PyDict_GetItemWithError(index, name);
-            if (col == NULL && PyErr_Occurred())
-                goto fail;
-            last = name;
-            last_at = -1;
-            if (col != NULL) {
-                last_at = PyLong_AsSsize_t(col);
-                if (last_at == -1 && PyErr_Occurred())
-                    goto fail;
-                if (last_at < 0 || last_at >= n) {
-                    PyErr_SetString(PyExc_ValueError, "index columns must lie in 0..n-1");
-                    goto fail;
-                }
-            }
+        Py_ssize_t at;
+        int found = name_value(seen, index, PyList_GET_ITEM(names, i), &at);
+        if (found < 0)
+            goto fail;
+        if (!found)
+            continue;
+        if (at < 0 || at >= n) {
+            PyErr_SetString(PyExc_ValueError, "index columns must lie in 0..n-1");
+            goto fail;
         }
-        if (last_at >= 0)
-            counts[last_at]++;
+        counts[at]++;
     }
+    release_names(seen);
     return out;
 fail:
+    release_names(seen);
     Py_DECREF(out);
     return NULL;
 }
@@ -232,26 +227,26 @@ static PyObject *block_evidence(PyObject *Py_UNUSED(self), PyObject *args)
     at += (size_t)n_el;
     unsigned char *code = (unsigned char *)at;
 
-    /* Openers: group and slot codes. */
-    const long other = (long)n_open;
+    /* Openers: group and slot codes, each opener object's looked up once (name_value). */
+    name_slot seen[NAME_SLOTS];
+    memset(seen, 0, sizeof(seen));
     for (Py_ssize_t b = 0; b < n; b++) {
-        PyObject *name = PyList_GET_ITEM(opener, b);
-        PyObject *c = PyDict_GetItemWithError(codes, name);
-        long v = other;
-        if (c == NULL) {
-            if (PyErr_Occurred())
-                goto fail;
-        } else {
-            v = PyLong_AsLong(c);
-            if (v == -1 && PyErr_Occurred())
-                goto fail;
-            if (v < 0 || (v & 15) > n_open || (v >> 4) > n_slots) {
-                PyErr_SetString(PyExc_ValueError, "opener codes out of range");
-                goto fail;
-            }
+        Py_ssize_t v;
+        int found = name_value(seen, codes, PyList_GET_ITEM(opener, b), &v);
+        if (found < 0) {
+            release_names(seen);
+            goto fail;
+        }
+        if (!found)
+            v = n_open;
+        else if (v < 0 || (v & 15) > n_open || (v >> 4) > n_slots) {
+            release_names(seen);
+            PyErr_SetString(PyExc_ValueError, "opener codes out of range");
+            goto fail;
         }
         code[b] = (unsigned char)v;
     }
+    release_names(seen);
 
     /* Blocks: the page's totals, opener shares, words per container and slots per container. */
     double total = 0.0, link_total = 0.0, short_total = 0.0;

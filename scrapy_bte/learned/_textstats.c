@@ -32,30 +32,69 @@ typedef struct {
     Py_UCS4 last_cp;
 } Counts;
 
-/* One pass over a text of one kind (inlined per kind, so PyUnicode_READ is a plain load). */
-static inline void count_kind(int kind, const void *data, Py_ssize_t len, const unsigned char *table, Counts *n)
+/* Per character under 256 (ASCII and Latin-1: nearly every character of most pages), its six counts
+ * packed in one 64-bit word, 10 bits each in the order of Counts, so that such a character costs
+ * one load and one add; the fields are moved out every MAX_RUN characters, before any can overflow. */
+#define FIELD_BITS 10
+#define MAX_RUN 1023
+
+static void make_packed(const unsigned char *table, uint64_t *packed)
 {
-    int64_t digit = 0, punct = 0, comma = 0, stop = 0, upper = 0, space = 0;
-    unsigned char last = 0, before = 0;
-    Py_UCS4 last_cp = 0;
-    for (Py_ssize_t k = 0; k < len; k++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, k);
-        unsigned char cl = table[c > 0xFFFF ? 0xFFFF : c];
-        digit += (cl & C_DIGIT) != 0;
-        punct += (cl & C_PUNCT) != 0;
-        comma += (cl & C_COMMA) != 0;
-        stop += (cl & C_END) != 0;
-        /* str.lower() changes the character: an upper-case letter (U+0130 counts as "I"). */
-        if (c < 128)
-            upper += c - 'A' < 26;
-        else
-            upper += c == 0x130 || Py_UNICODE_TOLOWER(c) != c;
-        space += c == ' ';
-        before = last;
-        last = cl;
-        last_cp = c;
+    static unsigned char is_upper[256]; /* as count_kind tests it; the same in every call */
+    static int upper_ready;
+    if (!upper_ready) {
+        for (Py_UCS4 c = 0; c < 256; c++)
+            is_upper[c] = c < 128 ? c - 'A' < 26 : Py_UNICODE_TOLOWER(c) != c;
+        upper_ready = 1;
     }
-    *n = (Counts){digit, punct, comma, stop, upper, space, last, before, last_cp};
+    for (Py_UCS4 c = 0; c < 256; c++) {
+        unsigned char cl = table[c];
+        uint64_t upper = is_upper[c];
+        packed[c] = (uint64_t)((cl & C_DIGIT) != 0) | (uint64_t)((cl & C_PUNCT) != 0) << FIELD_BITS
+                    | (uint64_t)((cl & C_COMMA) != 0) << (2 * FIELD_BITS)
+                    | (uint64_t)((cl & C_END) != 0) << (3 * FIELD_BITS) | upper << (4 * FIELD_BITS)
+                    | (uint64_t)(c == ' ') << (5 * FIELD_BITS);
+    }
+}
+
+/* The counts of one text of one kind (inlined per kind, so PyUnicode_READ is a plain load): a
+ * character under 256 (nearly every one, in most texts of any kind) adds its packed counts; any
+ * other is classed on its own. */
+static inline void count_kind(int kind, const void *data, Py_ssize_t len, const unsigned char *table,
+                              const uint64_t *packed, Counts *n)
+{
+    int64_t total[6] = {0, 0, 0, 0, 0, 0};
+    for (Py_ssize_t k = 0; k < len;) {
+        Py_ssize_t stop = len - k > MAX_RUN ? k + MAX_RUN : len;
+        uint64_t sum = 0;
+        for (; k < stop; k++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, k);
+            if (c < 256) {
+                sum += packed[c];
+                continue;
+            }
+            unsigned char cl = table[c > 0xFFFF ? 0xFFFF : c];
+            total[0] += (cl & C_DIGIT) != 0;
+            total[1] += (cl & C_PUNCT) != 0;
+            total[2] += (cl & C_COMMA) != 0;
+            total[3] += (cl & C_END) != 0;
+            /* str.lower() changes the character: an upper-case letter (U+0130 counts as "I"). */
+            total[4] += c == 0x130 || Py_UNICODE_TOLOWER(c) != c;
+        }
+        for (int f = 0; f < 6; f++)
+            total[f] += (int64_t)((sum >> (FIELD_BITS * f)) & MAX_RUN);
+    }
+    Py_UCS4 last = len > 0 ? PyUnicode_READ(kind, data, len - 1) : 0;
+    Py_UCS4 before = len > 1 ? PyUnicode_READ(kind, data, len - 2) : 0;
+    *n = (Counts){total[0],
+                  total[1],
+                  total[2],
+                  total[3],
+                  total[4],
+                  total[5],
+                  len > 0 ? table[last > 0xFFFF ? 0xFFFF : last] : 0,
+                  len > 1 ? table[before > 0xFFFF ? 0xFFFF : before] : 0,
+                  last};
 }
 
 PyDoc_STRVAR(text_stats_doc,
@@ -88,6 +127,8 @@ static PyObject *text_stats(PyObject *Py_UNUSED(self), PyObject *args)
     if (rows == NULL)
         goto done;
     double *out = (double *)PyByteArray_AS_STRING(rows);
+    uint64_t packed[256];
+    make_packed(table, packed);
     for (Py_ssize_t b = 0; b < n; b++) {
         PyObject *text = PyList_GET_ITEM(texts, b);
         if (!PyUnicode_Check(text)) {
@@ -99,13 +140,13 @@ static PyObject *text_stats(PyObject *Py_UNUSED(self), PyObject *args)
         Counts k;
         switch (PyUnicode_KIND(text)) {
         case PyUnicode_1BYTE_KIND:
-            count_kind(PyUnicode_1BYTE_KIND, data, len, table, &k);
+            count_kind(PyUnicode_1BYTE_KIND, data, len, table, packed, &k);
             break;
         case PyUnicode_2BYTE_KIND:
-            count_kind(PyUnicode_2BYTE_KIND, data, len, table, &k);
+            count_kind(PyUnicode_2BYTE_KIND, data, len, table, packed, &k);
             break;
         default:
-            count_kind(PyUnicode_4BYTE_KIND, data, len, table, &k);
+            count_kind(PyUnicode_4BYTE_KIND, data, len, table, packed, &k);
         }
         int closer = len > 0 && closers[k.last_cp > 0xFFFF ? 0xFFFF : k.last_cp];
         int ends = len > 0 && ((k.last & C_END) || (closer && len > 1 && (k.before & C_END)));

@@ -80,8 +80,11 @@ _ROLE_BITS = {
     "contentinfo": "role=contentinfo",
     "banner": "role=banner",
 }
+#: Searched in the attribute string after a space (:func:`_mark_bits`): a leading ``\s`` lets the
+#: search skip to the next whitespace in C, where ``(?:^|\s)`` is tried at every position (the
+#: same matches, 1.6 times as fast on the development pages' strings).
 _MARK_RE = re.compile(
-    r"""(?:^|\s)(role|itemprop|hidden|aria-hidden|style)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""",
+    r"""\s(role|itemprop|hidden|aria-hidden|style)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""",
     re.IGNORECASE,
 )
 # Words without which an attribute string carries no mark: the cheap test before _MARK_RE. A
@@ -116,7 +119,7 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 def _mark_bits(raw: str) -> int:
     """:data:`MARKS` bits of one element's raw attributes (0 unless they mention a mark's name)."""
     bits = 0
-    for m in _MARK_RE.finditer(raw):
+    for m in _MARK_RE.finditer(" " + raw):
         key = m.group(1).lower()
         value = (m.group(2) or m.group(3) or m.group(4) or "").lower()
         if key == "role":
@@ -163,7 +166,16 @@ def _dense_labels(ids: np.ndarray, size: int) -> tuple[int, np.ndarray]:
 
 
 def _opener_index(doc: Document) -> np.ndarray:
-    """Per block, the :data:`OPENERS` column of its opening tag."""
+    """Per block, the :data:`OPENERS` column of its opening tag: in C where built (each distinct
+    name object looked up once), else :func:`_opener_index_reference`."""
+    c = _FEATURES.use()
+    if c is None or not isinstance(doc.opener, list):
+        return _opener_index_reference(doc)
+    return np.frombuffer(c.opener_index(doc.opener, _OPENER_INDEX, _OTHER_OPENER), np.int64)
+
+
+def _opener_index_reference(doc: Document) -> np.ndarray:
+    """The Python reference of :func:`_opener_index`."""
     return np.fromiter(map(_OPENER_INDEX.get, doc.opener, repeat(_OTHER_OPENER)), np.int64, doc.n_blocks)
 
 

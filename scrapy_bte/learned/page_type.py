@@ -51,7 +51,7 @@ import numpy as np
 
 from ..core import accel
 from ..core.document import Document
-from ..core.tree import path_or
+from ..core.tree import path_or, strings_mentioning
 from ..errors import ModelError
 from ..evidence import hints as _hints
 from ..fields import markup as _markup
@@ -327,6 +327,31 @@ _PAGE_BIT_TABLE = (
 ).astype(np.float64)
 _SCHEMA_COLUMNS = _COLUMN[f"schema_{SCHEMA_GROUPS[0][0]}"] + np.arange(len(SCHEMA_GROUPS))
 _COUNTED_COLUMNS = _COLUMN[f"count_{COUNTED_TAGS[0]}"] + np.arange(len(COUNTED_TAGS))
+#: The columns :func:`_url_evidence` and :func:`_title_evidence` write, looked up once.
+_URL_SHAPE = tuple(
+    _COLUMN[name]
+    for name in (
+        "has_url",
+        "url_depth",
+        "url_slug_words",
+        "url_last_numeric",
+        "url_year",
+        "url_suffix",
+        "url_query",
+        "url_trailing_slash",
+        "url_root",
+    )
+)
+_URL_WORD_COLUMNS = tuple((_COLUMN[f"url_{group}"], words) for group, words in URL_WORDS)
+_HOST_WORD_COLUMNS = tuple((_COLUMN[f"host_{group}"], words) for group, words in HOST_WORDS)
+_TITLE_WORD_COLUMNS = tuple((_COLUMN[f"title_{group}"], words) for group, words in TITLE_WORDS)
+_TITLE_PARTS = _COLUMN["title_parts"]
+#: Per ``og:type`` value, its group's column (the first group that lists it); any other value: ``og_other``.
+_OG_COLUMN: dict[str, int] = {}
+for _group, _values in OG_TYPES:
+    for _value in _values:
+        _OG_COLUMN.setdefault(_value, _COLUMN[f"og_{_group}"])
+_OG_OTHER = _COLUMN["og_other"]
 
 
 def _schema_counts(doc: Document) -> np.ndarray:
@@ -348,10 +373,23 @@ def _microdata_counts(doc: Document, counts: np.ndarray) -> None:
     """Adds the ``itemtype`` declarations on structural elements to ``counts``."""
     skeleton = doc.skeleton
     strings = skeleton.attr_strings
-    joined = "\x00".join(strings)
-    if "itemtype" not in joined and "ITEMTYPE" not in joined:  # two C-level searches, not one per string
+    search = skeleton.attr_search
+    if search is not None:
+        # The strings lowered and joined once per page, which the attribute readers of the
+        # features search too (the join is made once, not here and there): one search of it,
+        # and on the few pages that name the word in any case, the strings that do and the
+        # test itself on those.
+        if "itemtype" not in search[0]:
+            return
+        found = strings_mentioning(search, ("itemtype",))
+        with_type = [i for i in found if "itemtype" in strings[i] or "ITEMTYPE" in strings[i]]
+    else:
+        joined = "\x00".join(strings)
+        if "itemtype" not in joined and "ITEMTYPE" not in joined:  # two C-level searches, not one per string
+            return
+        with_type = [i for i, raw in enumerate(strings) if "itemtype" in raw or "ITEMTYPE" in raw]
+    if not with_type:
         return
-    with_type = [i for i, raw in enumerate(strings) if "itemtype" in raw or "ITEMTYPE" in raw]
     uses = np.bincount(skeleton.el_attr_id, minlength=len(strings))
     for i in with_type:
         for kind in _ITEMTYPE_RE.findall(strings[i]):
@@ -376,33 +414,41 @@ def _url_evidence(url: str | None, out: np.ndarray) -> None:
     path = parts.path or "/"
     segments = [s for s in path.lower().split("/") if s]
     last = segments[-1] if segments else ""
-    out[_COLUMN["has_url"]] = 1.0
-    out[_COLUMN["url_depth"]] = len(segments)
-    out[_COLUMN["url_slug_words"]] = last.count("-") + last.count("_") + (1 if last else 0)
-    out[_COLUMN["url_last_numeric"]] = float(bool(_NUMERIC_RE.search(last)))
-    out[_COLUMN["url_year"]] = float(bool(_YEAR_RE.search(path)))
-    out[_COLUMN["url_suffix"]] = float(bool(_SUFFIX_RE.search(last)))
-    out[_COLUMN["url_query"]] = float(bool(parts.query))
-    out[_COLUMN["url_trailing_slash"]] = float(path.endswith("/") and bool(segments))
-    out[_COLUMN["url_root"]] = float(not segments)
+    # ``out`` starts at zero (page_evidence): only the columns that are not are written.
+    has_url, depth, slug, numeric, year, suffix, query, trailing, root = _URL_SHAPE
+    out[has_url] = 1.0
+    out[depth] = len(segments)
+    out[slug] = last.count("-") + last.count("_") + (1 if last else 0)
+    out[numeric] = _NUMERIC_RE.search(last) is not None
+    out[year] = _YEAR_RE.search(path) is not None
+    out[suffix] = _SUFFIX_RE.search(last) is not None
+    out[query] = bool(parts.query)
+    out[trailing] = path.endswith("/") and bool(segments)
+    out[root] = not segments
     words = set(segments)
     for segment in segments:
         words.update(_SEGMENT_WORDS.findall(segment))
-    for group, vocabulary in URL_WORDS:
-        out[_COLUMN[f"url_{group}"]] = float(not words.isdisjoint(vocabulary))
+    for column, vocabulary in _URL_WORD_COLUMNS:
+        if not words.isdisjoint(vocabulary):
+            out[column] = 1.0
     host = (parts.hostname or "").split(".")
-    host_words = set(host[:-2]) if len(host) > 2 else set()
-    for group, vocabulary in HOST_WORDS:
-        out[_COLUMN[f"host_{group}"]] = float(not host_words.isdisjoint(vocabulary))
+    if len(host) > 2:
+        host_words = set(host[:-2])
+        for column, vocabulary in _HOST_WORD_COLUMNS:
+            if not host_words.isdisjoint(vocabulary):
+                out[column] = 1.0
 
 
-def _title_evidence(title: str, out: np.ndarray) -> None:
+def _title_evidence(title: str, out: np.ndarray) -> int:
+    """The title's columns but its word count, into ``out`` (at zero); returns the word count
+    (:func:`page_evidence` takes its logarithm with the other counts')."""
     low = title.lower()
-    out[_COLUMN["title_words"]] = np.log1p(len(low.split()))
-    out[_COLUMN["title_parts"]] = len(_TITLE_SEPARATORS.findall(low))
+    out[_TITLE_PARTS] = len(_TITLE_SEPARATORS.findall(low))
     words = set(_SEGMENT_WORDS.findall(low))
-    for group, vocabulary in TITLE_WORDS:
-        out[_COLUMN[f"title_{group}"]] = float(not words.isdisjoint(vocabulary))
+    for column, vocabulary in _TITLE_WORD_COLUMNS:
+        if not words.isdisjoint(vocabulary):
+            out[column] = 1.0
+    return len(low.split())
 
 
 def _runs(doc: Document, words: np.ndarray, total: float, elements: np.ndarray, out: np.ndarray) -> None:
@@ -495,18 +541,17 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     out = np.zeros(len(EVIDENCE_NAMES), dtype=np.float32)
     _url_evidence(url, out)
     out[_COLUMN["log_tags"]] = math.log1p(doc.total_tags)
-    out[_COUNTED_COLUMNS] = np.log1p(tag_counts(doc))
+    tags = tag_counts(doc)
     schema = _schema_counts(doc)
     og = _og_type(doc)
     if og is not None:
-        group = next((g for g, values in OG_TYPES if og in values), "other")
-        out[_COLUMN[f"og_{group}"]] = 1.0
+        out[_OG_COLUMN.get(og, _OG_OTHER)] = 1.0
     n = doc.n_blocks
     if n == 0:
+        out[_COUNTED_COLUMNS] = np.log1p(tags)
         out[_SCHEMA_COLUMNS] = np.log1p(schema)
         return out
     _microdata_counts(doc, schema)
-    out[_SCHEMA_COLUMNS] = np.log1p(schema)
     out[_COLUMN["schema_types"]] = np.count_nonzero(schema)
 
     sums = block_evidence(doc)
@@ -514,13 +559,13 @@ def page_evidence(doc: Document, url: str | None) -> np.ndarray:
     out[_COLUMN["log_words"]] = math.log1p(total)
     out[_COLUMN["log_blocks"]] = math.log1p(n)
     out[_COLUMN["log_block_words"]] = math.log1p(total / n)
-    if doc.title_tag:
-        _title_evidence(doc.title_tag, out)
+    title_words = _title_evidence(doc.title_tag, out) if doc.title_tag else 0
     out[_SUM_COLUMNS] = sums[1:_SLOT_RATIO]
-    for column, ratio in zip(_SLOT_ITEM_COLUMNS, sums[_SLOT_RATIO:_PAGE_COUNTS].tolist()):
-        if ratio >= 0:
-            out[column] = np.log1p(ratio)
-    out[_HINT_COUNT] = np.log1p(sums[_PAGE_COUNTS:])
+    # Every count's logarithm in one call (a call costs more than its few values): the tags, the
+    # schema types, the title's words, the words per item of each slot kind (-1, none, reads 0)
+    # and the elements per page group.
+    counts = (tags, schema, (title_words,), np.maximum(sums[_SLOT_RATIO:_PAGE_COUNTS], 0.0), sums[_PAGE_COUNTS:])
+    out[_LOG_COLUMNS] = np.log1p(np.concatenate(counts, dtype=np.float64))
     return out
 
 
@@ -549,6 +594,10 @@ _SLOT_RATIO = 1 + len(_SUM_NAMES)
 _SLOT_ITEM_COLUMNS = [_COLUMN[f"{slot}_slot_item_words"] for slot in SLOT_NAMES]
 _PAGE_COUNTS = _SLOT_RATIO + len(SLOTS)
 _N_SUMS = _PAGE_COUNTS + len(_hints.PAGE_GROUP_NAMES)
+#: Where :func:`page_evidence` writes the logarithms of its counts, in the order it lists them.
+_LOG_COLUMNS = np.concatenate(
+    (_COUNTED_COLUMNS, _SCHEMA_COLUMNS, [_COLUMN["title_words"]], _SLOT_ITEM_COLUMNS, _HINT_COUNT)
+)
 #: Per block opener, its :data:`OPENER_GROUPS` group (its index; the rest: one past the last) and
 #: 16 times its :data:`SLOTS` kind (its index + 1; 0: none), for the C pass.
 _OPENER_CODES = {
@@ -691,7 +740,7 @@ class PageTypeModel:
 
     def classify(self, evidence: np.ndarray) -> PageType:
         p = self.probabilities(evidence)[0]
-        return PageType(PAGE_TYPES[int(p.argmax())], {t: float(v) for t, v in zip(PAGE_TYPES, p)})
+        return PageType(PAGE_TYPES[int(p.argmax())], dict(zip(PAGE_TYPES, p.tolist())))
 
     def save(self, path: str | Path, metadata: dict[str, Any] | None = None) -> None:
         """Write the .npz (float arrays only) and the JSON metadata beside it."""

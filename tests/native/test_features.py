@@ -230,3 +230,63 @@ def test_features_without_the_c_pass_run_the_reference_and_native_on_refuses(mon
     monkeypatch.setattr(features, "_FEATURES", CPass("scrapy_bte._native.features", None))
     assert features.block_features(doc).shape == (doc.n_blocks, schema.N_FEATURES)
     assert features.context_features(np.zeros(doc.n_blocks), doc).shape == (doc.n_blocks, len(schema.CONTEXT_NAMES))
+
+
+@needs_features
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([*features.OPENERS, "h5", "dir", "th", "span", "x-widget", ""] + [f"t{i}" for i in range(300)])
+    )
+)
+def test_c_opener_index_is_the_dict_look_up(openers: list[str]) -> None:
+    """Each name object's column is kept by its address in the C pass: names equal but not the
+    same object, hundreds of names sharing its table's slots, names of no column."""
+    copies = [(name + "#")[:-1] if i % 2 else name for i, name in enumerate(openers)]
+    doc = SimpleNamespace(opener=copies, n_blocks=len(copies))
+    fast = features._opener_index(doc)
+    assert fast.dtype == np.int64
+    assert fast.tolist() == features._opener_index_reference(doc).tolist()
+    with native(False):
+        assert features._opener_index(doc).tolist() == fast.tolist()
+
+
+@needs_features
+def test_c_log1p_of_counts_is_libm_log1p() -> None:
+    """The shape columns' logarithms of words, characters and bytes (whole numbers looked up in a
+    table, any other value computed) are libm's log1p of each value, to the bit."""
+    import math
+
+    c = features._FEATURES.use()
+    assert c is not None
+    words = np.array([0.0, -0.0, 1.0, 2.0, 0.5, 2.5, 4095.0, 4096.0, 4097.0, 123456.0, 1e-300, 3.0000000000000004])
+    n = len(words)
+    chars = np.array([0, 1, 7, 4094, 4095, 4096, 5000, 10**7, 3, 2, 1, 0], dtype=np.int64)
+    nbytes = chars * 2 + 1
+    ones = np.ones(n, dtype=np.int64)
+    zeros_f = np.zeros(n)
+    out = np.zeros((n, schema.N_FEATURES), dtype=np.float32)
+    c.block_features(
+        words,
+        chars,
+        nbytes,
+        ones,
+        zeros_f,
+        np.zeros(n, dtype=np.int64),
+        ones,
+        np.array([-1], dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.uint8),
+        np.zeros(n * 6),
+        zeros_f,
+        -1,
+        -1,
+        schema.N_NUMERIC,
+        len(features.OPENERS),
+        len(features.ANCESTORS) + len(features.MARKS),
+        out,
+    )
+    for column, values in ((0, words), (1, chars), (2, np.maximum(nbytes, chars))):
+        want = np.array([math.log1p(float(v)) for v in values], dtype=np.float32)
+        assert out[:, column].tobytes() == want.tobytes()

@@ -329,6 +329,52 @@ def test_c_repeats(texts: list[str]) -> None:
         assert fast.dtype == ref.dtype and fast.tobytes() == ref.tobytes()
 
 
+class _Folded(str):
+    """A str that equals any text of the same letters in another case (and hashes as its lower case)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, str) and self.lower() == other.lower()
+
+    def __hash__(self) -> int:
+        return hash(self.lower())
+
+
+def _same_ends(middle: str) -> str:
+    return "Share this" + middle + "on Facebook now and here"
+
+
+@_needs_c
+@pytest.mark.parametrize(
+    "texts",
+    [
+        # the same length and the same first, middle and last bytes, other bytes between them
+        [_same_ends(m) for m in ("ab.cd.ef.gh.ij", "ab.cx.ef.gh.ij", "ab.cd.ef.gh.ij", "ab.cd.ef.gh.ix")],
+        # the same bytes read as other kinds of str (Latin-1, UCS-2, UCS-4) are other texts
+        ["\u00e9t\u00e9", "\u00e9t\u00e9", "\u0169t\u0169", "\U0001f600", "\U0001f600", "ab", "ab\x00"],
+        ["x" * n for n in (7, 8, 9, 16, 24, 25, 40, 8, 25)] + ["", "", "y" * 25],
+        [str(i % 37) * (i % 5) for i in range(500)],
+    ],
+)
+def test_c_repeats_tells_texts_with_a_shared_key_apart(texts: list[str]) -> None:
+    texts = [(t + "#")[:-1] for t in texts]
+    out = labels._repeats(texts)
+    counts = [texts.count(t) for t in texts]
+    if len(set(texts)) == len(texts):
+        assert out is None
+    else:
+        assert out.tolist() == counts
+
+
+@_needs_c
+def test_c_repeats_of_str_subclasses_compare_as_they_say() -> None:
+    texts = [_Folded("Share"), "share", "SHARE", "Print", _Folded("print")]
+    fast = labels._repeats(texts)
+    with native(False):
+        ref = labels._repeats(texts)
+    # A dict's answer: "share" finds the folded "Share" (same hash, equal), "SHARE" hashes elsewhere.
+    assert fast.tolist() == ref.tolist() == [2.0, 2.0, 1.0, 1.0, 1.0]
+
+
 def _pages() -> list[tuple[str, str]]:
     files = sorted((ROOT / "tests" / "fixtures").rglob("*.htm*"))
     files += sorted((ROOT / "example_project").rglob("*.html"))[:40]

@@ -16,7 +16,7 @@ from scrapy_bte import ACCELERATED
 from scrapy_bte.core.decode import to_unicode
 from scrapy_bte.core.document import build
 from scrapy_bte.core.marks import PAGE_WORDS as WORDS
-from scrapy_bte.core.marks import Marks, find_all, find_all_reference
+from scrapy_bte.core.marks import Marks, find_all, find_all_reference, find_strings, find_strings_reference
 from scrapy_bte.core.meta import _candidates, _key_pattern
 from scrapy_bte.errors import ExtractionError
 from scrapy_bte.fields import markup
@@ -81,6 +81,36 @@ def test_c_finds_the_words_on_every_fixture_and_torture_page() -> None:
 def test_c_refuses_words_it_cannot_search(words: tuple) -> None:
     with pytest.raises(ValueError):
         find_all("text", words)
+
+
+def _joined(strings: list[str]) -> tuple[str, list[int]]:
+    """Strings joined by NUL and where each ends, as ``Skeleton.attr_search`` gives them."""
+    return "\x00".join(strings), [end - 1 for end in accumulate(len(s) + 1 for s in strings)]
+
+
+@needs_c
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(_ALPHABET, max_size=700).map("".join), min_size=1, max_size=40),
+    st.lists(_WORD, max_size=8).map(tuple),
+)
+def test_c_finds_the_strings_that_hold_each_word(strings: list[str], words: tuple[str, ...]) -> None:
+    """Short and long joins (the four stretches from 4,096 characters on), words in several
+    strings, twice in one, at a string's ends, in one-, two- and four-byte text."""
+    text, ends = _joined(strings)
+    got = find_strings(text, words, ends)
+    assert got == find_strings_reference(text, words, ends)
+    assert got == [[i for i, s in enumerate(strings) if word in s] for word in words]
+
+
+@needs_c
+def test_c_strings_refuse_ends_that_are_not_ints() -> None:
+    with pytest.raises(TypeError):
+        find_strings("ab\x00ab", ("ab",), [2, "5"])
+    with pytest.raises(TypeError):
+        find_strings("ab\x00ab", ("ab",), (2, 5))
+    with pytest.raises(ValueError):
+        find_strings("ab\x00ab", ("a",), [2, 5])
 
 
 @settings(max_examples=300, deadline=None)

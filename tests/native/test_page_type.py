@@ -191,3 +191,16 @@ def test_the_c_pass_checks_its_arrays_and_ids() -> None:
     with pytest.raises(ValueError, match="index columns"):
         c.count_tags(doc.tag_names, {"div": 5}, 3)
     assert list(np.frombuffer(c.count_tags(["li", "div", "li", "p"], {"li": 0, "p": 1}, 2), np.int64)) == [2, 1]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from([f"t{i}" for i in range(400)] + ["li", "div", "p", "h2", ""]), max_size=3000))
+def test_c_tag_counts_are_the_counts_of_equal_names(names: list[str]) -> None:
+    """The C pass remembers each name object's column by its address: names equal but not the
+    same object, hundreds of distinct names sharing its table's slots, names of no column."""
+    c = page_type._PAGE_TYPE.use()
+    assert c is not None
+    copies = [(name + "#")[:-1] if i % 3 else name for i, name in enumerate(names)]
+    index = {"li": 0, "p": 1, **{f"t{i}": 2 + i % 5 for i in range(0, 400, 7)}}
+    want = [sum(index.get(name, -1) == col for name in names) for col in range(7)]
+    assert np.frombuffer(c.count_tags(copies, index, 7), np.int64).tolist() == want

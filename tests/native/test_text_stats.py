@@ -42,6 +42,29 @@ def test_text_stats_in_c_match_numpy(texts: list[str], scale: float) -> None:
     assert fast.dtype == ref.dtype and fast.shape == ref.shape and fast.tobytes() == ref.tobytes()
 
 
+@needs_textstats
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["a", "A", "1", ".", ",", " ", "É", "é", "\u00d7", "\u2019", "İ", "中", "😀", "Σ"]),
+            st.integers(1, 900),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_text_stats_of_long_texts_in_c_match_numpy(runs: list[tuple[str, int]]) -> None:
+    """Texts of thousands of characters (the C pass sums 1,023 at a time), in one, two and four
+    bytes per character, runs of one class each."""
+    texts = ["".join(ch * n for ch, n in runs), "".join(ch * n for ch, n in reversed(runs)) + "a" * 1023, "x" * 3070]
+    doc = SimpleNamespace(texts=texts, chars=np.array([len(t) for t in texts], dtype=np.int64), n_blocks=len(texts))
+    words = np.array([len(t.split()) for t in texts], dtype=np.float64)
+    fast = features._text_stats(doc, words)
+    ref = features._text_stats_reference(doc, words)
+    assert fast.tobytes() == ref.tobytes()
+
+
 def check_title_overlap(
     texts: list[str], openers: list[str], words: list[float], first: int | None, title: str
 ) -> None:
