@@ -57,29 +57,6 @@ COMMENT_SENTENCES = (
     "Will the open day at the teaching apiary be suitable for small children",
 )
 LATIN1_SENTENCES = ("Der Bäcker Müller eröffnet sein Café am Marktplatz",)
-#: Attribute strings for the record shapes' class words (tests/test_records.py against a search of
-#: each string, tests/native/test_records.py the C pass against the Python form): every case of
-#: "class", quotes left open, later class attributes, values that name no class, Unicode digits,
-#: wide characters, and U+0130, whose lower case is one character longer.
-CLASS_ATTRIBUTE_CASES = (
-    ' class="card card-3" id="a1"',
-    " class='card-7 card'",
-    " CLASS=teaser data-x=1",
-    ' data-class="no" title="x"',
-    ' class="open',
-    "",
-    ' class="a" class="b"',
-    ' id="x" class = "sp aced"',
-    " class=",
-    ' class="" class="late"',
-    'class="first"',
-    ' href="/a?class=x"',
-    ' class="tab\tsep" ',
-    ' title="a class=b" class="c"',
-    ' class="\u0663\u0664col 日本-2 \U0001f600"',
-    " class='Wide\u212a \uff11'",
-    "\u0130 CLASS='Dotted-2 x'",
-)
 BOILERPLATE = ("Archive of the navigation menu", "Council approves the new parking rules", "FooterCorp", "Advertise")
 
 

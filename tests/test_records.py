@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 import pytest
-from conftest import CLASS_ATTRIBUTE_CASES, FixedModel
+from conftest import FixedModel
 
 from scrapy_bte import extract
 from scrapy_bte.api import parse
@@ -57,6 +57,30 @@ def _listing(tag: str, wrapper: str) -> str:
 LISTING = _listing("article", "div")
 #: ... and as list items, which the skeleton does not hold as elements.
 LIST_ITEMS = _listing("li", "ul")
+
+
+#: Attribute strings for the record shapes' class words: every case of "class", quotes left open,
+#: later class attributes, values that name no class, Unicode digits, wide characters, and U+0130,
+#: whose lower case is one character longer.
+CLASS_ATTRIBUTE_CASES = (
+    ' class="card card-3" id="a1"',
+    " class='card-7 card'",
+    " CLASS=teaser data-x=1",
+    ' data-class="no" title="x"',
+    ' class="open',
+    "",
+    ' class="a" class="b"',
+    ' id="x" class = "sp aced"',
+    " class=",
+    ' class="" class="late"',
+    'class="first"',
+    ' href="/a?class=x"',
+    ' class="tab\tsep" ',
+    ' title="a class=b" class="c"',
+    ' class="\u0663\u0664col 日本-2 \U0001f600"',
+    " class='Wide\u212a \uff11'",
+    "\u0130 CLASS='Dotted-2 x'",
+)
 
 
 def _class_words_one_by_one(raw: str) -> str:

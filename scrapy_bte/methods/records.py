@@ -28,7 +28,6 @@ import re
 
 import numpy as np
 
-from ..core import accel
 from ..core.document import Document
 from ..core.tree import path_or
 
@@ -59,7 +58,6 @@ _CLASS_RE = re.compile(_CLASS)
 #: ... and in a string as written, where lower-casing changes its length (U+0130).
 _CLASS_ANY_CASE_RE = re.compile(_CLASS, re.IGNORECASE)
 _DIGITS_RE = re.compile(r"\d+")
-_RECORDS = accel.load("methods.records")
 #: Class words per class value. A page's attribute strings are distinct (an id, a link), its
 #: class values repeat: half of a page's values were seen before, where almost no string was.
 #: (A full memo is replaced.)
@@ -85,23 +83,11 @@ def class_words(raw: str) -> str:
     return found
 
 
-def page_class_words(strings: list[str]) -> list[str]:
-    """:func:`class_words` of each attribute string of a page: in one C pass where it is built
-    (``methods/_records.c``; a string it declines, one holding U+0130, is read here)."""
-    c = _RECORDS.use()
-    if c is None:
-        return list(map(class_words, strings))
-    words: list[str | None] = c.class_words(strings)
-    if None in words:
-        return [class_words(raw) if found is None else found for raw, found in zip(strings, words)]
-    return words  # type: ignore[return-value]
-
-
 def element_shapes(doc: Document) -> np.ndarray:
     """Per element, an id shared by the elements of one tag name and one set of class words
     (numbered in the order the words first occur among the page's attribute strings)."""
     sk = doc.skeleton
-    words = page_class_words(sk.attr_strings)
+    words = list(map(class_words, sk.attr_strings))
     index = {found: i for i, found in enumerate(dict.fromkeys(words))}
     per_string = np.fromiter(map(index.__getitem__, words), np.int64, len(words))
     return sk.el_name_id.astype(np.int64) * (len(index) + 1) + per_string[sk.el_attr_id]

@@ -93,7 +93,6 @@ def test_accelerator_is_built() -> None:
             "learned.page_type",
             "methods.bte",
             "methods.density",
-            "methods.records",
         ]
         assert all(ACCELERATED.values())
 
