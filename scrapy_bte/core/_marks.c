@@ -187,6 +187,33 @@ static int prepare(PyObject *seq)
     return 0;
 }
 
+/* Every word of the prepared tables in `text`, into `hits` (zeroed here): the streams used
+ * (several on a long text, each an increasing stretch of it), or -1 with an exception set. */
+static int scan_text(PyObject *text, hits_t (*hits)[MAX_WORDS])
+{
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    const void *data = PyUnicode_DATA(text);
+    const int streams = n >= 4096 ? STREAMS : 1;
+    memset(hits, 0, sizeof(hits_t) * STREAMS * MAX_WORDS);
+    int rc = 0;
+    if (tables.count == 0 || n < tables.min)
+        rc = 0;
+    else if (PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND)
+        rc = find_all_1((const Py_UCS1 *)data, n, streams, hits);
+    else if (PyUnicode_KIND(text) == PyUnicode_2BYTE_KIND)
+        rc = find_all_2((const Py_UCS2 *)data, n, streams, hits);
+    else
+        rc = find_all_4((const Py_UCS4 *)data, n, streams, hits);
+    return rc < 0 ? -1 : streams;
+}
+
+static void free_hits(hits_t (*hits)[MAX_WORDS])
+{
+    for (int t = 0; t < STREAMS; t++)
+        for (Py_ssize_t j = 0; j < MAX_WORDS; j++)
+            PyMem_Free(hits[t][j].at);
+}
+
 PyDoc_STRVAR(find_all_doc,
              "find_all(text, words) -> list[list[int]]\n\n"
              "Per word of `words` (a tuple of ASCII strings of 2 or more characters,\n"
@@ -199,21 +226,9 @@ static PyObject *find_all(PyObject *Py_UNUSED(self), PyObject *args)
         return NULL;
     if (prepare(seq) < 0)
         return NULL;
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    const void *data = PyUnicode_DATA(text);
-    int streams = n >= 4096 ? STREAMS : 1;
     hits_t hits[STREAMS][MAX_WORDS];
-    memset(hits, 0, sizeof(hits));
-    int rc = 0;
-    if (tables.count == 0 || n < tables.min)
-        rc = 0;
-    else if (PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND)
-        rc = find_all_1((const Py_UCS1 *)data, n, streams, hits);
-    else if (PyUnicode_KIND(text) == PyUnicode_2BYTE_KIND)
-        rc = find_all_2((const Py_UCS2 *)data, n, streams, hits);
-    else
-        rc = find_all_4((const Py_UCS4 *)data, n, streams, hits);
-    PyObject *out = rc < 0 ? NULL : PyList_New(tables.count);
+    const int streams = scan_text(text, hits);
+    PyObject *out = streams < 0 ? NULL : PyList_New(tables.count);
     for (Py_ssize_t j = 0; out != NULL && j < tables.count; j++) {
         Py_ssize_t total = 0;
         for (int t = 0; t < streams; t++)
@@ -236,9 +251,7 @@ static PyObject *find_all(PyObject *Py_UNUSED(self), PyObject *args)
             }
     }
 done:
-    for (int t = 0; t < STREAMS; t++)
-        for (Py_ssize_t j = 0; j < MAX_WORDS; j++)
-            PyMem_Free(hits[t][j].at);
+    free_hits(hits);
     return out;
 }
 
@@ -256,22 +269,11 @@ static PyObject *find_strings(PyObject *Py_UNUSED(self), PyObject *args)
         return NULL;
     if (prepare(seq) < 0)
         return NULL;
-    const Py_ssize_t n = PyUnicode_GET_LENGTH(text), n_ends = PyList_GET_SIZE(ends);
-    const void *data = PyUnicode_DATA(text);
-    int streams = n >= 4096 ? STREAMS : 1;
+    const Py_ssize_t n_ends = PyList_GET_SIZE(ends);
     hits_t hits[STREAMS][MAX_WORDS];
-    memset(hits, 0, sizeof(hits));
+    const int streams = scan_text(text, hits);
     PyObject *out = NULL;
-    int rc = 0;
-    if (tables.count == 0 || n < tables.min)
-        rc = 0;
-    else if (PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND)
-        rc = find_all_1((const Py_UCS1 *)data, n, streams, hits);
-    else if (PyUnicode_KIND(text) == PyUnicode_2BYTE_KIND)
-        rc = find_all_2((const Py_UCS2 *)data, n, streams, hits);
-    else
-        rc = find_all_4((const Py_UCS4 *)data, n, streams, hits);
-    if (rc < 0 || (out = PyList_New(tables.count)) == NULL)
+    if (streams < 0 || (out = PyList_New(tables.count)) == NULL)
         goto done;
     for (Py_ssize_t j = 0; j < tables.count; j++) {
         PyObject *found = PyList_New(0);
@@ -312,9 +314,7 @@ static PyObject *find_strings(PyObject *Py_UNUSED(self), PyObject *args)
             }
     }
 done:
-    for (int t = 0; t < STREAMS; t++)
-        for (Py_ssize_t j = 0; j < MAX_WORDS; j++)
-            PyMem_Free(hits[t][j].at);
+    free_hits(hits);
     return out;
 }
 
