@@ -529,3 +529,18 @@ def test_author_links_far_from_the_headline_name_no_one() -> None:
     # Beside the headline the same link names her; a byline that says "By" still comes first.
     assert read_page(_linked_page('<a href="/author/ann-lee">Ann Lee</a>')).author == "Ann Lee"
     assert read_page(_linked_page('By Bo Li <a href="/author/ann-lee">Ann Lee</a>')).sources["author"] == "byline-block"
+
+
+@pytest.mark.parametrize(
+    ("tail", "author"),
+    [
+        ('<a href="/authors/ann-lee"', None),  # the tag itself cut off
+        ('<a href="/authors/ann-lee">Ann Lee', "Ann Lee"),  # its end tag cut off: the text still stands
+        ('<a href="/authors/">', None),
+        ("<a href=/author/>>", None),
+    ],
+)
+def test_an_author_link_the_page_cuts_off_raises_nothing(tail: str, author: str | None) -> None:
+    markup = "<html><body><h1>Quay plan agreed</h1><div>" + tail
+    assert read_page(markup).author == author
+    assert extract(markup.encode(), fields=FIELD_NAMES).author == author

@@ -68,7 +68,8 @@ def author_links(doc: Document, first_tag: int, end_tag: int) -> list[tuple[str,
         m = _AUTHOR_PATH.search(attributes(raw).get("href", "")) if "/" in raw else None
         if m is None:
             continue
-        text = inner_text(source, source.find(">", end) + 1, "a")
+        gt = source.find(">", end)
+        text = inner_text(source, gt + 1, "a") if gt >= 0 else ""  # a tag the page cut off names no one
         if text:
             out.append((text, m.group(1)))
     return out
