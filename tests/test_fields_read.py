@@ -54,4 +54,4 @@ def test_a_page_scans_once_and_keeps_what_it_found() -> None:
     graph = page.graph
     assert page.graph is graph and vars(page)["graph"] is graph
     assert page.article == {"@type": "Article", "headline": "H"}
-    assert type(page).graph.__doc__ == type(page).graph.compute.__doc__
+    assert type(page).graph.__doc__ == type(page).graph.func.__doc__

@@ -9,8 +9,8 @@ still needs it. Most pages are answered by their head alone.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
-from typing import Any, Generic, TypeVar, overload
+from functools import cached_property, lru_cache
+from typing import Any
 
 from ..core.document import Document, build
 from ..core.marks import Marks
@@ -57,32 +57,6 @@ def _node_name(graph: Graph, value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-_T = TypeVar("_T")
-
-
-class _Scan(Generic[_T]):
-    """A :class:`Page` value computed on its first read and kept on the page: what
-    ``functools.cached_property`` does, without the lock it takes on every first read before
-    Python 3.12 (a page's dozen scans paid for it on every page; a page is read by the one call
-    that made it)."""
-
-    def __init__(self, compute: Callable[[Page], _T]) -> None:
-        self.compute = compute
-        self.name = compute.__name__
-        self.__doc__ = compute.__doc__
-
-    @overload
-    def __get__(self, page: None, owner: type | None = None) -> _Scan[_T]: ...
-    @overload
-    def __get__(self, page: Page, owner: type | None = None) -> _T: ...
-    def __get__(self, page: Page | None, owner: type | None = None) -> _T | _Scan[_T]:
-        if page is None:
-            return self
-        # A non-data descriptor: once set, the page's own attribute is read without this call.
-        value = page.__dict__[self.name] = self.compute(page)
-        return value
-
-
 class Page:
     """One page's markup and what has been read from it so far (each scan at most once)."""
 
@@ -94,7 +68,7 @@ class Page:
         #: The ``<meta>`` keys :attr:`meta` reads: fewer when fewer fields are wanted (see :func:`meta_keys`).
         self.meta_keys = meta_keys
 
-    @_Scan
+    @cached_property
     def marks(self) -> Marks:
         # The document found them when it was built, in the markup it holds.
         doc = self._same_markup_doc
@@ -105,32 +79,32 @@ class Page:
         """The document, when it was built from this very markup (its marks then hold for it)."""
         return self.doc if self.doc is not None and self.doc.markup is self.markup else None
 
-    @_Scan
+    @cached_property
     def head_end(self) -> int:
         end = self.marks.find("<body")
         return end if end >= 0 else min(len(self.markup), 200_000)
 
-    @_Scan
+    @cached_property
     def meta(self) -> dict[str, str]:
         tags = self.doc.meta_tags if self.doc is not None else meta_tags(self.markup)
         return meta_content(self.markup, self.meta_keys, values=("content", "value"), tags=tags)
 
-    @_Scan
+    @cached_property
     def graph(self) -> Graph:
         # Without a document, one word is found as fast by a plain search: the pass over all the
         # words is paid for only by a call that reads the other scans too (and then it was made first).
         marks = self.marks if self._same_markup_doc is not None else self.__dict__.get("marks")
         return Graph(_markup.jsonld_scripts(self.markup, marks))
 
-    @_Scan
+    @cached_property
     def article(self) -> dict[str, Any]:
         return self.graph.article() or {}
 
-    @_Scan
+    @cached_property
     def webpage(self) -> dict[str, Any]:
         return self.graph.page() or {}
 
-    @_Scan
+    @cached_property
     def props(self) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}
         for prop, value in _markup.itemprops(self.markup, self.marks):
@@ -141,7 +115,7 @@ class Page:
         got = self.props.get(name)
         return got[0] if got else None  # the first: later ones are often comments' or related posts'
 
-    @_Scan
+    @cached_property
     def times(self) -> list[tuple[str, str]]:
         return _markup.times(self.markup, self.marks)
 
@@ -164,7 +138,7 @@ class Page:
             return self.doc.title_tag
         return _markup.title_tag(self.markup, self.head_end)
 
-    @_Scan
+    @cached_property
     def canonical_link(self) -> str | None:
         # Read twice by a reader of the canonical URL: for the base URL, then as the field's value.
         return _markup.canonical(self.markup, self.head_end, self.marks)
