@@ -184,11 +184,7 @@ def select(
         if rules.drop_repeats:
             keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
         elif rules.drop_copies:
-            copies = copy_mask(doc, keep)
-            if copies.any():
-                if reasons is not None:
-                    reasons[copies] = Reason.REPEATED
-                keep = keep & ~copies
+            keep = _leave(keep, copy_mask(doc, keep), reasons, Reason.REPEATED)
     return keep, q
 
 
