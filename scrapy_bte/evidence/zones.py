@@ -32,7 +32,7 @@ BYLINE_WORDS = 25
 _LOWER_TO_ASCII = ("\u0130", "\u212a")
 
 
-def _texts_holding(texts: list[str], words: list[str]) -> set[int]:
+def texts_holding(texts: list[str], words: list[str]) -> set[int]:
     """Indices of the texts whose lower case holds one of ``words``, and maybe a few more.
 
     Lower-casing a page's worth of text outside ASCII costs about 3 ns a character. ASCII words
@@ -170,7 +170,7 @@ def headline_mask(doc: Document, title: str | None, end: int | None = None) -> n
     need_chars = HELD_SHARE * len(folded) - len(longest[0])
     title_words = folded.split()
     texts = doc.texts
-    for i in _texts_holding([texts[b] for b in blocks], _needles(folded, longest)):
+    for i in texts_holding([texts[b] for b in blocks], _needles(folded, longest)):
         b = blocks[i]
         held = list(filter(texts[b].lower().__contains__, wanted))
         # The title's words a block it holds is made of count with their spaces, as often as the title has them.

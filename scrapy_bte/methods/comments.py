@@ -43,6 +43,7 @@ from ..evidence.words import (
     SHOP_SECTION_RE,
     SHOP_SECTION_WORDS,
 )
+from ..evidence.zones import texts_holding
 from .reasons import Reason
 
 #: The ``class`` and ``id`` values of a raw attribute string, which the section patterns read.
@@ -342,18 +343,10 @@ def post_notes_mask(doc: Document) -> np.ndarray:
     if len(short) == 0:
         return out
     # The pattern is read on the blocks that hold one of its words, found by a plain search
-    # over the short blocks joined by newlines (a pattern of many alternatives is slow to run
-    # over a whole page: some milliseconds on a long thread).
+    # of the short blocks together (a pattern of many alternatives is slow to run over a
+    # whole page: some milliseconds on a long thread).
     texts = [doc.texts[b] for b in short.tolist()]
-    starts = np.cumsum([0] + [len(t) + 1 for t in texts[:-1]])
-    low = "\n".join(texts).lower()
-    hits: set[int] = set()
-    for word in POST_NOTE_WORDS:
-        at = low.find(word)
-        while at >= 0:
-            hits.add(int(np.searchsorted(starts, at, side="right")) - 1)
-            at = low.find(word, at + 1)
-    for i in hits:
+    for i in texts_holding(texts, list(POST_NOTE_WORDS)):
         out[short[i]] = POST_NOTE_RE.search(texts[i]) is not None
     return out
 

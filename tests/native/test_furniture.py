@@ -531,7 +531,7 @@ def test_headline_mask_matches_reference_on_any_blocks(blocks: list[list[str]], 
 def test_texts_holding_finds_every_text_holding_a_word(parts: list[list[str]]) -> None:
     texts = [" ".join(p) for p in parts]
     for needles in (["ab", "b"], ["k", "i"], ["é"], ["x"]):
-        found = zones._texts_holding(texts, needles)
+        found = zones.texts_holding(texts, needles)
         assert {i for i, t in enumerate(texts) if any(w in t.lower() for w in needles)} <= found
 
 
