@@ -8,6 +8,7 @@ import numpy as np
 from conftest import FixedModel
 
 from scrapy_bte.api import parse
+from scrapy_bte.evidence.zones import subject_mask
 from scrapy_bte.learned import auto
 from scrapy_bte.methods import comments
 from scrapy_bte.methods.bte import document_span
@@ -236,3 +237,28 @@ def test_posts_marked_by_schema_microdata_join_a_thread_however_they_nest() -> N
     kept = {doc.texts[b] for b in np.flatnonzero(keep)}
     assert {_POST, *_REPLIES} <= kept
     assert "Posted by a rider who writes here often" not in kept
+
+
+def test_a_threads_title_and_its_replies_subject_lines_are_no_posts() -> None:
+    title = "Chain slipping on the smallest cog"
+    quote_head = f"@rider42 said in {title}:"
+    subjects = [title, f"Re: {title}", f"RE: {title}"]
+    posts = "".join(
+        f"<div class='post'><h3>{subject}</h3><p>{text}</p></div>"
+        for subject, text in zip(subjects, [_POST, *_REPLIES])
+    )
+    html = (
+        f"<html><head><title>{title}</title></head><body><div class='thread'>{posts}"
+        f"<div class='post'><p>{quote_head}</p><p>{_ANSWERS[0]}</p></div></div></body></html>"
+    )
+    doc = parse(html)
+    assert {doc.texts[b] for b in np.flatnonzero(subject_mask(doc, title))} == set(subjects)
+    # No title, no subject lines: nothing is named.
+    assert not subject_mask(doc, None).any()
+    model: Any = FixedModel([0.9] * doc.n_blocks)
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="forum", title=title)
+    # A line that quotes the title among more words is a post's text.
+    assert {doc.texts[b] for b in np.flatnonzero(keep)} == {_POST, *_REPLIES, quote_head, _ANSWERS[0]}
+    # Articles keep their own headline rules: the forum's is not theirs.
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="product", title=title)
+    assert f"Re: {title}" in {doc.texts[b] for b in np.flatnonzero(keep)}

@@ -179,6 +179,22 @@ def headline_mask(doc: Document, title: str | None, end: int | None = None) -> n
     return out
 
 
+def subject_mask(doc: Document, title: str | None) -> np.ndarray:
+    """Blocks that are the page's title as a thread prints it: above the first post and as each
+    reply's subject line ("Re: ..."). They are :func:`headline_mask`'s blocks that, a leading "Re"
+    aside, are no longer than the title: a line that quotes the title among more words ("@JonB said
+    in <title>:") is a post's text."""
+    out = headline_mask(doc, title)
+    if title is None or not out.any():
+        return out
+    size = len(fold(title))
+    texts = doc.texts
+    for b in out.nonzero()[0].tolist():
+        text = fold(texts[b])
+        out[b] = len(text[3:] if text.startswith("re ") else text) <= size
+    return out
+
+
 def headline_mask_reference(doc: Document, title: str | None) -> np.ndarray:
     """The Python reference of :func:`headline_mask`: every block of about the title's length
     (1 to 40 words, 0.4 to 2.5 times the title's characters and 20 more) that repeats a title

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..core import accel
 from ..core.document import Document
+from ..evidence.zones import subject_mask
 from ..fields.zones import page_zones
 from ..methods import comments, dialogs, filters, hybrid, records
 from ..methods.copies import copy_mask
@@ -178,6 +179,8 @@ def select(
         if overlay is not None:
             inside = inside | overlay  # left to the decision: it goes from what was kept
         keep = _leave(keep, inside, reasons)
+        if rules.drop_headlines:
+            keep = _leave(keep, subject_mask(doc, title), reasons)
         if rules.drop_filters:
             # A listing's checkboxes and result count are its controls, not its items.
             keep = _leave(keep, filters.filter_mask(doc), reasons)
