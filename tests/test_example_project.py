@@ -190,11 +190,8 @@ def test_the_documented_item_is_what_the_crawl_exports(exported: dict[str, list[
 # -- pages that are not articles --------------------------------------------------------------
 #: Checks the default extraction fails on these honestly written pages, each with its reason
 #: (name, check) -> reason. ``strict``: a check that starts passing must leave this table.
-_FORUM = "forum profile (classifier: forum 0.997)"
 _PRODUCT = "product profile (classifier: product 0.987)"
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    ("tram-extension-which-route", "f1"): f"{_FORUM}: P 0.82, R 0.97, F1 0.89; each post's byline "
-    "(Postby … » date), its subject line and its Top link are kept",
     ("cryptic-crosswords-volume-3", "f1"): f"{_PRODUCT}: P 0.84, R 0.96, F1 0.90; "
     "the name (h1) is missing, the delivery box and the tab strip's labels are kept",
     ("cryptic-crosswords-volume-3", "tabs"): f"{_PRODUCT} keeps the tab strip (role=tab links, probability "

@@ -11,8 +11,8 @@ description and specification tabs, a reviews widget, "Customers also
 bought").
 
 Gold text per kind, as WCXB's human-reviewed gold defines main content:
-the thread's posts, each post's paragraphs (a quotation of an earlier post
-is that post's text, not this one's); the topic's introduction and every
+every post of the thread with its poster's name and date, and a quotation
+of an earlier post as the post shows it; the topic's introduction and every
 card's title, summary and date; the product's name, description, features
 and specifications. A page's ``<h1>``/topic heading is its title, as on
 articles, except the product's name, which a shop's gold keeps.
@@ -193,7 +193,14 @@ class OtherPages:
         page = self.site.modern_page(
             "en", t["title"], "Meridian Post Community", main, "../", url=topic, ld=ld, description=t["title"]
         )
-        gold = "\n".join(x for p in posts for x in p.paragraphs) + "\n"
+        gold_lines = []
+        for p in posts:
+            gold_lines += [p.author, p.shown_time]
+            if p.quote:
+                source = next(q for q in posts if q.author == p.quote[0])
+                gold_lines += [f"{source.author} wrote: {source.shown_time}", p.quote[1]]
+            gold_lines += p.paragraphs
+        gold = "\n".join(gold_lines) + "\n"
         furniture = {
             "breadcrumbs": [f"Board index {t['forum_parent']} {t['forum']}"],
             "user_cards": [f"{p.rank} Posts: {p.posts} Joined: {p.joined} Location: {p.location}" for p in posts],
