@@ -19,15 +19,18 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import groupby
+from typing import Any
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scrapy_bte.api import parse
-from scrapy_bte.core.document import SEPARATOR_CHARS, STYLE_TAGS
+from scrapy_bte.api import _span_paragraphs, parse
+from scrapy_bte.core.document import SEPARATOR_CHARS, STYLE_TAGS, clean_text
 from scrapy_bte.core.scripts import weighted_words
+from scrapy_bte.errors import ExtractionError
 from scrapy_bte.methods import bte, density
 from scrapy_bte.testing import torture as tc
 
@@ -275,6 +278,40 @@ def test_markup_soup_str_and_bytes(markup: str, method: str) -> None:
         assert (first is None) == (second is None)
         if first is not None and second is not None:
             assert first.to_dict() == second.to_dict()
+
+
+def _span_paragraphs_oracle(doc: Any, span: bte.Span) -> tuple[list[str], list[int]]:
+    """BTE's span read segment by segment: each block's segments in the span joined and cleaned."""
+    segs = doc.segment_texts(span.first_segment, span.last_segment)
+    owners = doc.seg_block[span.first_segment : span.last_segment + 1].tolist()
+    paragraphs: list[str] = []
+    blocks: list[int] = []
+    for owner, group in groupby(zip(owners, segs), key=lambda pair: pair[0]):
+        text = clean_text("".join(seg for _, seg in group)) if owner >= 0 else ""
+        if text:
+            paragraphs.append(text)
+            blocks.append(owner)
+    return paragraphs, blocks
+
+
+@QUICK
+@given(st.one_of(page_st.map(lambda nodes: "".join(render(nodes).html)), soup_st), st.data())
+def test_span_paragraphs_are_the_span_read_segment_by_segment(html: str, data: st.DataObject) -> None:
+    # The blocks a span holds whole are read from the model's texts, the edge blocks from their
+    # segments: the same words as joining every segment in the span anew, for BTE's span and for
+    # spans that start and end anywhere, inside blocks, between them or in the same block.
+    try:
+        doc = parse(html)
+    except ExtractionError:
+        return  # soup that reads as a binary body
+    span = bte.document_span(doc)
+    if span is None:
+        return
+    assert _span_paragraphs(doc, span) == _span_paragraphs_oracle(doc, span)
+    last = len(doc.seg_block) - 1
+    first = data.draw(st.integers(0, last))
+    cut = replace(span, first_segment=first, last_segment=data.draw(st.integers(first, last)))
+    assert _span_paragraphs(doc, cut) == _span_paragraphs_oracle(doc, cut)
 
 
 @QUICK
