@@ -304,8 +304,8 @@ def _zone_blocks(doc: Document, keep: np.ndarray, title: str | None) -> np.ndarr
     out = np.zeros(doc.n_blocks, dtype=bool)
     long_kept = (keep & (doc.words >= FIRST_PARAGRAPH_WORDS)).nonzero()[0]
     first = int(long_kept[0]) if len(long_kept) else doc.n_blocks
-    if first == 0:
-        return out  # nothing stands before the body: no zones to read
+    if not keep[:first].any():
+        return out  # nothing kept stands before the body: no zones to read
     found = page_zones(doc, title, before=first).blocks
     if found:
         out[[b for b in found if b < first]] = True

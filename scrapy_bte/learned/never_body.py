@@ -31,7 +31,8 @@ FIRST_PARAGRAPH_WORDS = 20
 
 
 def edge_mask(doc: Document, keep: np.ndarray, title: str | None) -> np.ndarray:
-    """Blocks that are never the article body, whatever the model scored them.
+    """Blocks that are never the article body, whatever the model scored them; only the blocks
+    of ``keep`` are certain to be read (another block may or may not be marked).
 
     The headline, kicker, byline and dateline before the body's first
     paragraph (:func:`top_furniture`), and label-like blocks anywhere: a
@@ -50,7 +51,9 @@ def edge_mask(doc: Document, keep: np.ndarray, title: str | None) -> np.ndarray:
         if ":" in text and text.partition(":")[0].lower().strip() in ACTION_BOX_SET:
             out[b] = True
     long_kept = (keep & (doc.words >= FIRST_PARAGRAPH_WORDS)).nonzero()[0]
-    if len(long_kept):
+    # Only kept blocks are ever furniture: the top's are looked for where one stands before the
+    # first paragraph (on about two pages in five).
+    if len(long_kept) and keep[: long_kept[0]].any():
         out |= top_furniture(doc, int(long_kept[0]), title)
     out |= image_captions(doc)
     if np.count_nonzero(keep):
