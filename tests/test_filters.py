@@ -68,3 +68,15 @@ def test_a_listing_keeps_its_cards_without_its_filters() -> None:
     # The article profile leaves them to the model.
     keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="article")
     assert "Showing 1–3 of 21 stories" in {doc.texts[b] for b in np.flatnonzero(keep)}
+
+
+def test_a_dropdowns_label_is_a_filter_and_a_long_label_is_not() -> None:
+    # Step 0 drops the <select>: its label is left alone in its block ("Sort by").
+    html = (
+        "<html><body><div class='bar'><label class='order'>Sort by <select name='s'><option>Newest</option>"
+        "</select></label></div><p><label for='q'>Size</label> <input id='q' type='number'></p>"
+        "<p><label>I agree that the newsletter may write to me about events in my town each month</label></p>"
+        "</body></html>"
+    )
+    doc = parse(html)
+    assert {doc.texts[b] for b in np.flatnonzero(filter_mask(doc))} == {"Sort by", "Size"}

@@ -8,7 +8,13 @@ listing's short card titles keeps them too. The markup says what they are:
 the labels sit beside ``<input type="checkbox">`` and ``type="radio"``.
 On WCXB's development split, 18 of the 218 such labels of its listing
 pages are in the gold (638 of 2,601 on collection pages, whose facets
-sometimes name what the shop sells).
+sometimes name what the shop sells). A form's other short labels are its
+controls too: a dropdown's "Sort by" (step 0 drops the ``<select>`` and
+leaves the label), "Size", "Qty:". Of the 71 words the block model keeps in
+such labels on WCXB's listing and collection pages, 7 are gold (WCXB by
+site folds: collection 0.7141 to 0.7145, listing 0.7627 to 0.7628). On
+product pages the labels name the variants and are gold: this is the list
+profiles' rule.
 """
 
 from __future__ import annotations
@@ -29,8 +35,9 @@ COUNT_WORDS = 8
 
 def filter_mask(doc: Document) -> np.ndarray:
     """Per block, whether it is the labels of checkboxes or radio buttons (a block with one such
-    input or more among its tags and at most :data:`WORDS_PER_CHOICE` words per input) or a
-    result count (:data:`~scrapy_bte.evidence.words.RESULT_COUNT_RE`)."""
+    input or more among its tags and at most :data:`WORDS_PER_CHOICE` words per input), a form's
+    short labels (as many words per ``<label>``) or a result count
+    (:data:`~scrapy_bte.evidence.words.RESULT_COUNT_RE`)."""
     n = doc.n_blocks
     out = np.zeros(n, dtype=bool)
     if n == 0:
@@ -40,19 +47,30 @@ def filter_mask(doc: Document) -> np.ndarray:
     texts = doc.texts
     out[[b for b in short if RESULT_COUNT_RE.match(texts[b])]] = True
     names = doc.tag_names
-    # Where the tag stream holds ``input``: ``list.index`` steps over the other tags in C.
-    inputs: list[int] = []
-    for _ in range(names.count("input")):
-        inputs.append(names.index("input", inputs[-1] + 1 if inputs else 0))
-    if not inputs:
-        return out
-    src, ends, lens = doc.tag_attribute_spans()
-    choices = [t for t in inputs if _CHOICE_RE.search(src[int(ends[t]) - int(lens[t]) : int(ends[t])])]
-    if not choices:
-        return out
-    # A block's tags run from the tag that opens it to the next block's.
-    owner = np.searchsorted(np.asarray(doc.block_start_tag, dtype=np.int64), np.asarray(choices), side="right") - 1
-    owner = owner[owner >= 0]
-    count = np.bincount(owner, minlength=n)
-    out |= (count > 0) & (words <= WORDS_PER_CHOICE * count)
+    inputs = _positions(names, "input")
+    if inputs:
+        src, ends, lens = doc.tag_attribute_spans()
+        choices = [t for t in inputs if _CHOICE_RE.search(src[int(ends[t]) - int(lens[t]) : int(ends[t])])]
+        out |= _labelled(doc, choices, words)
+    # A form's other labels: "Sort by" (its ``<select>`` is gone with step 0), "Size", "Qty:".
+    out |= _labelled(doc, _positions(names, "label"), words)
     return out
+
+
+def _positions(names: list[str], name: str) -> list[int]:
+    """Where the tag stream holds ``name``: ``list.index`` steps over the other tags in C."""
+    found: list[int] = []
+    for _ in range(names.count(name)):
+        found.append(names.index(name, found[-1] + 1 if found else 0))
+    return found
+
+
+def _labelled(doc: Document, tags: list[int], words: np.ndarray) -> np.ndarray:
+    """Per block, whether it holds one of ``tags`` or more and at most :data:`WORDS_PER_CHOICE`
+    words per such tag."""
+    if not tags:
+        return np.zeros(doc.n_blocks, dtype=bool)
+    # A block's tags run from the tag that opens it to the next block's.
+    owner = np.searchsorted(np.asarray(doc.block_start_tag, dtype=np.int64), np.asarray(tags), side="right") - 1
+    count = np.bincount(owner[owner >= 0], minlength=doc.n_blocks)
+    return (count > 0) & (words <= WORDS_PER_CHOICE * count)
