@@ -80,3 +80,23 @@ def test_a_dropdowns_label_is_a_filter_and_a_long_label_is_not() -> None:
     )
     doc = parse(html)
     assert {doc.texts[b] for b in np.flatnonzero(filter_mask(doc))} == {"Sort by", "Size"}
+
+
+def test_a_listings_breadcrumb_trail_goes_and_a_page_wrapper_named_for_it_stays() -> None:
+    cards = "".join(
+        f"<li class='card'><h2><a href='/a/{i}'>{title}</a></h2><p class='summary'>{summary}</p></li>"
+        for i, (title, summary) in enumerate(_CARDS)
+    )
+    trail = "<nav class='breadcrumb'><ol><li><a href='/'>Home</a></li><li><a href='/topics/'>Topics</a></li></ol></nav>"
+    for page_type in ("listing", "article"):
+        doc = parse(f"<html><body>{trail}<ul class='cards'>{cards}</ul></body></html>")
+        model: Any = FixedModel([0.8] * doc.n_blocks)
+        keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type=page_type)
+        kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+        assert {summary for _, summary in _CARDS} <= kept, page_type
+        assert not kept & {"Home", "Topics"}, page_type
+    # A layout named for the trail that holds the page's text is no trail.
+    doc = parse(f"<html><body><div class='with-breadcrumbs'><ul class='cards'>{cards}</ul></div></body></html>")
+    model = FixedModel([0.8] * doc.n_blocks)
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="listing")
+    assert {t for card in _CARDS for t in card} <= {doc.texts[b] for b in np.flatnonzero(keep)}

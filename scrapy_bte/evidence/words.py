@@ -570,6 +570,12 @@ SHOP_SECTION_RE = re.compile(
     re.IGNORECASE,
 )
 SHOP_SECTION_WORDS = ("review", "recommend", "also", "upsell", "sell", "related")
+#: A ``class`` or ``id`` value naming a breadcrumb trail (``breadcrumb``, ``breadcrumbs__item``,
+#: ``crumbs``): navigation on every page type. On WCXB's development split 46 of the 195 words the
+#: block model keeps inside such elements (outside page wrappers) are gold, most of them a product's
+#: or article's own name repeated as the trail's last step.
+BREADCRUMB_RE = re.compile(r"crumbs?(?:$|[\s_-])", re.IGNORECASE)
+BREADCRUMB_WORDS = ("crumb",)
 #: A ``class`` or ``id`` value naming a list's controls: its filters, facets, refinements and
 #: sorting (``filter-brand``, ``facets__form``, ``dcl-refinement``, ``sortBy``), as a whole part
 #: of the value between spaces, ``-`` and ``_``; not the results they act on (``filter-results``).

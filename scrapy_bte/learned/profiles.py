@@ -68,6 +68,8 @@ class Profile:
     drop_list_controls: bool = False
     #: Blocks inside the page's footer go (:func:`~scrapy_bte.methods.comments.page_footer_mask`).
     drop_page_footer: bool = True
+    #: Blocks inside a breadcrumb trail go (:func:`~scrapy_bte.methods.comments.breadcrumb_mask`).
+    drop_breadcrumbs: bool = True
     #: Blocks in the comments on one post of a thread go (Q&A sites' comment lists under the
     #: question and each answer: :func:`~scrapy_bte.methods.comments.post_comments_mask`).
     drop_post_comments: bool = False

@@ -29,6 +29,8 @@ from ..errors import ConfigError
 from ..evidence.hints import element_bits, group_bit
 from ..evidence.labels import label_features
 from ..evidence.words import (
+    BREADCRUMB_RE,
+    BREADCRUMB_WORDS,
     COMMENT_SECTION_RE,
     COMMENT_SECTION_WORDS,
     CONSENT_RE,
@@ -193,6 +195,16 @@ def page_footer_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndarra
     if "footer" in sk.name_strings:
         own = np.where(sk.el_name_id == sk.name_strings.index("footer"), 1, own)
     return _inside(doc, own)
+
+
+#: Per distinct attribute string, 1 where it names a breadcrumb trail.
+_BREADCRUMBS = AttributeReader(lambda raw: int(_names(raw, BREADCRUMB_RE)), BREADCRUMB_WORDS)
+
+
+def breadcrumb_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndarray:
+    """Per block, whether it lies inside an element named for a breadcrumb trail (with ``keep``,
+    none that holds half the kept words: :func:`_holders`)."""
+    return _mask(doc, _BREADCRUMBS, keep)
 
 
 def post_furniture_mask(doc: Any, keep: np.ndarray | None = None) -> np.ndarray:
