@@ -97,13 +97,21 @@ _PAGE_ELEMENTS = ("html", "body")
 
 
 def _mask(doc: Document, reader: AttributeReader, keep: np.ndarray | None = None) -> np.ndarray:
+    """Per block, whether it lies inside an element ``reader`` names; with ``keep``, per kept
+    block (the others are ``False``), inside one that holds less than half the kept words."""
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool)
     own = reader.per_element(doc)
-    if keep is not None and np.count_nonzero(own) and np.count_nonzero(keep):
+    inside = _inside(doc, own)
+    if keep is None:
+        return inside
+    inside &= keep
+    # The elements that hold the kept words are found only where a named one holds a kept block.
+    if np.count_nonzero(inside):
         own = own.copy()
         own[_holders(doc, keep)] = 0
-    return _inside(doc, own)
+        inside = _inside(doc, own) & keep
+    return inside
 
 
 def _inside(doc: Document, own: np.ndarray, *, parts_only: bool = False) -> np.ndarray:
@@ -159,14 +167,14 @@ def section_mask(doc: Document) -> np.ndarray:
 
 def shop_furniture_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndarray:
     """Per block, whether it lies inside an element named for reviews or recommendations
-    (with ``keep``, none that holds half the kept words: :func:`_holders`)."""
+    (with ``keep``, the kept blocks, inside none that holds half the kept words: :func:`_holders`)."""
     return _mask(doc, _SHOP_SECTIONS, keep)
 
 
 def list_controls_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndarray:
     """Per block, whether it lies inside an element named for a list's filters, facets or
     sorting ("Black (12)", "$25 to $50 (31)", "Sort: Best Match"), never a collection's items
-    (with ``keep``, none that holds half the kept words: :func:`_holders`; a shop names the
+    (with ``keep``, the kept blocks, inside none that holds half the kept words: :func:`_holders`; a shop names the
     wrapper of its product grid ``page-with-filter``)."""
     return _mask(doc, _LIST_CONTROLS, keep)
 
@@ -203,13 +211,13 @@ _BREADCRUMBS = AttributeReader(lambda raw: int(_names(raw, BREADCRUMB_RE)), BREA
 
 def breadcrumb_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndarray:
     """Per block, whether it lies inside an element named for a breadcrumb trail (with ``keep``,
-    none that holds half the kept words: :func:`_holders`)."""
+    the kept blocks, inside none that holds half the kept words: :func:`_holders`)."""
     return _mask(doc, _BREADCRUMBS, keep)
 
 
 def post_furniture_mask(doc: Any, keep: np.ndarray | None = None) -> np.ndarray:
     """Per block, whether it lies inside a forum post's user card, signature or buttons
-    (with ``keep``, none that holds half the kept words: :func:`_holders`)."""
+    (with ``keep``, the kept blocks, inside none that holds half the kept words: :func:`_holders`)."""
     return _mask(doc, _POST_SECTIONS, keep)
 
 
