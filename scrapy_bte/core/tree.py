@@ -184,6 +184,20 @@ def strings_mentioning(search: tuple[str, list[int]], words: tuple[str, ...]) ->
     return sorted(found)
 
 
+def positions(names: list[str], name: str, start: int = 0) -> list[int]:
+    """Where ``name`` occurs in ``names`` (the skeleton's element names, the tag stream's tag
+    names) from ``start`` on: ``list.index`` steps over the others in C."""
+    out: list[int] = []
+    at = start - 1
+    for _ in range(names.count(name)):
+        try:
+            at = names.index(name, at + 1)
+        except ValueError:
+            break
+        out.append(at)
+    return out
+
+
 def path_or(doc: Document, own: np.ndarray) -> np.ndarray:
     """Per element, ``own`` (int64) OR-ed over the element and all its ancestors.
 

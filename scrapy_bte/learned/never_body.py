@@ -16,7 +16,7 @@ import re
 import numpy as np
 
 from ..core.document import Document
-from ..core.tree import path_or
+from ..core.tree import path_or, positions
 from ..evidence.hints import attribute_bits, group_bit
 from ..evidence.labels import MAX_WORDS, label_features
 from ..evidence.words import ACTION_BOX_SET, BOX_SET, DATE_WORDS, INVITE_RE, LABEL_TAIL, NEWSLETTER_RE
@@ -116,26 +116,13 @@ def edge_notes(doc: Document, keep: np.ndarray, known: np.ndarray) -> np.ndarray
     return out
 
 
-def _positions(items: list[str], name: str, start: int = 0) -> list[int]:
-    """Where ``name`` occurs in ``items`` from ``start`` on (``list.index`` steps over the rest in C)."""
-    out: list[int] = []
-    at = start - 1
-    for _ in range(items.count(name)):
-        try:
-            at = items.index(name, at + 1)
-        except ValueError:
-            break
-        out.append(at)
-    return out
-
-
 def signup_boxes(doc: Document, keep: np.ndarray) -> np.ndarray:
     """Newsletter and sign-up boxes: an element named for subscribing (:mod:`scrapy_bte.evidence.hints`)
     that holds a ``<form>``, unless it also holds the body's core (paywalled bodies sit in
     elements named "premium" or "subscriber", without a form of their own)."""
     names = doc.el_name
     n_el = len(names)
-    forms = _positions(names, "form", 1)
+    forms = positions(names, "form", 1)
     if not forms:
         return np.zeros(doc.n_blocks, dtype=bool)
     # Sets of element numbers: a page's forms sit a dozen elements deep, and a Python set

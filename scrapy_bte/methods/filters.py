@@ -24,6 +24,7 @@ import re
 import numpy as np
 
 from ..core.document import Document
+from ..core.tree import positions
 from ..evidence.words import RESULT_COUNT_RE
 
 _CHOICE_RE = re.compile(r"""\btype\s*=\s*["']?(?:checkbox|radio)\b""", re.IGNORECASE)
@@ -47,22 +48,14 @@ def filter_mask(doc: Document) -> np.ndarray:
     texts = doc.texts
     out[[b for b in short if RESULT_COUNT_RE.match(texts[b])]] = True
     names = doc.tag_names
-    inputs = _positions(names, "input")
+    inputs = positions(names, "input")
     if inputs:
         src, ends, lens = doc.tag_attribute_spans()
         choices = [t for t in inputs if _CHOICE_RE.search(src[int(ends[t]) - int(lens[t]) : int(ends[t])])]
         out |= _labelled(doc, choices, words)
     # A form's other labels: "Sort by" (its ``<select>`` is gone with step 0), "Size", "Qty:".
-    out |= _labelled(doc, _positions(names, "label"), words)
+    out |= _labelled(doc, positions(names, "label"), words)
     return out
-
-
-def _positions(names: list[str], name: str) -> list[int]:
-    """Where the tag stream holds ``name``: ``list.index`` steps over the other tags in C."""
-    found: list[int] = []
-    for _ in range(names.count(name)):
-        found.append(names.index(name, found[-1] + 1 if found else 0))
-    return found
 
 
 def _labelled(doc: Document, tags: list[int], words: np.ndarray) -> np.ndarray:
