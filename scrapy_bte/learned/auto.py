@@ -180,7 +180,7 @@ def select(
         if overlay is not None:
             inside = inside | overlay  # left to the decision: it goes from what was kept
         keep = _leave(keep, inside, reasons)
-        if rules.drop_headlines:
+        if rules.drop_subjects:
             keep = _leave(keep, subject_mask(doc, title), reasons)
         if rules.drop_filters:
             # A listing's checkboxes and result count are its controls, not its items.

@@ -78,8 +78,8 @@ class Profile:
     #: :func:`~scrapy_bte.methods.filters.filter_mask`).
     drop_filters: bool = False
     #: Blocks that repeat the page's title go: a thread's title above its first post and each
-    #: reply's "Re: ..." subject line (:func:`~scrapy_bte.evidence.zones.headline_mask`).
-    drop_headlines: bool = False
+    #: reply's "Re: ..." subject line (:func:`~scrapy_bte.evidence.zones.subject_mask`).
+    drop_subjects: bool = False
 
 
 ARTICLE = Profile()
@@ -97,7 +97,7 @@ PROFILES: dict[str, Profile] = {
         when_article_unlikely=False,
         drop_post_furniture=True,
         drop_post_comments=True,
-        drop_headlines=True,
+        drop_subjects=True,
     ),
     "product": Profile(
         records=0.2, article_edges=False, drop_repeats=True, drop_templates=True, drop_shop_sections=True
