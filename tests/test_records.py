@@ -13,7 +13,7 @@ from scrapy_bte import extract
 from scrapy_bte.api import parse
 from scrapy_bte.core.document import NOSCRIPT_CONTENT_WORDS, noscript_content
 from scrapy_bte.core.marks import Marks
-from scrapy_bte.learned import auto
+from scrapy_bte.learned import auto, never_body
 from scrapy_bte.learned.model import default_model
 from scrapy_bte.learned.profiles import PROFILES, profile
 from scrapy_bte.methods import comments, records
@@ -549,3 +549,31 @@ def test_a_consent_dialog_that_alone_passes_the_threshold_goes_after_the_decisio
     replies = [b for b, t in enumerate(doc.texts) if t.startswith("Reply ")]
     assert len(replies) == 4 and keep[replies].all()
     assert (reasons[replies] == Reason.THREAD).all()  # the thread's rule, not the fallback
+
+
+def test_a_shops_recommendations_go_by_their_heading_whatever_their_box_is_called() -> None:
+    """Other products' cards under "You may also like" go on product pages, in a box named for
+    nothing (``x-slot``); the product's description, which the heading does not open, stays."""
+    cards = "".join(
+        f"<div class='c-{i}'><a href='/p/{i}'>Trail tent number {i} for two hikers</a><span>$ {i}9.00</span></div>"
+        for i in range(4)
+    )
+    html = (
+        "<html><body><main><div class='pdp'><h1>Ridge tent</h1>"
+        f"<div class='product-description'><p>{_SPEC}</p><p>{_SPEC.replace('four', 'three')}</p></div></div>"
+        f"<div class='x-slot'><h2>You may also like</h2><div class='row'>{cards}</div></div></main></body></html>"
+    )
+    doc = parse(html)
+    heads = never_body.shop_headings(doc)
+    assert [doc.texts[b] for b in heads] == ["You may also like"]
+    model = FixedModel([0.9] * doc.n_blocks)
+    keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="product")  # type: ignore[arg-type]
+    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+    assert _SPEC in kept
+    assert not any(text.startswith("Trail tent") for text in kept) and "You may also like" not in kept
+    # The box is the heading's: the description, which it does not open, stays.
+    box = never_body.boxed_furniture(doc, np.ones(doc.n_blocks, dtype=bool), heads)
+    assert {doc.texts[b] for b in np.flatnonzero(box)} == {"You may also like"} | {
+        doc.texts[b] for b in range(doc.n_blocks) if doc.texts[b].startswith(("Trail tent", "$"))
+    }
+    assert not PROFILES["collection"].drop_shop_sections

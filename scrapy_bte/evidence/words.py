@@ -70,7 +70,31 @@ NAV_LABELS = (
     "inicio", "accueil", "ホーム", "首页", "photo", "photos", "foto", "fotos", "image", "video", "gallery",
     "bild", "imagen", "写真", "图片", "動画", "视频",
 )
+# Headings of a shop's recommendations beside the product: other products, never this one's content.
+# They are not labels of the block features (:data:`LABELS`): only product pages read them.
+SHOP_BOX_LABELS = (
+    "you may also like", "you might also like", "you may like", "you might like", "you may also be interested in",
+    "customers also bought", "customers also viewed", "customers also liked", "customers also purchased",
+    "customers who bought this item also bought", "customers who viewed this item also viewed",
+    "people who viewed this item also viewed", "people who bought this item also bought", "people also bought",
+    "people also viewed", "shoppers also bought", "shoppers also viewed", "frequently bought together",
+    "often bought together", "similar items", "similar products", "related items", "related products",
+    "recently viewed", "recently viewed items", "recently viewed products", "your recently viewed items",
+    "complete the look", "shop the look", "pairs well with", "more from this seller", "more from this shop",
+    "more from this brand", "seller's other items", "sponsored items", "sponsored products", "recommended for you",
+    "recommended products", "das könnte ihnen auch gefallen", "das könnte dir auch gefallen", "ähnliche artikel",
+    "ähnliche produkte", "kunden kauften auch", "kunden kauften auch folgende artikel", "zuletzt angesehen",
+    "zuletzt angesehene artikel", "passend dazu", "wird oft zusammen gekauft", "vous aimerez aussi",
+    "vous aimerez peut-être aussi", "vous pourriez aussi aimer", "produits similaires", "articles similaires",
+    "produits associés", "récemment consultés", "fréquemment achetés ensemble", "también te puede gustar",
+    "te puede interesar", "productos relacionados", "productos similares", "vistos recientemente",
+    "potrebbe piacerti anche", "prodotti correlati", "prodotti simili", "visti di recente",
+    "misschien ook interessant", "vergelijkbare producten", "gerelateerde producten", "podobne produkty",
+    "klienci kupili również", "może cię zainteresować", "você também pode gostar", "produtos relacionados",
+    "produtos semelhantes",
+)
 # fmt: on
+SHOP_BOX_SET = frozenset(SHOP_BOX_LABELS)
 LABELS = AD_LABELS + ACTION_LABELS + BOX_LABELS + NAV_LABELS
 BOX_SET = frozenset(BOX_LABELS)
 ACTION_BOX_SET = frozenset(ACTION_LABELS) | BOX_SET

@@ -26,7 +26,7 @@ from ..methods.copies import copy_mask
 from ..methods.reasons import Reason
 from .features import block_features, window_mean
 from .model import BlockModel
-from .never_body import FIRST_PARAGRAPH_WORDS, edge_mask
+from .never_body import FIRST_PARAGRAPH_WORDS, boxed_furniture, edge_mask, shop_headings
 from .profiles import ARTICLE, profile
 
 #: ``auto`` smoothing: weight of the block's own probability, half-width of the neighbour window.
@@ -175,6 +175,9 @@ def select(
         ):
             if wanted:
                 keep = _leave(keep, named(doc, keep), reasons)
+        if rules.drop_shop_sections:
+            # The boxes a shop heads with "You may also like" or "Similar items", however named.
+            keep = _leave(keep, boxed_furniture(doc, keep, shop_headings(doc)), reasons)
         # A modal window's text (a shop's policies, a size chart, a sign-in box) is never content.
         inside = dialogs.dialog_mask(doc)
         if overlay is not None:

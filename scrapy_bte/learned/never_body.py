@@ -19,7 +19,15 @@ from ..core.document import Document
 from ..core.tree import path_or, positions
 from ..evidence.hints import attribute_bits, group_bit
 from ..evidence.labels import MAX_WORDS, label_features
-from ..evidence.words import ACTION_BOX_SET, BOX_SET, DATE_WORDS, INVITE_RE, LABEL_TAIL, NEWSLETTER_RE
+from ..evidence.words import (
+    ACTION_BOX_SET,
+    BOX_SET,
+    DATE_WORDS,
+    INVITE_RE,
+    LABEL_TAIL,
+    NEWSLETTER_RE,
+    SHOP_BOX_SET,
+)
 from ..evidence.zones import top_furniture
 
 #: Label-like blocks of at most this many words are never body text.
@@ -164,8 +172,22 @@ def image_captions(doc: Document) -> np.ndarray:
     return after_image & alone & (doc.words <= CAPTION_WORDS) & (container > 0)
 
 
-def _box_heading(text: str) -> bool:
-    return text.lower().strip(LABEL_TAIL) in BOX_SET
+def _box_heading(text: str, labels: frozenset[str] = BOX_SET) -> bool:
+    return text.lower().strip(LABEL_TAIL) in labels
+
+
+def box_headings(doc: Document) -> list[int]:
+    """The blocks that name an article's furniture box ("Related articles", "Comments (4)", "Tags")."""
+    texts = doc.texts
+    labels = label_features(doc)[:, 0] > 0
+    return [b for b in (labels & (doc.words <= BOX_WORDS)).nonzero()[0].tolist() if _box_heading(texts[b])]
+
+
+def shop_headings(doc: Document) -> list[int]:
+    """The blocks that name a shop's recommendations ("You may also like", "Similar items",
+    "Frequently bought together"): the box under one is other products, not this one's."""
+    texts = doc.texts
+    return [b for b in (doc.words <= BOX_WORDS).nonzero()[0].tolist() if _box_heading(texts[b], SHOP_BOX_SET)]
 
 
 def _path(block: int, container: list[int], parents: list[int], paths: dict[int, frozenset[int]]) -> frozenset[int]:
@@ -184,20 +206,22 @@ def _path(block: int, container: list[int], parents: list[int], paths: dict[int,
 
 
 def _box_heads(
-    doc: Document, keep: np.ndarray, container: list[int], paths: dict[int, frozenset[int]] | None = None
+    doc: Document,
+    keep: np.ndarray,
+    container: list[int],
+    heads: list[int],
+    paths: dict[int, frozenset[int]] | None = None,
 ) -> list[tuple[int, int]]:
-    """(heading block, its box element) for each heading that names furniture; the box is 0
-    where the heading opens none.
+    """(heading block, its box element) for each of ``heads``; the box is 0 where the heading
+    opens none.
 
     The box is the largest element that opens with the heading's block, never
     one that holds the longest kept block (the body's core); ``paths`` (each
     container's elements, root excluded) is filled for the caller to reuse.
     """
-    texts, words = doc.texts, doc.words
-    labels = label_features(doc)[:, 0] > 0
-    heads = [b for b in (labels & (words <= BOX_WORDS)).nonzero()[0].tolist() if _box_heading(texts[b])]
     if not heads:
         return []
+    words = doc.words
     parents = doc.el_parent
     if paths is None:
         paths = {}
@@ -229,9 +253,10 @@ def _link_run_end(doc: Document, head: int) -> int:
     return end
 
 
-def boxed_furniture(doc: Document, keep: np.ndarray) -> np.ndarray:
+def boxed_furniture(doc: Document, keep: np.ndarray, heads: list[int] | None = None) -> np.ndarray:
     """Boxes that a heading names as furniture: "Comments (4)" and the thread under it, "Related
-    articles" and its list, "Tags" and the tags, a newsletter box.
+    articles" and its list, "Tags" and the tags, a newsletter box (``heads``: the headings,
+    :func:`box_headings` by default; :func:`shop_headings` on product pages).
 
     The box is the largest element that opens with the heading's block (its
     container, then each parent while the heading is still its first
@@ -247,7 +272,7 @@ def boxed_furniture(doc: Document, keep: np.ndarray) -> np.ndarray:
     out = np.zeros(n, dtype=bool)
     parents = doc.el_parent
     container = doc.container.tolist()
-    for head, box in _box_heads(doc, keep, container):
+    for head, box in _box_heads(doc, keep, container, box_headings(doc) if heads is None else heads):
         if not box:
             out[head : _link_run_end(doc, head)] = True
             continue
@@ -267,7 +292,7 @@ def boxed_furniture(doc: Document, keep: np.ndarray) -> np.ndarray:
     return out
 
 
-def boxed_furniture_reference(doc: Document, keep: np.ndarray) -> np.ndarray:
+def boxed_furniture_reference(doc: Document, keep: np.ndarray, heads: list[int] | None = None) -> np.ndarray:
     """The Python reference of :func:`boxed_furniture`: whether a block lies in the box read from
     its path (the elements it lies inside)."""
     n = doc.n_blocks
@@ -275,7 +300,7 @@ def boxed_furniture_reference(doc: Document, keep: np.ndarray) -> np.ndarray:
     container = doc.container.tolist()
     parents = doc.el_parent
     paths: dict[int, frozenset[int]] = {}
-    for head, box in _box_heads(doc, keep, container, paths):
+    for head, box in _box_heads(doc, keep, container, box_headings(doc) if heads is None else heads, paths):
         if not box:
             out[head : _link_run_end(doc, head)] = True
             continue
