@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import io
 import json
 import os
@@ -52,7 +53,7 @@ EXTRACTION_DOCS: dict[str, str] = {
     "n_blocks": "the page's block count",
     "error": "set when a crawl or a worker could not extract (timeout, binary body, ...); `None` otherwise",
     "fingerprint": "64-bit SimHash of the text's 3-word shingles, 16 hex digits; near-duplicate texts differ in few "
-    "bits; `None` under 20 words",
+    "bits; `None` under 20 words; computed when first read",
     "field_sources": "per article field read, where its value came from (`json-ld`, `og`, `byline-block`, ...)",
     "page_type": "the type of page: `article`, `forum`, `product`, `collection`, `listing`, `documentation` or `service` (see [page types](#page-types))",
     "comments": 'the readers\' comments, one per line, with `comments=True` (`""` when there are none); else `None`',
@@ -97,18 +98,29 @@ ARTICLE_FIELD_DOCS: dict[str, tuple[str, str]] = {
 
 
 def extraction_table() -> str:
-    """One row per ``Extraction`` attribute, in the dataclass's order."""
+    """One row per ``Extraction`` attribute, in :func:`extraction_attributes` order."""
     from scrapy_bte.fields.record import FIELD_NAMES
-    from scrapy_bte.result import Extraction
 
     rows = ["| attribute | type | holds |", "| --- | --- | --- |"]
-    for field in dataclasses.fields(Extraction):
-        if field.name in FIELD_NAMES and field.name != "title":
-            doc = f"an [article field](#article-fields): {ARTICLE_FIELD_DOCS[field.name][0]}"
+    for name, kind in extraction_attributes():
+        if name in FIELD_NAMES and name != "title":
+            doc = f"an [article field](#article-fields): {ARTICLE_FIELD_DOCS[name][0]}"
         else:
-            doc = EXTRACTION_DOCS[field.name]
-        rows.append(f"| `{field.name}` | `{_type_name(field.type)}` | {doc} |")
+            doc = EXTRACTION_DOCS[name]
+        rows.append(f"| `{name}` | `{_type_name(kind)}` | {doc} |")
     return "\n".join(rows)
+
+
+def extraction_attributes() -> list[tuple[str, Any]]:
+    """``Extraction``'s attributes and their types: the dataclass's fields, then the values it
+    computes when first read (``fingerprint``)."""
+    from scrapy_bte.result import Extraction
+
+    out: list[tuple[str, Any]] = [(field.name, field.type) for field in dataclasses.fields(Extraction)]
+    for name, member in vars(Extraction).items():
+        if isinstance(member, functools.cached_property):
+            out.append((name, member.func.__annotations__["return"]))
+    return out
 
 
 def article_fields_table() -> str:

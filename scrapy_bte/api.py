@@ -11,7 +11,6 @@ import numpy as np
 from .core.blas import one_thread
 from .core.decode import looks_binary_text, non_html_format, to_unicode
 from .core.document import Document, build, clean_text
-from .core.fingerprint import fingerprint
 from .errors import ConfigError, ExtractionError
 from .fields.read import read_document
 from .fields.record import FIELD_NAMES
@@ -303,7 +302,6 @@ def _extract_document(
         kept_blocks=blocks,  # Python ints (from ``tolist``), in a list of this call's own
         span=None if span is None else (span.first_block, span.last_block),
         n_blocks=n,
-        fingerprint=fingerprint(text),
         author=read.author,
         date=read.date,
         modified=read.modified,

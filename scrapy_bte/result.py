@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
+from .core.fingerprint import fingerprint as simhash
 from .fields.record import FIELD_NAMES
 
 SCORE_KEYS = ("bte_score", "density", "text_ratio", "confidence", "method", "title", "words", "fingerprint")
@@ -32,7 +34,9 @@ class Extraction:
     is BTE's ``(first_block, last_block)`` (inclusive) so reports can draw
     what was kept; both are empty/``None`` for a page without text.
     ``fingerprint`` is the text's 64-bit SimHash in hex (see
-    :mod:`scrapy_bte.core.fingerprint`), ``None`` for texts too short to compare.
+    :mod:`scrapy_bte.core.fingerprint`), ``None`` for texts too short to compare;
+    it is computed from ``text`` when first read (``to_dict``, ``scores``, the
+    crawl's items), so a caller that wants the text alone does not pay for it.
 
     The article's fields (``title``, ``author``, ``date``, ``modified``,
     ``description``, ``image``, ``site_name``, ``language``,
@@ -59,7 +63,6 @@ class Extraction:
     span: tuple[int, int] | None = None
     n_blocks: int = 0
     error: str | None = None
-    fingerprint: str | None = None
     author: str | None = None
     date: str | None = None
     modified: str | None = None
@@ -72,6 +75,11 @@ class Extraction:
     #: The readers' comments, one per line, when asked for with ``comments=True`` (else None).
     comments: str | None = None
     page_type: str | None = None
+
+    @cached_property
+    def fingerprint(self) -> str | None:
+        """The text's SimHash, read once (a frozen instance's ``__dict__`` holds it after)."""
+        return simhash(self.text)
 
     @property
     def empty(self) -> bool:
@@ -115,7 +123,7 @@ class Extraction:
     def from_dict(cls, data: dict[str, Any]) -> Extraction:
         """Inverse of :meth:`to_dict` (used to pass results between processes)."""
         span = data.get("span")
-        return cls(
+        out = cls(
             text=data.get("text", ""),
             paragraphs=list(data.get("paragraphs", [])),
             title=data.get("title"),
@@ -129,12 +137,14 @@ class Extraction:
             span=tuple(span) if span is not None else None,
             n_blocks=int(data.get("n_blocks", 0)),
             error=data.get("error"),
-            fingerprint=data.get("fingerprint"),
             **{name: data.get(name) for name in FIELD_NAMES if name != "title"},
             field_sources=dict(data.get("field_sources") or {}),
             comments=data.get("comments"),
             page_type=data.get("page_type"),
         )
+        if "fingerprint" in data:  # as it was computed, not again
+            out.__dict__["fingerprint"] = data["fingerprint"]
+        return out
 
     @classmethod
     def failed(cls, error: str, method: str = "") -> Extraction:

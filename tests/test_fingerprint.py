@@ -124,3 +124,19 @@ def test_extraction_carries_the_fingerprint_of_its_text():
     assert Extraction.from_dict(result.to_dict()) == result
     assert result.scores()["fingerprint"] == result.fingerprint
     assert extract("<p>Too short.</p>").fingerprint is None
+
+
+def test_the_fingerprint_is_computed_when_first_read_and_a_stored_one_is_kept():
+    from scrapy_bte import Extraction, extract
+
+    result = extract("<html><body><article>" + "".join(f"<p>{s}</p>" for s in story(5).splitlines()) + "</article>")
+    assert "fingerprint" not in vars(result)  # not computed by extract()
+    first = result.fingerprint
+    assert vars(result)["fingerprint"] == first == fingerprint(result.text)
+    # A record's fingerprint is taken as written (the one computed where the page was read) ...
+    record = {**result.to_dict(), "fingerprint": "00000000000000ff"}
+    assert Extraction.from_dict(record).fingerprint == "00000000000000ff"
+    assert Extraction.from_dict({**record, "fingerprint": None}).fingerprint is None
+    # ... and a record without one gets its text's.
+    del record["fingerprint"]
+    assert Extraction.from_dict(record).fingerprint == first
