@@ -211,13 +211,17 @@ def _extract_document(
     trace: Trace | None,
     **options: Any,
 ) -> Extraction:
-    # First, so the class hints it reads are computed once for the page and shared with the block features.
-    page_type = _page_type.classify(doc, url)
+    # The title is read on every call, by the one rule ``fields=`` uses: it is also the headline
+    # ``auto`` leaves out. Without the page's URL, the address it declares is read with it: the
+    # page type's evidence (one reading of the head, not two).
+    wanted = fields if "title" in fields else ("title", *fields)
+    declared = not url
+    read = read_document(doc, url, wanted if url or "canonical_url" in wanted else (*wanted, "canonical_url"))
+    # Before the block features, so the class hints it reads are computed once for the page and shared.
+    page_type = _page_type.classify(doc, read.canonical_url if declared else url, declared=declared)
     rules_type = selection_type(page_type.name, page_type.probabilities)
-    # The title is read on every call, by the one rule ``fields=`` uses: it is also the headline ``auto`` leaves out.
-    read = read_document(doc, url, fields if "title" in fields else ("title", *fields))
     title = read.title
-    sources = read.sources if "title" in fields else {k: v for k, v in read.sources.items() if k != "title"}
+    sources = {k: v for k, v in read.sources.items() if k in fields}
     span = _bte.document_span(doc)
     n = doc.n_blocks
     probs = None
@@ -309,7 +313,7 @@ def _extract_document(
         image=read.image,
         site_name=read.site_name,
         language=read.language,
-        canonical_url=read.canonical_url,
+        canonical_url=read.canonical_url if "canonical_url" in fields else None,
         field_sources=dict(sources),
         comments="\n".join(doc.texts[b] for b in comment_blocks) if comment_blocks is not None and comments else None,
         page_type=page_type.name,

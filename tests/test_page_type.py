@@ -12,6 +12,7 @@ import pytest
 from scrapy_bte import extract
 from scrapy_bte.api import parse
 from scrapy_bte.errors import ModelError
+from scrapy_bte.fields import read
 from scrapy_bte.learned import page_type as pt
 from scrapy_bte.learned.estimators import SoftmaxClassifier
 from scrapy_bte.result import Extraction
@@ -341,3 +342,33 @@ def test_count_columns_hold_the_logarithm_of_their_counts() -> None:
         parse(listing_page().replace("<title>News | Valley Mills Association</title>", "")), None
     )
     assert untitled[col["title_words"]] == 0
+
+
+def test_a_page_without_its_url_is_typed_by_the_address_it_declares(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The canonical link stands in for a missing URL, read once with the fields, and is no
+    field of the result unless asked for."""
+    posts = "".join(
+        f"<div class='post'><div class='author'>member{i}</div><p>Reply number {i}: the lever on my "
+        f"old gearbox still sticks in third, and the oil I used was the one the manual names.</p></div>"
+        for i in range(5)
+    )
+    body = f"<html><head><title>Gearbox lever sticks</title>{{head}}</head><body>{posts}</body></html>"
+    url = "https://forum.example.org/t/gearbox-lever-sticks/4711"
+    declared = parse(body.format(head=f"<link rel='canonical' href='{url}'>"))
+    bare = parse(body.format(head=""))
+    assert pt.declared_url(declared) == url and pt.declared_url(bare) is None
+    # The URL's words and shape are evidence: the declared address counts as the URL would.
+    typed = pt.classify(declared, None)
+    assert typed == pt.classify(declared, url) == pt.classify(declared, url, declared=True)
+    assert typed.probabilities != pt.classify(declared, None, declared=True).probabilities
+    # extract() reads the head once: the title and the declared address together.
+    made = []
+    real_init = read.Page.__init__
+    monkeypatch.setattr(read.Page, "__init__", lambda self, *a, **k: made.append(1) or real_init(self, *a, **k))
+    result = extract(body.format(head=f"<link rel='canonical' href='{url}'>"))
+    assert len(made) == 1
+    monkeypatch.undo()
+    assert result.page_type == extract(body.format(head=""), url=url).page_type
+    assert result.canonical_url is None and "canonical_url" not in result.field_sources
+    asked = extract(body.format(head=f"<link rel='canonical' href='{url}'>"), fields=["canonical_url"])
+    assert asked.canonical_url == url and asked.field_sources["canonical_url"] == "link"

@@ -815,15 +815,22 @@ def default_model() -> PageTypeModel:
     return _default
 
 
-def classify(doc: Document, url: str | None, model: PageTypeModel | None = None) -> PageType:
+def declared_url(doc: Document) -> str | None:
+    """The address a page read without one declares: its ``canonical_url`` field (canonical
+    link, ``og:url``, JSON-LD). A page read from a file or a WARC without its address still
+    names itself in most cases, and the path's shape is strong evidence of its type."""
+    return read_document(doc, None, ("canonical_url",)).canonical_url
+
+
+def classify(doc: Document, url: str | None, model: PageTypeModel | None = None, *, declared: bool = False) -> PageType:
     """The page type of ``doc`` (fetched from ``url``, or None: then the address the page
-    declares, if any) by ``model`` (default: the shipped one).
+    declares, if any: :func:`declared_url`) by ``model`` (default: the shipped one).
+    ``declared``: ``url`` already is what the page declares (None where it declares none),
+    read by the caller with the fields it reads.
 
     ``probabilities`` maps every name of :data:`PAGE_TYPES` to its probability;
     ``name`` is the most probable.
     """
-    if not url:
-        # A page read from a file or a WARC without its address still names itself in most
-        # cases (canonical link, og:url), and the path's shape is strong evidence.
-        url = read_document(doc, None, ("canonical_url",)).canonical_url
+    if not url and not declared:
+        url = declared_url(doc)
     return (model or default_model()).classify(page_evidence(doc, url))

@@ -25,9 +25,8 @@ import numpy as np
 
 from ..api import parse
 from ..errors import ExtractionError
-from ..fields.read import read_document
 from ..learned.estimators import SoftmaxClassifier
-from ..learned.page_type import EVIDENCE_NAMES, PAGE_TYPES, page_evidence
+from ..learned.page_type import EVIDENCE_NAMES, PAGE_TYPES, declared_url, page_evidence
 from .wcxb import domain_folds, load_wcxb
 
 
@@ -82,7 +81,7 @@ def article_rows(folders: Sequence[str | Path], limit: int | None = None) -> Row
             except ExtractionError:
                 skipped += 1
                 continue
-            url = read_document(doc, None, ("canonical_url",)).canonical_url
+            url = declared_url(doc)
             if not url or not url.startswith(("http://", "https://")):
                 skipped += 1
                 continue
