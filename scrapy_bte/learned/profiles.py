@@ -80,6 +80,10 @@ class Profile:
     #: Blocks that repeat the page's title go: a thread's title above its first post and each
     #: reply's "Re: ..." subject line (:func:`~scrapy_bte.evidence.zones.subject_mask`).
     drop_subjects: bool = False
+    #: Blocks that are only a rating or a review count go ("17 reviews", "4.8 out of 5 stars":
+    #: :func:`~scrapy_bte.methods.filters.rating_mask`): a shop's cards and its product's summary,
+    #: not a review article's score.
+    drop_ratings: bool = False
 
 
 ARTICLE = Profile()
@@ -100,7 +104,12 @@ PROFILES: dict[str, Profile] = {
         drop_subjects=True,
     ),
     "product": Profile(
-        records=0.2, article_edges=False, drop_repeats=True, drop_templates=True, drop_shop_sections=True
+        records=0.2,
+        article_edges=False,
+        drop_repeats=True,
+        drop_templates=True,
+        drop_shop_sections=True,
+        drop_ratings=True,
     ),
     "collection": Profile(
         threshold=0.35,
@@ -111,6 +120,7 @@ PROFILES: dict[str, Profile] = {
         largest_records=True,
         drop_list_controls=True,
         drop_filters=True,
+        drop_ratings=True,
     ),
     "listing": Profile(
         threshold=0.35,
@@ -122,6 +132,7 @@ PROFILES: dict[str, Profile] = {
         largest_records=True,
         drop_list_controls=True,
         drop_filters=True,
+        drop_ratings=True,
         # Its own bar, under the default: WCXB by site folds, listing 0.7559 with 0.6, 0.7592
         # with 0.5 or 0.4 (a blog's and a news site's front page, listing 0.5-0.6 and article
         # 0.3-0.45, read as articles before); the older sets unchanged but dragnet's -0.0001.
