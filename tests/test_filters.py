@@ -10,7 +10,7 @@ from conftest import FixedModel
 from scrapy_bte.api import parse
 from scrapy_bte.learned import auto
 from scrapy_bte.methods.bte import document_span
-from scrapy_bte.methods.filters import filter_mask, rating_mask
+from scrapy_bte.methods.filters import card_label_mask, filter_mask
 
 _CARDS = [
     (
@@ -102,19 +102,24 @@ def test_a_listings_breadcrumb_trail_goes_and_a_page_wrapper_named_for_it_stays(
     assert {t for card in _CARDS for t in card} <= {doc.texts[b] for b in np.flatnonzero(keep)}
 
 
-def test_a_cards_rating_and_review_count_go_on_shop_and_list_pages_a_reviews_score_stays() -> None:
+def test_a_cards_rating_review_count_and_badges_go_on_shop_and_list_pages_a_reviews_score_stays() -> None:
     ratings = ["(12) 12 reviews", "Rated 4.8 out of 5 stars", "1,204 Ratings"]
+    badges = ["Best seller", "Shop now ›", "Neu"]
     cards = "".join(
-        f"<li class='card'><h3><a href='/p/{i}'>{title}</a></h3><p>{summary}</p><span class='stars'>{rating}</span></li>"
-        for i, ((title, summary), rating) in enumerate(zip(_CARDS, ratings))
+        f"<li class='card'><span class='badge'>{badge}</span><h3><a href='/p/{i}'>{title}</a></h3><p>{summary}</p>"
+        f"<span class='stars'>{rating}</span></li>"
+        for i, ((title, summary), rating, badge) in enumerate(zip(_CARDS, ratings, badges))
     )
     html = f"<html><body><ul class='grid'>{cards}</ul><p>Our verdict: 8.5/10</p></body></html>"
     doc = parse(html)
-    masked = {doc.texts[b] for b in np.flatnonzero(rating_mask(doc))}
+    masked = {doc.texts[b] for b in np.flatnonzero(card_label_mask(doc))}
+    ratings += badges
     assert masked == set(ratings)  # a review's score ("8.5/10") is no card's rating
+    # A badge is the whole block: a title that starts with one of its words is the item's.
+    assert not card_label_mask(parse("<html><body><h3>New bridge opens to cyclists</h3></body></html>")).any()
     for page_type, dropped in (("collection", True), ("listing", True), ("product", True), ("article", False)):
         model: Any = FixedModel([0.8] * doc.n_blocks)
         keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type=page_type)
         kept = {doc.texts[b] for b in np.flatnonzero(keep)}
         assert {summary for _, summary in _CARDS} <= kept, page_type
-        assert (not kept & set(ratings)) is dropped, page_type
+        assert (not kept & set(ratings)) is dropped, (page_type, kept & set(ratings))

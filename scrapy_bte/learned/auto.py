@@ -188,8 +188,8 @@ def select(
         if rules.drop_filters:
             # A listing's checkboxes and result count are its controls, not its items.
             keep = _leave(keep, filters.filter_mask(doc), reasons)
-        if rules.drop_ratings:
-            keep = _leave(keep, filters.rating_mask(doc), reasons)
+        if rules.drop_card_labels:
+            keep = _leave(keep, filters.card_label_mask(doc), reasons)
         if rules.drop_repeats:
             keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
         elif rules.drop_copies:

@@ -80,10 +80,10 @@ class Profile:
     #: Blocks that repeat the page's title go: a thread's title above its first post and each
     #: reply's "Re: ..." subject line (:func:`~scrapy_bte.evidence.zones.subject_mask`).
     drop_subjects: bool = False
-    #: Blocks that are only a rating or a review count go ("17 reviews", "4.8 out of 5 stars":
-    #: :func:`~scrapy_bte.methods.filters.rating_mask`): a shop's cards and its product's summary,
-    #: not a review article's score.
-    drop_ratings: bool = False
+    #: Blocks that are only a rating, a review count, a badge or a call to action go ("17 reviews",
+    #: "4.8 out of 5 stars", "Best seller", "Shop now": :func:`~scrapy_bte.methods.filters.card_label_mask`):
+    #: a shop's cards and its product's summary, not a review article's score nor a service page's links.
+    drop_card_labels: bool = False
 
 
 ARTICLE = Profile()
@@ -109,7 +109,7 @@ PROFILES: dict[str, Profile] = {
         drop_repeats=True,
         drop_templates=True,
         drop_shop_sections=True,
-        drop_ratings=True,
+        drop_card_labels=True,
     ),
     "collection": Profile(
         threshold=0.35,
@@ -120,7 +120,7 @@ PROFILES: dict[str, Profile] = {
         largest_records=True,
         drop_list_controls=True,
         drop_filters=True,
-        drop_ratings=True,
+        drop_card_labels=True,
     ),
     "listing": Profile(
         threshold=0.35,
@@ -132,7 +132,7 @@ PROFILES: dict[str, Profile] = {
         largest_records=True,
         drop_list_controls=True,
         drop_filters=True,
-        drop_ratings=True,
+        drop_card_labels=True,
         # Its own bar, under the default: WCXB by site folds, listing 0.7559 with 0.6, 0.7592
         # with 0.5 or 0.4 (a blog's and a news site's front page, listing 0.5-0.6 and article
         # 0.3-0.45, read as articles before); the older sets unchanged but dragnet's -0.0001.

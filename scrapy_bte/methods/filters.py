@@ -15,8 +15,9 @@ such labels on WCXB's listing and collection pages, 7 are gold (WCXB by
 site folds: collection 0.7141 to 0.7145, listing 0.7627 to 0.7628). On
 product pages the labels name the variants and are gold: this is the list
 profiles' rule. A card's rating or review count ("17 reviews", "Rated 4.8 out
-of 5 stars") says nothing of its item either (:func:`rating_mask`, the list
-and product profiles).
+of 5 stars"), its badges and its calls to action ("Best seller", "Shop now")
+say nothing of its item either (:func:`card_label_mask`, the list and product
+profiles).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import numpy as np
 
 from ..core.document import Document
 from ..core.tree import positions
-from ..evidence.words import RATING_RE, RESULT_COUNT_RE
+from ..evidence.words import CARD_BADGES, LABEL_TAIL, RATING_RE, RESULT_COUNT_RE
 
 _CHOICE_RE = re.compile(r"""\btype\s*=\s*["']?(?:checkbox|radio)\b""", re.IGNORECASE)
 #: Words a block may hold per checkbox or radio button among its tags and still be their labels.
@@ -60,12 +61,17 @@ def filter_mask(doc: Document) -> np.ndarray:
     return out
 
 
-def rating_mask(doc: Document) -> np.ndarray:
+def card_label_mask(doc: Document) -> np.ndarray:
     """Per block, whether it is only a rating or a review count
-    (:data:`~scrapy_bte.evidence.words.RATING_RE`): what a card says of its reviews, not of its item."""
+    (:data:`~scrapy_bte.evidence.words.RATING_RE`) or a badge or call to action
+    (:data:`~scrapy_bte.evidence.words.CARD_BADGES`: "Best seller", "Sold out", "Shop now"):
+    what a card says of its reviews and its offer, not of its item."""
     out = np.zeros(doc.n_blocks, dtype=bool)
     texts = doc.texts
-    out[[b for b in (doc.words <= COUNT_WORDS).nonzero()[0].tolist() if RATING_RE.match(texts[b])]] = True
+    for b in (doc.words <= COUNT_WORDS).nonzero()[0].tolist():
+        text = texts[b]
+        if text.lower().strip(LABEL_TAIL) in CARD_BADGES or RATING_RE.match(text):
+            out[b] = True
     return out
 
 
