@@ -123,3 +123,14 @@ def test_a_cards_rating_review_count_and_badges_go_on_shop_and_list_pages_a_revi
         kept = {doc.texts[b] for b in np.flatnonzero(keep)}
         assert {summary for _, summary in _CARDS} <= kept, page_type
         assert (not kept & set(ratings)) is dropped, (page_type, kept & set(ratings))
+
+
+def test_with_keep_the_masks_answer_for_the_kept_blocks_as_without() -> None:
+    doc = parse(_listing() + "<ul>" + "".join(f"<li>{n} reviews</li><li>Sold out</li>" for n in range(5)) + "</ul>")
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        keep = rng.random(doc.n_blocks) < 0.5
+        for mask in (filter_mask, card_label_mask):
+            assert np.array_equal(mask(doc, keep)[keep], mask(doc)[keep]), mask.__name__
+        assert not card_label_mask(doc, keep)[~keep].any()
+    assert card_label_mask(doc).sum() == 10 and filter_mask(doc).any()

@@ -187,9 +187,9 @@ def select(
             keep = _leave(keep, subject_mask(doc, title), reasons)
         if rules.drop_filters:
             # A listing's checkboxes and result count are its controls, not its items.
-            keep = _leave(keep, filters.filter_mask(doc), reasons)
+            keep = _leave(keep, filters.filter_mask(doc, keep), reasons)
         if rules.drop_card_labels:
-            keep = _leave(keep, filters.card_label_mask(doc), reasons)
+            keep = _leave(keep, filters.card_label_mask(doc, keep), reasons)
         if rules.drop_repeats:
             keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
         elif rules.drop_copies:
