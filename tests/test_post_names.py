@@ -267,3 +267,18 @@ def test_a_threads_title_and_its_replies_subject_lines_are_no_posts() -> None:
     # Articles keep their own headline rules: the forum's is not theirs.
     keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="product", title=title)
     assert f"Re: {title}" in {doc.texts[b] for b in np.flatnonzero(keep)}
+
+
+def test_a_posts_counts_and_controls_alone_in_a_block_are_no_posts() -> None:
+    furniture = ["14 likes", "Posts: 3,517", "Join Date: Mar 2019", "Click to expand...", "View attachment 123"]
+    posts = "".join(
+        f"<div class='post'><span>{note}</span><p>{text}</p></div>" for text, note in zip([_POST, *_REPLIES], furniture)
+    )
+    doc = parse(f"<html><body><div class='thread'>{posts}</div></body></html>")
+    found = {doc.texts[b] for b in np.flatnonzero(comments.post_notes_mask(doc))}
+    assert found == set(furniture[: 1 + len(_REPLIES)])
+    rest = parse("".join(f"<div><p>{note}</p></div>" for note in furniture[1 + len(_REPLIES) :]))
+    assert rest.n_blocks == len(furniture) - 1 - len(_REPLIES) and comments.post_notes_mask(rest).all()
+    # Words of a post that mention likes or posts are the post's.
+    said = parse("<p>It got 14 likes in an hour.</p><p>Posts: please keep them on topic, everyone.</p>")
+    assert not comments.post_notes_mask(said).any()

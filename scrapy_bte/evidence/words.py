@@ -758,18 +758,26 @@ CARD_BADGES = frozenset((
 #: A forum post's notes, not its text (:func:`scrapy_bte.methods.comments.post_notes_mask`): the
 #: edit note ("Last edited by Minoa on Tue Aug 27, 2019, edited 1 time in total", "kornel edited
 #: 1 year ago") and the guest's prompt under the thread ("Create an account or sign in to
-#: comment", "Already have an account? Sign in here."). WCXB's forum gold holds 1 of 84 edit
-#: notes of its pages and none of the prompts.
+#: comment", "Already have an account? Sign in here."), and the counts and controls a post shows
+#: alone in a block ("14 likes", "Posts: 3,517", "Join Date: Mar 2019", "Click to expand...",
+#: "View attachment 123"). WCXB's forum gold holds 1 of 84 edit notes of its pages, none of the
+#: prompts and none of the 43 such counts and controls the block model keeps (18 sites).
 POST_NOTE_RE = re.compile(
     r"\blast edited\b|^\W*edited by\b|\bedited \d+ times?\b|\bedited \d+ \w+ ago\b|zuletzt bearbeitet|"
     r"derni[eè]re modification par|[uú]ltima edici[oó]n|"
     r"create (?:an|your|a)(?: free| new)? account|sign up for (?:a |an )?(?:new |free )?account|"
     r"already have an account|need to be a member|register later|"
-    r"(?:sign|log) ?in to (?:comment|reply|post)|(?:sign|log) ?in or (?:create|register|sign up)",
+    r"(?:sign|log) ?in to (?:comment|reply|post)|(?:sign|log) ?in or (?:create|register|sign up)|"
+    r"^\W*[\d,.]+k? (?:likes?|reactions?)\W*$|"
+    r"^\W*(?:posts|messages|likes|reactions?|reaction score|beiträge|nachrichten):? ?[\d,.]+k?\W*$|"
+    r"^\W*join(?:ed)? date:|^\W*click to expand\W*$|^\W*view attachment \d+\W*$",
     re.IGNORECASE,
 )
 #: A word each of :data:`POST_NOTE_RE`'s matches holds, lower-case: blocks without one are not read.
-POST_NOTE_WORDS = ("edited", "bearbeitet", "modification", "edici", "account", "member", "register", "sign", "log")
+POST_NOTE_WORDS = (
+    "edited", "bearbeitet", "modification", "edici", "account", "member", "register", "sign", "log", "like",
+    "reaction", "posts", "messages", "beiträge", "nachrichten", "join", "click to expand", "attachment",
+)  # fmt: skip
 #: A post's schema.org microdata (:func:`scrapy_bte.methods.comments.schema_posts_mask`): the
 #: ``itemtype`` of a thread's post, and the ``itemprop`` of its text, where forum software marks
 #: them (XenForo's and Discourse's templates: ``itemtype="https://schema.org/Comment"``,
