@@ -154,6 +154,13 @@ def text_flags(lows: list[str]) -> np.ndarray:
     return np.frombuffer(c.flags(lows), np.uint8)
 
 
+def is_label(text: str, labels: frozenset[str] = LABEL_SET) -> bool:
+    """Whether a block's whole text is one of ``labels`` (lower case), with the punctuation, arrows
+    and counts of :data:`~scrapy_bte.evidence.words.LABEL_TAIL` around it: "Related articles »",
+    "Comments (4)", "Best seller", "You may also like"."""
+    return text.lower().strip(LABEL_TAIL) in labels
+
+
 def text_flags_reference(lows: list[str]) -> np.ndarray:
     """The Python reference of :func:`text_flags`."""
     # "Tags: ...", "Foto: ...": the words before a colon (or a slash, for credits).

@@ -18,13 +18,12 @@ import numpy as np
 from ..core.document import Document
 from ..core.tree import path_or, positions
 from ..evidence.hints import attribute_bits, group_bit
-from ..evidence.labels import MAX_WORDS, label_features
+from ..evidence.labels import MAX_WORDS, is_label, label_features
 from ..evidence.words import (
     ACTION_BOX_SET,
     BOX_SET,
     DATE_WORDS,
     INVITE_RE,
-    LABEL_TAIL,
     NEWSLETTER_RE,
     SHOP_BOX_SET,
 )
@@ -172,22 +171,18 @@ def image_captions(doc: Document) -> np.ndarray:
     return after_image & alone & (doc.words <= CAPTION_WORDS) & (container > 0)
 
 
-def _box_heading(text: str, labels: frozenset[str] = BOX_SET) -> bool:
-    return text.lower().strip(LABEL_TAIL) in labels
-
-
 def box_headings(doc: Document) -> list[int]:
     """The blocks that name an article's furniture box ("Related articles", "Comments (4)", "Tags")."""
     texts = doc.texts
     labels = label_features(doc)[:, 0] > 0
-    return [b for b in (labels & (doc.words <= BOX_WORDS)).nonzero()[0].tolist() if _box_heading(texts[b])]
+    return [b for b in (labels & (doc.words <= BOX_WORDS)).nonzero()[0].tolist() if is_label(texts[b], BOX_SET)]
 
 
 def shop_headings(doc: Document) -> list[int]:
     """The blocks that name a shop's recommendations ("You may also like", "Similar items",
     "Frequently bought together"): the box under one is other products, not this one's."""
     texts = doc.texts
-    return [b for b in (doc.words <= BOX_WORDS).nonzero()[0].tolist() if _box_heading(texts[b], SHOP_BOX_SET)]
+    return [b for b in (doc.words <= BOX_WORDS).nonzero()[0].tolist() if is_label(texts[b], SHOP_BOX_SET)]
 
 
 def _path(block: int, container: list[int], parents: list[int], paths: dict[int, frozenset[int]]) -> frozenset[int]:

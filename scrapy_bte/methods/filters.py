@@ -28,7 +28,8 @@ import numpy as np
 
 from ..core.document import Document
 from ..core.tree import positions
-from ..evidence.words import CARD_BADGES, LABEL_TAIL, RATING_RE, RESULT_COUNT_RE
+from ..evidence.labels import is_label
+from ..evidence.words import CARD_BADGES, RATING_RE, RESULT_COUNT_RE
 
 _CHOICE_RE = re.compile(r"""\btype\s*=\s*["']?(?:checkbox|radio)\b""", re.IGNORECASE)
 #: Words a block may hold per checkbox or radio button among its tags and still be their labels.
@@ -74,7 +75,7 @@ def card_label_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndarray
     short = doc.words <= COUNT_WORDS
     for b in (short if keep is None else keep & short).nonzero()[0].tolist():
         text = texts[b]
-        if text.lower().strip(LABEL_TAIL) in CARD_BADGES or RATING_RE.match(text):
+        if is_label(text, CARD_BADGES) or RATING_RE.match(text):
             out[b] = True
     return out
 
