@@ -1,7 +1,8 @@
 """The core: bytes to the document model every method reads.
 
 Decoding (:mod:`.decode`), the document model and its C scanner
-(:mod:`.document`), queries over its element skeleton (:mod:`.tree`),
+(:mod:`.document`), the text only screen readers read, left out before
+it (:mod:`.hidden`), queries over its element skeleton (:mod:`.tree`),
 the head's ``<meta>`` tags read by key (:mod:`.meta`), word counting
 for scripts without spaces (:mod:`.scripts`), the
 near-duplicate fingerprint of a text (:mod:`.fingerprint`) and the one

@@ -12,7 +12,8 @@ Stages:
    ``<script>``, ``<style>``, ``<noscript>``, ``<template>``, ``<svg>``,
    ``<iframe>``, form controls, media, ``<marquee>``, ``<title>`` (kept
    aside for the title). A ``<noscript>`` that holds a page's worth of text
-   is kept (:func:`noscript_content`).
+   is kept (:func:`noscript_content`). Before it, elements only screen
+   readers read are left out (:mod:`.hidden`).
 2. **Tokens** (Finn): each tag is a token worth -1, each word +1 (letters of
    scripts without spaces count a fraction, see :mod:`scrapy_bte.core.scripts`);
    consecutive tokens of one kind are run-length encoded (Baroni).
@@ -34,6 +35,7 @@ import numpy as np
 
 from . import accel, scripts
 from .entities import unescape
+from .hidden import SCREEN_READER_WORDS, without_screen_reader_text
 from .marks import Marks
 from .meta import meta_content, meta_tags
 from .scripts import counted_text, has_spaceless, weighted_words
@@ -210,6 +212,18 @@ def noscript_content(markup: str, marks: Marks | None = None) -> str:
         return markup
     out.append(markup[pos:])
     return "".join(out)
+
+
+def _shown_markup(markup: str, marks: Marks) -> str:
+    """The markup step 0 reads: text only screen readers read left out
+    (:mod:`.hidden`), content-sized ``<noscript>`` elements opened up."""
+    found = [at for word in SCREEN_READER_WORDS for at in marks.at[word]]
+    shown = without_screen_reader_text(markup, found) if found else markup
+    if shown is markup:
+        return noscript_content(markup, marks)
+    if marks.has("<noscript") or marks.has("<NOSCRIPT"):
+        return noscript_content(shown)  # the marks' offsets are the page's as it came
+    return shown
 
 
 def step0(markup: str) -> tuple[str, str | None]:
@@ -918,7 +932,7 @@ def build(markup: str) -> Document:
     head_meta = meta_tags(markup)
     meta = meta_content(markup, HEAD_META_KEYS, tags=head_meta)
     marks = Marks(markup)
-    cleaned, title = step0(noscript_content(markup, marks))
+    cleaned, title = step0(_shown_markup(markup, marks))
     lnames, flags, tag_len, attr_len, seg_len, seg_chars, seg_words, all_text, has_text = scan(cleaned)
     if not has_text:
         return _empty_document(title, meta, markup, head_meta, marks)

@@ -14,14 +14,16 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 
 from . import accel
+from .hidden import SCREEN_READER_WORDS
 
 #: The C pass that finds every word of :data:`PAGE_WORDS` in one read of the page.
 _MARKS = accel.load("core.marks")
 
 #: The words the readers of the raw page start from: the ``<noscript>`` start tags
 #: (:func:`scrapy_bte.core.document.noscript_content`), JSON-LD scripts (the
-#: page-type classifier and the fields), and the article fields' other scans
-#: (:mod:`scrapy_bte.fields.markup`).
+#: page-type classifier and the fields), the article fields' other scans
+#: (:mod:`scrapy_bte.fields.markup`) and the class names of text only screen
+#: readers read (:mod:`scrapy_bte.core.hidden`).
 PAGE_WORDS = (
     "ld+json",
     "itemprop",
@@ -33,6 +35,7 @@ PAGE_WORDS = (
     "canonical",
     "<noscript",
     "<NOSCRIPT",
+    *SCREEN_READER_WORDS,
 )
 
 

@@ -1,0 +1,135 @@
+"""Text only a screen reader reads: left out before step 0.
+
+Sites label their controls and cards for screen readers with elements a
+stylesheet moves out of sight ("Regular price", "Rated 4 stars out of 5",
+"Opens in a new tab", "Skip to content", a heading "Breadcrumb"), and some
+write a visible label twice, once for the eye and once for the ear
+("Seller's other items" twice without a space). A reader of the page never
+sees them. The class names that do it are a handful shared by the common
+stylesheets (Bootstrap, WordPress, Drupal, Foundation, the GOV.UK and
+USWDS design systems, eBay's), so the markup says what the screen shows
+without running the stylesheet.
+
+Measured on WCXB's 1,297 pages (574 pages of 1,131 sites have such
+elements): 24,670 words in them, about 6 % of which also stand in the gold
+text somewhere (mostly the single words "Yes", "No", "Close"); none of the
+1,350 words in elements of more than 20 words. Amazon's ``a-offscreen``
+price is left alone: its visible copy is split into whole and fraction.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+#: The words the page is searched for (found with the document's other marks,
+#: :data:`scrapy_bte.core.marks.PAGE_WORDS`): every class of
+#: :data:`SCREEN_READER_CLASSES` holds one.
+SCREEN_READER_WORDS = (
+    "sr-only",
+    "sr_only",
+    "visually-hidden",
+    "visuallyhidden",
+    "screen-reader",
+    "screenreader",
+    "show-for-sr",
+    "element-invisible",
+    "assistive-text",
+    "clipped",
+)
+
+#: Class names that hide an element from the eye and leave it to screen readers.
+SCREEN_READER_CLASSES = frozenset(
+    {
+        "sr-only",  # Bootstrap 3-4, Tailwind
+        "sr_only",
+        "usa-sr-only",  # USWDS
+        "visually-hidden",  # Bootstrap 5, Shopify themes
+        "u-visually-hidden",
+        "is-visually-hidden",
+        "govuk-visually-hidden",
+        "visuallyhidden",  # HTML5 Boilerplate
+        "screen-reader-text",  # WordPress
+        "screen-reader-only",
+        "screenreader",
+        "show-for-sr",  # Foundation
+        "element-invisible",  # Drupal 7
+        "assistive-text",
+        "slds-assistive-text",  # Salesforce
+        "clipped",  # eBay
+    }
+)
+
+_START_RE = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)((?:\s[^<>]*)?)>")
+_CLASS_RE = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
+# An element dropped here never runs past a script, a style or a comment:
+# the class word stood inside one, or the page nests badly.
+_BOUNDARY_RE = re.compile(r"</?(?:script|style)\b|-->", re.IGNORECASE)
+_VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+#: An element longer than this (characters of markup, end tag included) stays: labels for
+#: screen readers are a few words, and the bound keeps the work per element constant.
+MAX_ELEMENT_CHARS = 10_000
+#: A class word further than this from its tag's ``<`` is not looked at.
+MAX_TAG_CHARS = 4_000
+#: At most this many class words are looked at per page (the most seen on WCXB: 232).
+MAX_CANDIDATES = 2_000
+
+
+@lru_cache(maxsize=64)
+def _tag_re(name: str) -> re.Pattern[str]:
+    """Start and end tags of one element name, any case: the nesting count of :func:`_element_end`."""
+    return re.compile(r"<(/?)" + re.escape(name) + r"(?=[\s/>])", re.IGNORECASE)
+
+
+def _element_end(markup: str, name: str, pos: int) -> int | None:
+    """Where the element of ``name`` whose start tag ends at ``pos`` ends (after its end tag),
+    if it ends within :data:`MAX_ELEMENT_CHARS`."""
+    depth = 1
+    for m in _tag_re(name).finditer(markup, pos, pos + MAX_ELEMENT_CHARS):
+        if m.group(1):
+            depth -= 1
+            if depth == 0:
+                close = markup.find(">", m.end())
+                return None if close < 0 else close + 1
+        else:
+            depth += 1
+    return None
+
+
+def without_screen_reader_text(markup: str, found: list[int]) -> str:
+    """``markup`` without the elements of :data:`SCREEN_READER_CLASSES`.
+
+    ``found``: every offset where the markup holds one of
+    :data:`SCREEN_READER_WORDS` (the document's marks), in any order. A word
+    counts only inside the class attribute of the start tag it stands in;
+    an element never closed, one longer than :data:`MAX_ELEMENT_CHARS` and one
+    that would cross a script, a style or a comment stay. The first
+    :data:`MAX_CANDIDATES` words are looked at, each searched at most that far,
+    so the work per page is bounded whatever the markup.
+    """
+    out: list[str] = []
+    pos = 0
+    for at in sorted(found)[:MAX_CANDIDATES]:
+        if at < pos:
+            continue  # inside an element already dropped
+        lt = markup.rfind("<", max(pos, at - MAX_TAG_CHARS), at)
+        if lt < 0 or ">" in markup[lt:at]:
+            continue  # in text, not in a tag
+        m = _START_RE.match(markup, lt)
+        if m is None or m.end() <= at:
+            continue
+        name = m.group(1).lower()
+        if name in _VOID or m.group(2).endswith("/"):
+            continue
+        cls = _CLASS_RE.search(m.group(2))
+        if cls is None or SCREEN_READER_CLASSES.isdisjoint((cls.group(1) or cls.group(2) or cls.group(3)).split()):
+            continue
+        end = _element_end(markup, name, m.end())
+        if end is None or _BOUNDARY_RE.search(markup, lt, end) is not None:
+            continue
+        out.append(markup[pos:lt])
+        pos = end
+    if not out:
+        return markup
+    out.append(markup[pos:])
+    return "".join(out)

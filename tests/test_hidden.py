@@ -1,0 +1,89 @@
+"""Text only screen readers read stays out of the document model."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from scrapy_bte import extract
+from scrapy_bte.core.document import build
+from scrapy_bte.core.hidden import MAX_ELEMENT_CHARS, SCREEN_READER_WORDS, without_screen_reader_text
+from scrapy_bte.core.marks import Marks
+
+_BODY = "The river rose through the night and the town woke to water in every street. " * 6
+
+
+def _drop(markup: str) -> str:
+    marks = Marks(markup)
+    return without_screen_reader_text(markup, [at for w in SCREEN_READER_WORDS for at in marks.at[w]])
+
+
+@pytest.mark.parametrize(
+    ("markup", "expected"),
+    [
+        ('<p>Shirt <span class="visually-hidden">Regular price</span>$36</p>', "<p>Shirt $36</p>"),
+        ("<p>a<span class='x sr-only y'>b</span>c</p>", "<p>ac</p>"),
+        ("<h2 class=screen-reader-text>Breadcrumb</h2><p>x</p>", "<p>x</p>"),
+        # nested elements of the same name close the right one
+        ('<div class="sr-only"><div>a</div><div>b</div></div><p>c</p>', "<p>c</p>"),
+        ('<SPAN CLASS="clipped">a<span>b</span>c</SPAN>d', "d"),
+    ],
+)
+def test_screen_reader_elements_are_dropped(markup: str, expected: str) -> None:
+    assert _drop(markup) == expected
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        "<p>The hedge was clipped and the sr-only option is off.</p>",  # words in text
+        '<p data-x="sr-only">a</p>',  # another attribute
+        '<span class="sr-only-focusable">Skip</span>',  # a class that only starts like one
+        '<span class="sr-only">never closed <p>text</p>',
+        '<span class="sr-only"><script>var a = "</span>";</script>',  # would cross a script
+        '<div class="visually-hidden">' + "<p>word</p>" * (MAX_ELEMENT_CHARS // 10) + "</div>",  # too long
+        '<input class="sr-only" value="a"><p>b</p>',  # void element
+    ],
+)
+def test_what_is_not_a_screen_reader_element_stays(markup: str) -> None:
+    assert _drop(markup) == markup
+
+
+def test_a_label_written_twice_for_eye_and_ear_reads_once() -> None:
+    page = (
+        "<html><body><article><h1>Flood in the valley</h1>"
+        "<p><span>Seller's other items<span class=\"clipped\">Seller's other items</span></span></p>"
+        f"<p>{_BODY}<a href='/next'>Next story<span class='sr-only'>Opens in a new tab</span></a></p>"
+        "</article></body></html>"
+    )
+    text = extract(page).text
+    assert "Seller's other items" in text
+    assert "itemsSeller" not in text
+    assert "Opens in a new tab" not in text
+    assert "Next story" in text
+
+
+def test_noscript_after_a_dropped_element_is_still_opened_up() -> None:
+    # The marks' offsets are the page's as it came: once an element is dropped,
+    # the <noscript> search is made again on what is left.
+    thread = "".join(f"<div class='post'><p>{_BODY}</p></div>" for _ in range(3))
+    page = (
+        f"<html><body><h2 class='sr-only'>Main menu</h2><div id='app'></div><noscript>{thread}</noscript></body></html>"
+    )
+    doc = build(page)
+    assert "Main menu" not in " ".join(doc.texts)
+    assert _BODY.split(".")[0] in " ".join(doc.texts)
+
+
+def test_hostile_markup_costs_a_bounded_time() -> None:
+    pages = [
+        '<span class="sr-only">x ' * 100_000,  # never closed
+        '<div class="sr-only">' * 20_000 + "x" + "</div>" * 20_000,  # too deep to close in bounds
+        '<i class="sr-only"><script>x</script></i>' * 50_000,  # every one crosses a script
+        "clipped " * 200_000,  # class words in text
+    ]
+    for page in pages:
+        start = time.process_time()
+        assert _drop(page) == page
+        assert time.process_time() - start < 2.0
