@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
 
 from scrapy_bte import extract
 from scrapy_bte.core.document import build
-from scrapy_bte.core.hidden import MAX_ELEMENT_CHARS, SCREEN_READER_WORDS, without_screen_reader_text
+from scrapy_bte.core.hidden import MAX_ELEMENT_CHARS, SCREEN_READER_WORDS, cut, without_screen_reader_text
 from scrapy_bte.core.marks import Marks
 
 _BODY = "The river rose through the night and the town woke to water in every street. " * 6
@@ -87,3 +88,22 @@ def test_hostile_markup_costs_a_bounded_time() -> None:
         start = time.process_time()
         assert _drop(page) == page
         assert time.process_time() - start < 2.0
+
+
+def test_marks_of_the_cut_markup_are_the_marks_moved() -> None:
+    # The <noscript> search after a cut reads the page's marks moved back, not a second pass:
+    # they must be what a search of the cut markup finds, words across a cut's edge included,
+    # save a word the cut itself makes by joining two pieces.
+    rng = random.Random(7)
+    words = ("<noscript", "<NOSCRIPT", "sr-only")
+    alphabet = ["<noscript", "<NOSCRIPT", "sr-only", "<", "no", "script", "x", " "]
+    for _ in range(300):
+        markup = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40)))
+        points = sorted(rng.sample(range(len(markup) + 1), min(len(markup) + 1, 2 * rng.randrange(0, 4)) // 2 * 2))
+        spans = [(a, b) for a, b in zip(points[::2], points[1::2]) if a < b]
+        shown = cut(markup, spans)
+        joins = {a - sum(e - s for s, e in spans if e <= a) for a, _ in spans}
+        moved = Marks(markup, words).cut(spans, words).at
+        for word, found in Marks(shown, words).at.items():
+            made = [at for at in found if any(at < j < at + len(word) for j in joins)]
+            assert moved[word] == [at for at in found if at not in made]

@@ -35,7 +35,7 @@ import numpy as np
 
 from . import accel, scripts
 from .entities import unescape
-from .hidden import SCREEN_READER_WORDS, without_screen_reader_text
+from .hidden import SCREEN_READER_WORDS, cut, screen_reader_elements
 from .marks import Marks
 from .meta import meta_content, meta_tags
 from .scripts import counted_text, has_spaceless, weighted_words
@@ -218,12 +218,10 @@ def _shown_markup(markup: str, marks: Marks) -> str:
     """The markup step 0 reads: text only screen readers read left out
     (:mod:`.hidden`), content-sized ``<noscript>`` elements opened up."""
     found = [at for word in SCREEN_READER_WORDS for at in marks.at[word]]
-    shown = without_screen_reader_text(markup, found) if found else markup
-    if shown is markup:
+    spans = screen_reader_elements(markup, found) if found else []
+    if not spans:
         return noscript_content(markup, marks)
-    if marks.has("<noscript") or marks.has("<NOSCRIPT"):
-        return noscript_content(shown)  # the marks' offsets are the page's as it came
-    return shown
+    return noscript_content(cut(markup, spans), marks.cut(spans, _NOSCRIPT_WORDS))
 
 
 def step0(markup: str) -> tuple[str, str | None]:

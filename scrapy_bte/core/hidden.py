@@ -24,17 +24,15 @@ from functools import lru_cache
 
 #: The words the page is searched for (found with the document's other marks,
 #: :data:`scrapy_bte.core.marks.PAGE_WORDS`): every class of
-#: :data:`SCREEN_READER_CLASSES` holds one.
+#: :data:`SCREEN_READER_CLASSES` holds one. Each word more slows that search
+#: on every page, so one word stands for a family ("visually").
 SCREEN_READER_WORDS = (
     "sr-only",
-    "sr_only",
-    "visually-hidden",
-    "visuallyhidden",
+    "visually",
     "screen-reader",
     "screenreader",
     "show-for-sr",
     "element-invisible",
-    "assistive-text",
     "clipped",
 )
 
@@ -42,7 +40,6 @@ SCREEN_READER_WORDS = (
 SCREEN_READER_CLASSES = frozenset(
     {
         "sr-only",  # Bootstrap 3-4, Tailwind
-        "sr_only",
         "usa-sr-only",  # USWDS
         "visually-hidden",  # Bootstrap 5, Shopify themes
         "u-visually-hidden",
@@ -54,8 +51,6 @@ SCREEN_READER_CLASSES = frozenset(
         "screenreader",
         "show-for-sr",  # Foundation
         "element-invisible",  # Drupal 7
-        "assistive-text",
-        "slds-assistive-text",  # Salesforce
         "clipped",  # eBay
     }
 )
@@ -96,8 +91,9 @@ def _element_end(markup: str, name: str, pos: int) -> int | None:
     return None
 
 
-def without_screen_reader_text(markup: str, found: list[int]) -> str:
-    """``markup`` without the elements of :data:`SCREEN_READER_CLASSES`.
+def screen_reader_elements(markup: str, found: list[int]) -> list[tuple[int, int]]:
+    """Where ``markup`` holds elements of :data:`SCREEN_READER_CLASSES`: (start, end) pairs,
+    increasing and disjoint, end tags included.
 
     ``found``: every offset where the markup holds one of
     :data:`SCREEN_READER_WORDS` (the document's marks), in any order. A word
@@ -107,13 +103,13 @@ def without_screen_reader_text(markup: str, found: list[int]) -> str:
     :data:`MAX_CANDIDATES` words are looked at, each searched at most that far,
     so the work per page is bounded whatever the markup.
     """
-    out: list[str] = []
+    spans: list[tuple[int, int]] = []
     pos = 0
     for at in sorted(found)[:MAX_CANDIDATES]:
         if at < pos:
             continue  # inside an element already dropped
         lt = markup.rfind("<", max(pos, at - MAX_TAG_CHARS), at)
-        if lt < 0 or ">" in markup[lt:at]:
+        if lt < 0 or markup.find(">", lt, at) >= 0:
             continue  # in text, not in a tag
         m = _START_RE.match(markup, lt)
         if m is None or m.end() <= at:
@@ -127,9 +123,24 @@ def without_screen_reader_text(markup: str, found: list[int]) -> str:
         end = _element_end(markup, name, m.end())
         if end is None or _BOUNDARY_RE.search(markup, lt, end) is not None:
             continue
-        out.append(markup[pos:lt])
+        spans.append((lt, end))
         pos = end
-    if not out:
+    return spans
+
+
+def cut(markup: str, spans: list[tuple[int, int]]) -> str:
+    """``markup`` without ``spans`` (increasing, disjoint (start, end) pairs)."""
+    if not spans:
         return markup
+    out: list[str] = []
+    pos = 0
+    for start, end in spans:
+        out.append(markup[pos:start])
+        pos = end
     out.append(markup[pos:])
     return "".join(out)
+
+
+def without_screen_reader_text(markup: str, found: list[int]) -> str:
+    """``markup`` without the elements of :func:`screen_reader_elements`."""
+    return cut(markup, screen_reader_elements(markup, found))

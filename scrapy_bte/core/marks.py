@@ -12,6 +12,7 @@ and every reader asks it.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from itertools import accumulate
 
 from . import accel
 from .hidden import SCREEN_READER_WORDS
@@ -93,6 +94,25 @@ class Marks:
 
     def __init__(self, markup: str, words: tuple[str, ...] = PAGE_WORDS) -> None:
         self.at = dict(zip(words, find_all(markup, words)))
+
+    def cut(self, spans: list[tuple[int, int]], words: tuple[str, ...]) -> Marks:
+        """The marks of ``words`` in the markup with ``spans`` cut out (increasing, disjoint
+        (start, end) pairs, :func:`scrapy_bte.core.hidden.cut`): each offset moved back by what
+        was cut before it, a word that lay in a span, or across its start, gone; a word the
+        cut makes by joining two pieces is not found. No second search of the page."""
+        starts = [start for start, _ in spans]
+        before = [0, *accumulate(end - start for start, end in spans)]
+        moved = Marks.__new__(Marks)
+        moved.at = {}
+        for word in words:
+            kept: list[int] = []
+            for at in self.at[word]:
+                k = bisect_right(starts, at)  # spans starting at or before the word
+                if (k and at < spans[k - 1][1]) or (k < len(spans) and at + len(word) > starts[k]):
+                    continue
+                kept.append(at - before[k])
+            moved.at[word] = kept
+        return moved
 
     def find(self, word: str, start: int = 0, end: int | None = None) -> int:
         """What ``markup.find(word, start, end)`` returns (``word`` one of the words, ``start`` >= 0)."""
