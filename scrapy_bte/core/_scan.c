@@ -303,8 +303,10 @@ static int check_configured(void)
 }
 
 PyDoc_STRVAR(step0_doc,
-             "step0(markup) -> (cleaned, title_start, title_end)\n\n"
-             "Step 0 of document.step0; the title bounds are -1 without a closed <title>.");
+             "step0(markup, cut=()) -> (cleaned, title_start, title_end)\n\n"
+             "Step 0 of document.step0; the title bounds are -1 without a closed <title>.\n"
+             "cut: (start, end) pairs of spans to leave out, increasing, disjoint, each\n"
+             "starting at a '<'.");
 
 /* The argument of a pass that reads the configured tables: a str. */
 static int check_text(PyObject *arg, const char *fn)
@@ -359,17 +361,61 @@ static Py_ssize_t nbsp_to_space(int kind, void *buf, Py_ssize_t len)
     return nbsp_to_space_Py_UCS4(buf, len);
 }
 
-static PyObject *step0(PyObject *Py_UNUSED(self), PyObject *arg)
+/* The (start, end) pairs of step0's cut as a flat array; NULL with an error set if they are
+ * not pairs of offsets within the markup, increasing and disjoint. */
+static Py_ssize_t *cut_spans(PyObject *spans, Py_ssize_t n, Py_ssize_t *count)
 {
+    PyObject *seq = PySequence_Fast(spans, "step0() cut must be a sequence of (start, end) pairs");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(seq), last = 0;
+    Py_ssize_t *cut = PyMem_Malloc((size_t)(m ? 2 * m : 1) * sizeof(Py_ssize_t));
+    if (cut == NULL) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < m; j++) {
+        Py_ssize_t a, b;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, j), "nn;step0() cut must hold (start, end) pairs", &a,
+                              &b))
+            goto fail;
+        if (a < last || b <= a || b > n) {
+            PyErr_SetString(PyExc_ValueError, "step0() cut spans must be increasing, disjoint and within the markup");
+            goto fail;
+        }
+        cut[2 * j] = a;
+        cut[2 * j + 1] = last = b;
+    }
+    Py_DECREF(seq);
+    *count = m;
+    return cut;
+fail:
+    Py_DECREF(seq);
+    PyMem_Free(cut);
+    return NULL;
+}
+
+static PyObject *step0(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *arg, *spans = NULL;
+    if (!PyArg_ParseTuple(args, "O|O:step0", &arg, &spans))
+        return NULL;
     if (check_text(arg, "step0") < 0)
         return NULL;
-    Py_ssize_t n = PyUnicode_GET_LENGTH(arg), t0, t1, len;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg), t0, t1, len, ncut = 0;
+    Py_ssize_t *cut = NULL;
+    if (spans != NULL && (cut = cut_spans(spans, n, &ncut)) == NULL)
+        return NULL;
     int kind = PyUnicode_KIND(arg);
     const void *data = PyUnicode_DATA(arg);
     void *out = PyMem_Malloc((size_t)(n ? n : 1) * (size_t)kind);
-    if (out == NULL)
+    if (out == NULL) {
+        PyMem_Free(cut);
         return PyErr_NoMemory();
-    BY_KIND(kind, len =, step0, data, n, out, &t0, &t1);
+    }
+    BY_KIND(kind, len =, step0, data, n, out, &t0, &t1, cut, ncut);
+    PyMem_Free(cut);
     len = nbsp_to_space(kind, out, len);
     PyObject *cleaned = PyUnicode_FromKindAndData(kind, out, len);
     PyMem_Free(out);
@@ -1061,7 +1107,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
-    {"step0", step0, METH_O, step0_doc},
+    {"step0", step0, METH_VARARGS, step0_doc},
     {"scan", scan, METH_O, scan_doc},
     {"open_elements", open_elements, METH_VARARGS, open_elements_doc},
     {"split_blocks", split_blocks, METH_VARARGS, split_blocks_doc},

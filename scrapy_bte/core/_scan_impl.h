@@ -93,22 +93,32 @@ static Py_ssize_t SUF(find_any_end)(const CH *s, Py_ssize_t n, Py_ssize_t pos)
     }
 }
 
-/* Step 0: copy s to out without comments, declarations and dropped elements.
- * Returns the output length; t0 and t1 bound the first closed <title>'s text. */
-static Py_ssize_t SUF(step0)(const CH *s, Py_ssize_t n, CH *out, Py_ssize_t *t0, Py_ssize_t *t1)
+/* Step 0: copy s to out without comments, declarations, dropped elements and the cut
+ * spans (cut[2j] <= k < cut[2j + 1], increasing and disjoint, each starting at a "<"; ncut
+ * of them). Returns the output length; t0 and t1 bound the first closed <title>'s text. */
+static Py_ssize_t SUF(step0)(const CH *s, Py_ssize_t n, CH *out, Py_ssize_t *t0, Py_ssize_t *t1, const Py_ssize_t *cut,
+                             Py_ssize_t ncut)
 {
-    Py_ssize_t pos = 0, o = 0, i = 0;
+    Py_ssize_t pos = 0, o = 0, i = 0, next_cut = 0;
     unsigned int unclosed = 0;
     *t0 = *t1 = -1;
     for (;;) {
         /* _OPEN_RE: "<!", "<?" or "<name" of a dropped element before white space, "/" or ">". */
         Py_ssize_t start = -1;
-        int which = -1;
+        int which = -1, cutting = 0;
         Py_UCS4 lead = 0;
         while (i < n) {
             Py_ssize_t k = SUF_find_lt(s, n, i);
             if (k < 0 || k + 1 >= n)
                 break;
+            /* A span that starts inside what was dropped is gone with it. */
+            while (next_cut < ncut && cut[2 * next_cut] < k)
+                next_cut++;
+            if (next_cut < ncut && cut[2 * next_cut] == k) {
+                start = k;
+                cutting = 1;
+                break;
+            }
             lead = low_char(s[k + 1]);
             if (lead == '!' || lead == '?') {
                 start = k;
@@ -135,6 +145,12 @@ static Py_ssize_t SUF(step0)(const CH *s, Py_ssize_t n, CH *out, Py_ssize_t *t0,
             break;
         memcpy(out + o, s + pos, (size_t)(start - pos) * sizeof(CH));
         o += start - pos;
+        if (cutting) {
+            pos = cut[2 * next_cut + 1];
+            next_cut++;
+            i = pos;
+            continue;
+        }
         if (lead == '!' && start + 3 < n && s[start + 2] == '-' && s[start + 3] == '-') {
             Py_ssize_t body = start + 4;
             if (body < n && s[body] == '>') {

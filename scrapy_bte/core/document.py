@@ -26,6 +26,7 @@ Stages:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import accumulate, count, repeat
@@ -214,31 +215,40 @@ def noscript_content(markup: str, marks: Marks | None = None) -> str:
     return "".join(out)
 
 
-def _shown_markup(markup: str, marks: Marks) -> str:
-    """The markup step 0 reads: text only screen readers read left out
-    (:mod:`.hidden`), content-sized ``<noscript>`` elements opened up."""
+def _shown_markup(markup: str, marks: Marks) -> tuple[str, list[tuple[int, int]]]:
+    """The markup step 0 reads and the spans it leaves out: the elements only screen readers
+    read (:mod:`.hidden`); content-sized ``<noscript>`` elements opened up.
+
+    Step 0 skips the spans as it copies the page: cutting them first costs a copy of the page,
+    a pass over it for its widest character included. Only where a ``<noscript>`` is opened up
+    too (its rewrite moves the offsets) is the markup cut first, the ``<noscript>`` start tags
+    found by the marks moved past the cut (:meth:`~.marks.Marks.cut`).
+    """
     found = [at for word in SCREEN_READER_WORDS for at in marks.at[word]]
     spans = screen_reader_elements(markup, found) if found else []
-    if not spans:
-        return noscript_content(markup, marks)
-    return noscript_content(cut(markup, spans), marks.cut(spans, _NOSCRIPT_WORDS))
+    opened = noscript_content(markup, marks)
+    if opened is markup or not spans:
+        return opened, spans if opened is markup else []
+    return noscript_content(cut(markup, spans), marks.cut(spans, _NOSCRIPT_WORDS)), []
 
 
-def step0(markup: str) -> tuple[str, str | None]:
+def step0(markup: str, spans: Sequence[tuple[int, int]] = ()) -> tuple[str, str | None]:
     """Drop comments and content-free elements; return (markup, <title> text).
 
+    ``spans``: (start, end) pairs left out as well (increasing, disjoint, each starting at a
+    ``<``; :func:`.hidden.screen_reader_elements`); one inside something dropped goes with it.
     ``&nbsp;`` becomes a plain space in the returned markup: a non-breaking
     space separates words like any other, and turning it into one here
     spares the cut at tags a second pass over the page.
     """
     c = _SCAN.use()
     if c is None:
-        return step0_reference(markup)
-    cleaned, start, end = c.step0(markup)
+        return step0_reference(markup, spans)
+    cleaned, start, end = c.step0(markup, spans) if spans else c.step0(markup)
     return cleaned, (clean_text(markup[start:end]) if start >= 0 else None)
 
 
-def step0_reference(markup: str) -> tuple[str, str | None]:
+def step0_reference(markup: str, spans: Sequence[tuple[int, int]] = ()) -> tuple[str, str | None]:
     """The Python reference of :func:`step0`."""
     # Searching a lower-cased copy keeps every scan in C; U+0130 is the one
     # character whose lower case is longer, so it is mapped first to keep
@@ -250,8 +260,16 @@ def step0_reference(markup: str) -> tuple[str, str | None]:
     n = len(markup)
     search = _OPEN_RE.search
     unclosed: set[str] = set()  # names with no end tag left: never search again
+    cuts = iter(spans)
+    span = next(cuts, None)
     while True:
+        while span is not None and span[0] < pos:  # inside something dropped: gone with it
+            span = next(cuts, None)
         m = search(low, pos)
+        if span is not None and (m is None or span[0] <= m.start()):
+            out.append(markup[pos : span[0]])
+            pos = span[1]
+            continue
         if m is None:
             break
         start = m.start()
@@ -930,7 +948,7 @@ def build(markup: str) -> Document:
     head_meta = meta_tags(markup)
     meta = meta_content(markup, HEAD_META_KEYS, tags=head_meta)
     marks = Marks(markup)
-    cleaned, title = step0(_shown_markup(markup, marks))
+    cleaned, title = step0(*_shown_markup(markup, marks))
     lnames, flags, tag_len, attr_len, seg_len, seg_chars, seg_words, all_text, has_text = scan(cleaned)
     if not has_text:
         return _empty_document(title, meta, markup, head_meta, marks)

@@ -178,3 +178,52 @@ def test_step0_title_and_removal_agree() -> None:
     markup = "<TITLE>A &amp; B</title><p>x<script>var a</script>y</p><!-- c --><style>s"
     assert document.step0(markup) == document.step0_reference(markup)
     assert document.step0(markup)[1] == "A & B"
+
+
+_STEP0_PIECES = [
+    '<span class="sr-only">',
+    "</span>",
+    "<script>",
+    "</script>",
+    "<!--",
+    "-->",
+    "<title>",
+    "</title>",
+    "<button>",
+    "</button>",
+    "<p>",
+    "x ",
+    "&nbsp;",
+    "\u0100",
+    "\U0001f35e",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_STEP0_PIECES), min_size=1, max_size=30), st.data())
+def test_step0_leaves_out_spans_as_the_reference(pieces: list[str], data: st.DataObject) -> None:
+    # Spans start at a "<" and end anywhere after; one that starts inside something dropped
+    # (a comment, a script, another span) goes with it, in both implementations.
+    markup = "".join(pieces)
+    starts = sorted(data.draw(st.sets(st.sampled_from([i for i, c in enumerate(markup) if c == "<"] or [0]))))
+    spans, last = [], 0
+    for start in starts:
+        if start >= last and markup.startswith("<", start):
+            last = data.draw(st.integers(start + 1, len(markup)))
+            spans.append((start, last))
+    assert document.step0(markup, spans) == document.step0_reference(markup, spans)
+
+
+@pytest.mark.parametrize(
+    ("spans", "error"),
+    [
+        ([(5, 3)], ValueError),
+        ([(0, 4), (2, 6)], ValueError),
+        ([(0, 99)], ValueError),
+        ([(1,)], TypeError),
+        (3, TypeError),
+    ],
+)
+def test_step0_refuses_spans_out_of_order_or_bounds(spans: object, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        document._SCAN.module.step0("<p>abc</p>", spans)
