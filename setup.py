@@ -32,6 +32,7 @@ SOURCES = [
     "scrapy_bte/evidence/_hints.c",
     "scrapy_bte/evidence/_labels.c",
     "scrapy_bte/core/_marks.c",
+    "scrapy_bte/core/_hidden.c",
     "scrapy_bte/methods/_bte.c",
     "scrapy_bte/methods/_em.c",
     "scrapy_bte/learned/_textstats.c",

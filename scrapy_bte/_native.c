@@ -28,6 +28,8 @@ static const struct {
     {"labels", "Per-text tests of label_features in one pass per text (scrapy_bte.evidence.labels).",
      {scrapy_bte_add_labels, NULL}},
     {"marks", "Word marks found in one pass (scrapy_bte.core.marks).", {scrapy_bte_add_marks, NULL}},
+    {"hidden", "Elements only screen readers read, found from their class words (scrapy_bte.core.hidden).",
+     {scrapy_bte_add_hidden, NULL}},
     {"bte", "BTE's run-length encoding and maximum-sum span (scrapy_bte.methods.bte).", {scrapy_bte_add_bte, NULL}},
     {"density", "EM of gaussian_threshold (scrapy_bte.methods.density).", {scrapy_bte_add_em, NULL}},
     {"features", "Character counts, title overlap, block and context features (scrapy_bte.learned.features).",

@@ -39,6 +39,7 @@ int scrapy_bte_add_fingerprint(PyObject *module); /* core/_fingerprint.c: core.f
 int scrapy_bte_add_hints(PyObject *module);       /* evidence/_hints.c: evidence.hints */
 int scrapy_bte_add_labels(PyObject *module);      /* evidence/_labels.c: evidence.labels */
 int scrapy_bte_add_marks(PyObject *module);       /* core/_marks.c: core.marks */
+int scrapy_bte_add_hidden(PyObject *module);      /* core/_hidden.c: core.hidden */
 int scrapy_bte_add_bte(PyObject *module);         /* methods/_bte.c: methods.bte */
 int scrapy_bte_add_em(PyObject *module);          /* methods/_em.c: methods.density */
 int scrapy_bte_add_textstats(PyObject *module);   /* learned/_textstats.c: learned.features */

@@ -24,6 +24,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from . import accel
+
+#: The C pass of :func:`screen_reader_elements` (its Python twin: :func:`screen_reader_elements_reference`).
+_HIDDEN = accel.load("core.hidden")
+
 #: The words the page is searched for (found with the document's other marks,
 #: :data:`scrapy_bte.core.marks.PAGE_WORDS`): every class of
 #: :data:`SCREEN_READER_CLASSES` holds one. Each word more slows that search
@@ -56,11 +61,15 @@ SCREEN_READER_CLASSES = frozenset(
     }
 )
 
-_START_RE = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)((?:\s[^<>]*)?)>")
-_CLASS_RE = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
+#: ... as a tuple, for the C pass.
+_CLASSES = tuple(sorted(SCREEN_READER_CLASSES))
+# Markup is read with ASCII rules, as HTML reads it: white space, letters and case folding.
+_START_RE = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)((?:\s[^<>]*)?)>", re.ASCII)
+_CLASS_RE = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE | re.ASCII)
+_TOKEN_RE = re.compile(r"\S+", re.ASCII)
 # An element dropped here never runs past a script, a style or a comment:
 # the class word stood inside one, or the page nests badly.
-_BOUNDARY_RE = re.compile(r"</?(?:script|style)\b|-->", re.IGNORECASE)
+_BOUNDARY_RE = re.compile(r"</?(?:script|style)\b|-->", re.IGNORECASE | re.ASCII)
 _VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
 #: An element longer than this (characters of markup, end tag included) stays: labels for
 #: screen readers are a few words, and the bound keeps the work per element constant.
@@ -74,7 +83,7 @@ MAX_CANDIDATES = 2_000
 @lru_cache(maxsize=64)
 def _tag_re(name: str) -> re.Pattern[str]:
     """Start and end tags of one element name, any case: the nesting count of :func:`_element_end`."""
-    return re.compile(r"<(/?)" + re.escape(name) + r"(?=[\s/>])", re.IGNORECASE)
+    return re.compile(r"<(/?)" + re.escape(name) + r"(?=[\s/>])", re.IGNORECASE | re.ASCII)
 
 
 def _element_end(markup: str, name: str, pos: int) -> int | None:
@@ -93,6 +102,15 @@ def _element_end(markup: str, name: str, pos: int) -> int | None:
 
 
 def screen_reader_elements(markup: str, found: list[int]) -> list[tuple[int, int]]:
+    """:func:`screen_reader_elements_reference` by its C pass where built."""
+    first = sorted(found)[:MAX_CANDIDATES]
+    c = _HIDDEN.use()
+    if c is None:
+        return screen_reader_elements_reference(markup, first)
+    return c.screen_reader_elements(markup, first, _CLASSES, MAX_TAG_CHARS, MAX_ELEMENT_CHARS)
+
+
+def screen_reader_elements_reference(markup: str, found: list[int]) -> list[tuple[int, int]]:
     """Where ``markup`` holds elements of :data:`SCREEN_READER_CLASSES`: (start, end) pairs,
     increasing and disjoint, end tags included.
 
@@ -119,7 +137,10 @@ def screen_reader_elements(markup: str, found: list[int]) -> list[tuple[int, int
         if name in _VOID or m.group(2).endswith("/"):
             continue
         cls = _CLASS_RE.search(m.group(2))
-        if cls is None or SCREEN_READER_CLASSES.isdisjoint((cls.group(1) or cls.group(2) or cls.group(3)).split()):
+        if cls is None:
+            continue
+        value = next(v for v in cls.groups() if v is not None)
+        if SCREEN_READER_CLASSES.isdisjoint(_TOKEN_RE.findall(value)):
             continue
         end = _element_end(markup, name, m.end())
         if end is None or _BOUNDARY_RE.search(markup, lt, end) is not None:
