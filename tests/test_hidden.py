@@ -46,6 +46,7 @@ def test_screen_reader_elements_are_dropped(markup: str, expected: str) -> None:
         '<span class="sr-only"><script>var a = "</span>";</script>',  # would cross a script
         '<div class="visually-hidden">' + "<p>word</p>" * (MAX_ELEMENT_CHARS // 10) + "</div>",  # too long
         '<input class="sr-only" value="a"><p>b</p>',  # void element
+        '<i class="" data-x="sr-only">a</i>',  # an empty class attribute before the word
     ],
 )
 def test_what_is_not_a_screen_reader_element_stays(markup: str) -> None:
