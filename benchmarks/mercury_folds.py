@@ -79,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--boot", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=0, help="the block models' training seed (the shipped model's is 0)")
     ap.add_argument("--peers", default="trafilatura,readability", help="comma-separated peer rows ('' for none)")
     args = ap.parse_args(argv)
     logging.disable(logging.CRITICAL)
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     mercury = load_set(args.data / "mercury", source, quiet=True)
     sites = [site_of(args.data / "mercury", page.name) for page in mercury.pages]
     fold = folds_by_site(sites, args.folds)
-    config = TrainConfig()
+    config = TrainConfig(seed=args.seed)
     n = len(mercury.pages)
     rows: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
     p, r, empty = np.zeros(n), np.zeros(n), np.zeros(n, dtype=bool)
