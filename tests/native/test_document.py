@@ -85,6 +85,7 @@ def test_accelerator_is_built() -> None:
             "core.document",
             "core.entities",
             "core.fingerprint",
+            "core.hidden",
             "core.marks",
             "evidence.hints",
             "evidence.labels",
