@@ -9,7 +9,7 @@ import pytest
 
 from scrapy_bte import extract
 from scrapy_bte.core.document import build
-from scrapy_bte.core.hidden import MAX_ELEMENT_CHARS, SCREEN_READER_WORDS, cut, without_screen_reader_text
+from scrapy_bte.core.hidden import MAX_ELEMENT_CHARS, SCREEN_READER_WORDS, cut, screen_reader_elements
 from scrapy_bte.core.marks import Marks
 
 _BODY = "The river rose through the night and the town woke to water in every street. " * 6
@@ -17,7 +17,7 @@ _BODY = "The river rose through the night and the town woke to water in every st
 
 def _drop(markup: str) -> str:
     marks = Marks(markup)
-    return without_screen_reader_text(markup, [at for w in SCREEN_READER_WORDS for at in marks.at[w]])
+    return cut(markup, screen_reader_elements(markup, [at for w in SCREEN_READER_WORDS for at in marks.at[w]]))
 
 
 @pytest.mark.parametrize(
