@@ -35,6 +35,7 @@ SOURCES = [
     "scrapy_bte/core/_hidden.c",
     "scrapy_bte/methods/_bte.c",
     "scrapy_bte/methods/_em.c",
+    "scrapy_bte/methods/_records.c",
     "scrapy_bte/learned/_textstats.c",
     "scrapy_bte/learned/_auto.c",
     "scrapy_bte/learned/_features.c",

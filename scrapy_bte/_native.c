@@ -32,6 +32,8 @@ static const struct {
      {scrapy_bte_add_hidden, NULL}},
     {"bte", "BTE's run-length encoding and maximum-sum span (scrapy_bte.methods.bte).", {scrapy_bte_add_bte, NULL}},
     {"density", "EM of gaussian_threshold (scrapy_bte.methods.density).", {scrapy_bte_add_em, NULL}},
+    {"records", "Record shapes' class words numbered in one pass (scrapy_bte.methods.records).",
+     {scrapy_bte_add_records, NULL}},
     {"features", "Character counts, title overlap, block and context features (scrapy_bte.learned.features).",
      {scrapy_bte_add_textstats, scrapy_bte_add_features}},
     {"auto", "The smoothed keep decision of auto.decide (scrapy_bte.learned.auto).", {scrapy_bte_add_auto, NULL}},

@@ -42,6 +42,7 @@ int scrapy_bte_add_marks(PyObject *module);       /* core/_marks.c: core.marks *
 int scrapy_bte_add_hidden(PyObject *module);      /* core/_hidden.c: core.hidden */
 int scrapy_bte_add_bte(PyObject *module);         /* methods/_bte.c: methods.bte */
 int scrapy_bte_add_em(PyObject *module);          /* methods/_em.c: methods.density */
+int scrapy_bte_add_records(PyObject *module);     /* methods/_records.c: methods.records */
 int scrapy_bte_add_textstats(PyObject *module);   /* learned/_textstats.c: learned.features */
 int scrapy_bte_add_features(PyObject *module);    /* learned/_features.c: learned.features */
 int scrapy_bte_add_auto(PyObject *module);        /* learned/_auto.c: learned.auto */

@@ -94,6 +94,7 @@ def test_accelerator_is_built() -> None:
             "learned.page_type",
             "methods.bte",
             "methods.density",
+            "methods.records",
         ]
         assert all(ACCELERATED.values())
 
