@@ -218,8 +218,13 @@ PEERS: dict[str, tuple[str, Callable[[], Extractor]]] = {
 }
 
 
-def _scrapy_bte_method(extract: Callable[..., Any], method: str) -> Extractor:
-    return lambda html, url=None: extract(html, method=method, url=url)
+def _scrapy_bte_method(extract: Callable[..., Any], method: str, page_type: bool = True) -> Extractor:
+    return lambda html, url=None: extract(html, method=method, url=url, page_type=page_type)
+
+
+#: Rows of the methods that only report the page type, run without it (``page_type=False``):
+#: what a caller who does not read it gets.
+UNTYPED = ("bte", "hybrid")
 
 
 def _register_scrapy_bte() -> None:
@@ -231,14 +236,15 @@ def _register_scrapy_bte() -> None:
         NOTES.append(f"scrapy_bte skipped: cannot import extract ({exc})")
         return
     version = _dist_version("scrapy-bte") or getattr(__import__("scrapy_bte"), "__version__", "")
-    for method in METHODS:
-        extractor = _scrapy_bte_method(extract, method)
+    rows = [(method, method, True) for method in METHODS] + [(f"{m}-untyped", m, False) for m in UNTYPED]
+    for name, method, typed in rows:
+        extractor = _scrapy_bte_method(extract, method, typed)
         try:
             extractor(PROBE_PAGE)
         except Exception as exc:  # noqa: BLE001 - any failure means "not available yet"
-            NOTES.append(f"scrapy_bte.{method} skipped: fails on a tiny page ({exc!r})")
+            NOTES.append(f"scrapy_bte.{name} skipped: fails on a tiny page ({exc!r})")
             continue
-        register(f"scrapy_bte.{method}", extractor, "scrapy_bte", version, takes_url=True)
+        register(f"scrapy_bte.{name}", extractor, "scrapy_bte", version, takes_url=True)
 
 
 def _register_peers() -> None:

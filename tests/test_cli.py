@@ -44,6 +44,16 @@ def test_json_is_one_array_and_jsonl_one_object_per_line(capsys):
         assert code == EXIT_OK and [json.loads(line) for line in out.splitlines()] == pages
 
 
+@pytest.mark.parametrize(("method", "typed"), [("bte", False), ("hybrid", False), ("auto", True)])
+def test_no_page_type_leaves_the_classifier_out_where_the_method_allows(capsys, method, typed):
+    _, out, _ = run(capsys, "extract", "--format", "json", "--method", method, str(SAMPLE))
+    _, bare, _ = run(capsys, "extract", "--format", "json", "--method", method, "--no-page-type", str(SAMPLE))
+    (page,), (page_bare,) = json.loads(out), json.loads(bare)
+    assert page["page_type"] == "article"
+    assert page_bare["page_type"] == ("article" if typed else None)
+    assert page_bare["text"] == page["text"] and page_bare["title"] == page["title"]
+
+
 def test_json_of_no_page_holds_only_the_error_record(capsys, tmp_path):
     pdf = tmp_path / "file.pdf"
     pdf.write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 8)

@@ -11,7 +11,7 @@ import pytest
 
 from scrapy_bte import extract
 from scrapy_bte.api import parse
-from scrapy_bte.errors import ModelError
+from scrapy_bte.errors import ConfigError, ModelError
 from scrapy_bte.fields import read
 from scrapy_bte.learned import page_type as pt
 from scrapy_bte.learned.estimators import SoftmaxClassifier
@@ -152,6 +152,32 @@ def test_extraction_carries_the_page_type_for_every_method() -> None:
     html = build()
     for method in ("bte", "density", "hybrid", "model", "auto"):
         assert extract(html, url=url, method=method).page_type == "forum"
+
+
+@pytest.mark.parametrize("method", ["bte", "density", "hybrid", "model", "auto"])
+def test_without_page_type_only_the_learned_methods_classify(method: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    build, url = PAGES["forum"]
+    html = build()
+    typed = extract(html, url=url, method=method)
+    calls: list[str | None] = []
+    classify = pt.classify
+
+    def counted(*args: object, **kwargs: object) -> pt.PageType:
+        calls.append(url)
+        return classify(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pt, "classify", counted)
+    untyped = extract(html, url=url, method=method, page_type=False)
+    learned = method in ("model", "auto")
+    assert untyped.page_type == ("forum" if learned else None)
+    assert calls == ([url] if learned else [])  # bte, density and hybrid never build the element tree for it
+    assert (untyped.text, untyped.title, untyped.kept_blocks) == (typed.text, typed.title, typed.kept_blocks)
+    assert untyped.to_dict()["page_type"] == untyped.page_type
+
+
+def test_page_type_option_must_be_a_bool() -> None:
+    with pytest.raises(ConfigError, match="page_type must be True or False"):
+        extract("<p>Some text here.</p>", method="bte", page_type="no")  # type: ignore[arg-type]
 
 
 def test_page_type_round_trips_through_to_dict() -> None:

@@ -85,6 +85,7 @@ def test_defaults() -> None:
         ("BTE_OPTIONS", "{not json"),
         ("BTE_OPTIONS", ["a"]),
         ("BTE_OPTIONS", {"url": "x"}),
+        ("BTE_OPTIONS", {"page_type": False}),
         ("BTE_COMMENTS", "sometimes"),
         ("BTE_COMMENTS", 2),
         ("BTE_EXTRACT", "everything"),
@@ -112,6 +113,14 @@ def test_worker_priority_decides_the_default_workers() -> None:
     assert niced.workers == default_workers(nice=10)
     assert level.workers == default_workers(nice=0)
     assert BTEConfig.from_settings(Settings({"BTE_WORKER_NICE": 0, "BTE_WORKERS": 3})).workers == 3
+
+
+@pytest.mark.parametrize(
+    ("fields", "typed"), [(None, True), ("title,page_type", True), ("title,author", False), ([], False)]
+)
+def test_the_page_type_is_asked_for_when_the_fields_name_it(fields: Any, typed: bool) -> None:
+    settings = Settings({} if fields is None else {"BTE_FIELDS": fields})
+    assert BTEConfig.from_settings(settings).extract_options()["page_type"] is typed
 
 
 def test_values_from_the_command_line_are_parsed() -> None:
