@@ -209,6 +209,60 @@ static inline void release_names(name_slot *slots)
         Py_CLEAR(slots[k].name);
 }
 
+/* ------------------------------------------------------------------ markup */
+
+/* White space as a class attribute's reader takes it: Python's (str.split, the regular
+ * expressions' \s: Py_UNICODE_ISSPACE) or the ASCII one of markup. */
+static inline int class_space(Py_UCS4 c, int python_space)
+{
+    if (python_space)
+        return Py_UNICODE_ISSPACE(c);
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* The value of the attribute whose name ends at `at` in the string of `kind` at `data`, read
+ * up to `end`: white space, "=", white space, then "..." or '...' up to the same quote, or a run
+ * of characters that are no white space, quote or ">". 1 with its bounds [*va, *vb); 0 where
+ * no value follows (no "=", a quote never closed, an empty run), and the caller's search for the
+ * attribute goes on. The one reading of class="..." of core/_hidden.c and methods/_records.c. */
+static inline int class_attribute_value(int kind, const void *data, Py_ssize_t at, Py_ssize_t end, int python_space,
+                                        Py_ssize_t *va, Py_ssize_t *vb)
+{
+    Py_ssize_t j = at;
+    while (j < end && class_space(PyUnicode_READ(kind, data, j), python_space))
+        j++;
+    if (j >= end || PyUnicode_READ(kind, data, j) != '=')
+        return 0;
+    j++;
+    while (j < end && class_space(PyUnicode_READ(kind, data, j), python_space))
+        j++;
+    if (j >= end)
+        return 0;
+    Py_UCS4 q = PyUnicode_READ(kind, data, j);
+    if (q == '"' || q == '\'') {
+        Py_ssize_t k = j + 1;
+        while (k < end && PyUnicode_READ(kind, data, k) != q)
+            k++;
+        if (k >= end)
+            return 0;
+        *va = j + 1;
+        *vb = k;
+        return 1;
+    }
+    Py_ssize_t k = j;
+    while (k < end) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        if (class_space(c, python_space) || c == '"' || c == '\'' || c == '>')
+            break;
+        k++;
+    }
+    if (k == j)
+        return 0;
+    *va = j;
+    *vb = k;
+    return 1;
+}
+
 /* ------------------------------------------------------------------ bits */
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(SCRAPY_BTE_PORTABLE_C)

@@ -24,7 +24,7 @@ typedef struct {
 
 static int ascii_space(Py_UCS4 c)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+    return class_space(c, 0);
 }
 
 static int ascii_alpha(Py_UCS4 c)
@@ -90,39 +90,8 @@ static int class_value(const text_t *t, Py_ssize_t a, Py_ssize_t b, Py_ssize_t *
     for (Py_ssize_t i = a; i < b; i++) {
         if (!ascii_space(AT(t, i)) || !starts_folded(t, i + 1, b, "class", 5))
             continue;
-        Py_ssize_t j = i + 6;
-        while (j < b && ascii_space(AT(t, j)))
-            j++;
-        if (j >= b || AT(t, j) != '=')
-            continue;
-        j++;
-        while (j < b && ascii_space(AT(t, j)))
-            j++;
-        if (j >= b)
-            continue;
-        Py_UCS4 q = AT(t, j);
-        if (q == '"' || q == '\'') {
-            Py_ssize_t k = j + 1;
-            while (k < b && AT(t, k) != q)
-                k++;
-            if (k >= b)
-                continue;
-            *va = j + 1;
-            *vb = k;
+        if (class_attribute_value(t->kind, t->data, i + 6, b, 0, va, vb))
             return 1;
-        }
-        Py_ssize_t k = j;
-        while (k < b) {
-            Py_UCS4 c = AT(t, k);
-            if (ascii_space(c) || c == '"' || c == '\'' || c == '>')
-                break;
-            k++;
-        }
-        if (k == j)
-            continue;
-        *va = j;
-        *vb = k;
-        return 1;
     }
     return 0;
 }

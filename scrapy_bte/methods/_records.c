@@ -49,43 +49,9 @@ static int class_at(const text *t, Py_ssize_t i, int long_s)
 /* The first class attribute's value: 1 and [*va, *vb), or 0 without one (records._CLASS). */
 static int class_value(const text *t, int long_s, Py_ssize_t *va, Py_ssize_t *vb)
 {
-    for (Py_ssize_t i = 0; i + 5 <= t->n; i++) {
-        if (!class_at(t, i, long_s))
-            continue;
-        Py_ssize_t j = i + 5;
-        while (j < t->n && Py_UNICODE_ISSPACE(AT(t, j)))
-            j++;
-        if (j >= t->n || AT(t, j) != '=')
-            continue;
-        j++;
-        while (j < t->n && Py_UNICODE_ISSPACE(AT(t, j)))
-            j++;
-        if (j >= t->n)
-            continue;
-        Py_UCS4 q = AT(t, j);
-        if (q == '"' || q == '\'') {
-            Py_ssize_t k = j + 1;
-            while (k < t->n && AT(t, k) != q)
-                k++;
-            if (k >= t->n)
-                continue; /* left open: no value here, the search goes on */
-            *va = j + 1;
-            *vb = k;
+    for (Py_ssize_t i = 0; i + 5 <= t->n; i++)
+        if (class_at(t, i, long_s) && class_attribute_value(t->kind, t->data, i + 5, t->n, 1, va, vb))
             return 1;
-        }
-        Py_ssize_t k = j;
-        while (k < t->n) {
-            Py_UCS4 c = AT(t, k);
-            if (Py_UNICODE_ISSPACE(c) || c == '"' || c == '\'' || c == '>')
-                break;
-            k++;
-        }
-        if (k == j)
-            continue;
-        *va = j;
-        *vb = k;
-        return 1;
-    }
     return 0;
 }
 
