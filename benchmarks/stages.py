@@ -261,6 +261,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--sets", default="", help="comma-separated set names (default: all)")
     parser.add_argument("--method", default="auto")
+    parser.add_argument(
+        "--no-page-type",
+        dest="page_type",
+        action="store_false",
+        help="extract(page_type=False): bte, hybrid and density without the page-type classifier",
+    )
     parser.add_argument("--limit", type=int, default=None, help="first N pages of each set")
     parser.add_argument(
         "--repeat", type=int, default=1, help="1: single pass (default); K > 1: fastest of K passes, caches warm"
@@ -281,16 +287,18 @@ def main(argv: list[str] | None = None) -> int:
     wrapped = instrument(clock)
     from scrapy_bte import api
 
+    extract = functools.partial(api.extract, page_type=args.page_type)
+
     sets = list_sets(args.data, [s.strip() for s in args.sets.split(",") if s.strip()])
     data = {name: load_set(args.data / name, args.limit) for name in sets}
     for _ in range(max(args.warmup, 0)):
         for html in warmup_pages(MINIMAL.format(i="warm").encode()):
-            api.extract(html, method=args.method)
-    minimal = timed_pages(api.extract, clock, minimal_pages(args.minimal), args.method)
+            extract(html, method=args.method)
+    minimal = timed_pages(extract, clock, minimal_pages(args.minimal), args.method)
     rows: list[tuple[str, int, int, float, dict[str, float]]] = []
     all_sizes, all_stages_per_page = [], []
     for name in sets:
-        totals, stages = run_set(api.extract, clock, data[name], args.method, max(1, args.repeat))
+        totals, stages = run_set(extract, clock, data[name], args.method, max(1, args.repeat))
         sizes = [len(p.html) for p in data[name].pages]
         all_sizes += sizes
         all_stages_per_page.append(stages)
@@ -306,7 +314,8 @@ def main(argv: list[str] | None = None) -> int:
     head = ["set", "pages", "KB/page", *(f"{s} ms" for s in STAGES), "total ms", "MB/s"]
     passes = "single pass, each page once" if args.repeat <= 1 else f"fastest of {args.repeat} passes, caches warm"
     print(
-        f"method {args.method}: milliseconds per page per stage ({args.clock} time), one core (cpu {cpu}), {passes}\n"
+        f"method {args.method}{'' if args.page_type else ', page_type=False'}: milliseconds per page per stage"
+        f" ({args.clock} time), one core (cpu {cpu}), {passes}\n"
     )
     print("| " + " | ".join(head) + " |")
     print("|---|" + "---:|" * (len(head) - 1))
