@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import pytest
@@ -26,6 +26,7 @@ from scrapy.utils.test import get_crawler
 
 from scrapy_bte import Addon, BTEDownloaderMiddleware, BTEItemPipeline, BTESpiderMiddleware, ConfigError
 from scrapy_bte.core.decode import looks_like_html
+from scrapy_bte.crawl.addon import LARGE_PAGE_BYTES
 from scrapy_bte.crawl.runtime import BTERuntime, _await_future
 from scrapy_bte.crawl.settings import (
     DEFAULT_ITEM_FIELDS,
@@ -190,6 +191,42 @@ def test_addon_enables_the_components_at_their_priorities() -> None:
     assert settings.getdict("ITEM_PIPELINES")[BTEItemPipeline] == 100
     assert settings["BTE_TIMEOUT"] == 3  # project settings win over the add-on's defaults
     assert settings["BTE_METHOD"] == "auto"
+
+
+SCRAPY_SCRAPER_BUDGET = Settings().getint("SCRAPER_SLOT_MAX_ACTIVE_SIZE")
+
+
+@pytest.mark.parametrize(
+    ("settings", "expected"),
+    [
+        # "items" mode with workers: room for a large page per concurrent request (16 by Scrapy's default)
+        ({}, SCRAPY_SCRAPER_BUDGET + 16 * LARGE_PAGE_BYTES),
+        ({"CONCURRENT_REQUESTS": 64}, SCRAPY_SCRAPER_BUDGET + 64 * LARGE_PAGE_BYTES),
+        ({"CONCURRENT_REQUESTS": 64, "BTE_WORKERS": "2"}, SCRAPY_SCRAPER_BUDGET + 64 * LARGE_PAGE_BYTES),
+        # the project's own value wins
+        ({"SCRAPER_SLOT_MAX_ACTIVE_SIZE": 1_000_000}, 1_000_000),
+        # no response waits in the scraper for its extraction
+        ({"BTE_EXTRACT": "responses"}, SCRAPY_SCRAPER_BUDGET),
+        ({"BTE_WORKERS": 0}, SCRAPY_SCRAPER_BUDGET),
+        ({"BTE_WORKERS": "0"}, SCRAPY_SCRAPER_BUDGET),
+        # a bad value is left for the runtime's error, which names it
+        ({"BTE_WORKERS": "many"}, SCRAPY_SCRAPER_BUDGET),
+    ],
+)
+def test_addon_makes_room_in_the_scraper_for_pages_waiting_for_extraction(
+    settings: dict[str, Any], expected: int
+) -> None:
+    crawler = get_crawler(settings_dict={"ADDONS": {Addon: 100}, **settings})
+    assert crawler.settings.getint("SCRAPER_SLOT_MAX_ACTIVE_SIZE") == expected
+
+
+def test_scraper_budget_follows_a_spider_s_concurrency() -> None:
+    class Spider(scrapy.Spider):
+        name = "budget"
+        custom_settings: ClassVar[dict[str, Any]] = {"CONCURRENT_REQUESTS": 32}
+
+    crawler = get_crawler(Spider, settings_dict={"ADDONS": {Addon: 100}})
+    assert crawler.settings.getint("SCRAPER_SLOT_MAX_ACTIVE_SIZE") == SCRAPY_SCRAPER_BUDGET + 32 * LARGE_PAGE_BYTES
 
 
 def test_addon_keeps_components_the_project_configured() -> None:

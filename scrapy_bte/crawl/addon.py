@@ -22,6 +22,10 @@ SPIDER_MIDDLEWARE_PRIORITY = 950
 ITEM_PIPELINE_PRIORITY = 100
 """Early, so the project's own pipelines see text and scores."""
 
+LARGE_PAGE_BYTES = 400_000
+"""A large HTML page (about nine crawled pages in ten are smaller): the room per concurrent
+request the add-on adds to Scrapy's scraper budget (:func:`scraper_budget`)."""
+
 
 class Addon:
     """Enables the downloader middleware, spider middleware and item pipeline.
@@ -49,3 +53,35 @@ class Addon:
             "SPIDER_MIDDLEWARES", BTESpiderMiddleware, SPIDER_MIDDLEWARE_PRIORITY
         )
         settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", BTEItemPipeline, ITEM_PIPELINE_PRIORITY)
+        budget = scraper_budget(settings)
+        if budget is not None:
+            settings.set("SCRAPER_SLOT_MAX_ACTIVE_SIZE", budget, priority="addon")
+
+
+def scraper_budget(settings: BaseSettings) -> int | None:
+    """``SCRAPER_SLOT_MAX_ACTIVE_SIZE`` with room for the responses waiting for their extraction,
+    or None where none wait there.
+
+    With ``BTE_EXTRACT = "items"`` a response is extracted while it sits in
+    Scrapy's scraper, so its bytes count against the scraper's budget
+    (5 MB by default) for the time it waits for a free worker and is
+    extracted. Above the budget the engine pauses new requests: a burst of
+    large pages then stalls downloads that the worker pool could have
+    queued (its own bound is ``BTE_MAX_PENDING``). The add-on adds a large
+    page per concurrent request, which is how many responses the downloader
+    can hand over while earlier ones wait. With ``BTE_WORKERS = 0`` pages are
+    extracted inline and never wait; in ``"responses"`` mode they wait in
+    the downloader's slots. A value the project, spider or command line
+    sets wins (the add-on's priority is lower).
+    """
+    if settings.get("BTE_EXTRACT") != "items":
+        return None
+    try:
+        inline = settings.get("BTE_WORKERS") is not None and int(settings.get("BTE_WORKERS")) == 0
+    except (TypeError, ValueError):
+        return None  # BTEConfig names the bad value when the crawl starts
+    if inline:
+        return None
+    base = settings.getint("SCRAPER_SLOT_MAX_ACTIVE_SIZE")
+    concurrency = max(1, settings.getint("CONCURRENT_REQUESTS"))
+    return base + concurrency * LARGE_PAGE_BYTES
