@@ -159,38 +159,46 @@ static int crosses_boundary(const text_t *t, Py_ssize_t a, Py_ssize_t b)
     return 0;
 }
 
-static const char *const VOID_NAMES[] = {"area", "base", "br",   "col",   "embed", "hr",  "img",
-                                         "input", "link", "meta", "source", "track", "wbr"};
-
-static int is_void(const text_t *t, Py_ssize_t a, Py_ssize_t b)
+/* Whether t[a:b] (a tag name) is one of `voids` (ASCII lower-case names), ASCII case folded. */
+static int is_void(const text_t *t, Py_ssize_t a, Py_ssize_t b, PyObject *voids)
 {
-    for (size_t v = 0; v < sizeof(VOID_NAMES) / sizeof(VOID_NAMES[0]); v++) {
-        Py_ssize_t len = (Py_ssize_t)strlen(VOID_NAMES[v]);
-        if (len == b - a && starts_folded(t, a, b, VOID_NAMES[v], len))
+    for (Py_ssize_t v = 0; v < PyTuple_GET_SIZE(voids); v++) {
+        PyObject *name = PyTuple_GET_ITEM(voids, v);
+        Py_ssize_t len = PyUnicode_GET_LENGTH(name);
+        if (len == b - a && starts_folded(t, a, b, (const char *)PyUnicode_DATA(name), len))
             return 1;
     }
     return 0;
 }
 
+/* Whether every item of the tuple `names` is an ASCII str (its data then reads as char). */
+static int ascii_names(PyObject *names, const char *what)
+{
+    for (Py_ssize_t c = 0; c < PyTuple_GET_SIZE(names); c++) {
+        PyObject *name = PyTuple_GET_ITEM(names, c);
+        if (!PyUnicode_Check(name) || !PyUnicode_IS_ASCII(name)) {
+            PyErr_Format(PyExc_TypeError, "screen_reader_elements() %s must be ASCII strings", what);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 PyDoc_STRVAR(elements_doc,
-             "screen_reader_elements(markup, found, classes, max_tag, max_element) -> [(start, end), ...]\n\n"
-             "found: the class words' offsets, increasing; classes: a tuple of ASCII class names.\n"
+             "screen_reader_elements(markup, found, classes, voids, max_tag, max_element) -> [(start, end), ...]\n\n"
+             "found: the class words' offsets, increasing; classes: a tuple of ASCII class names;\n"
+             "voids: a tuple of ASCII lower-case names of the elements that have no end tag.\n"
              "As scrapy_bte.core.hidden.screen_reader_elements_reference.");
 
 static PyObject *screen_reader_elements(PyObject *Py_UNUSED(self), PyObject *args)
 {
-    PyObject *markup, *found, *classes;
+    PyObject *markup, *found, *classes, *voids;
     Py_ssize_t max_tag, max_element;
-    if (!PyArg_ParseTuple(args, "UO!O!nn:screen_reader_elements", &markup, &PyList_Type, &found, &PyTuple_Type,
-                          &classes, &max_tag, &max_element))
+    if (!PyArg_ParseTuple(args, "UO!O!O!nn:screen_reader_elements", &markup, &PyList_Type, &found, &PyTuple_Type,
+                          &classes, &PyTuple_Type, &voids, &max_tag, &max_element))
         return NULL;
-    for (Py_ssize_t c = 0; c < PyTuple_GET_SIZE(classes); c++) {
-        PyObject *name = PyTuple_GET_ITEM(classes, c);
-        if (!PyUnicode_Check(name) || !PyUnicode_IS_ASCII(name)) {
-            PyErr_SetString(PyExc_TypeError, "screen_reader_elements() classes must be ASCII strings");
-            return NULL;
-        }
-    }
+    if (!ascii_names(classes, "classes") || !ascii_names(voids, "voids"))
+        return NULL;
     text_t t = {PyUnicode_KIND(markup), PyUnicode_DATA(markup), PyUnicode_GET_LENGTH(markup)};
     PyObject *spans = PyList_New(0);
     if (spans == NULL)
@@ -234,7 +242,7 @@ static PyObject *screen_reader_elements(PyObject *Py_UNUSED(self), PyObject *arg
         }
         if (gt >= t.n || AT(&t, gt) != '>' || gt + 1 <= at)
             continue;
-        if (is_void(&t, na, nb) || (gt > nb && AT(&t, gt - 1) == '/'))
+        if (is_void(&t, na, nb, voids) || (gt > nb && AT(&t, gt - 1) == '/'))
             continue;
         Py_ssize_t va, vb;
         if (!class_value(&t, nb, gt, &va, &vb) || !holds_class(&t, va, vb, classes))

@@ -70,7 +70,10 @@ _TOKEN_RE = re.compile(r"\S+", re.ASCII)
 # An element dropped here never runs past a script, a style or a comment:
 # the class word stood inside one, or the page nests badly.
 _BOUNDARY_RE = re.compile(r"</?(?:script|style)\b|-->", re.IGNORECASE | re.ASCII)
-_VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+#: HTML's void elements: a start tag of one has no element to drop. Handed to the C pass as
+#: the classes are, so the list has this one home.
+VOID_ELEMENTS = ("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr")
+_VOID = frozenset(VOID_ELEMENTS)
 #: An element longer than this (characters of markup, end tag included) stays: labels for
 #: screen readers are a few words, and the bound keeps the work per element constant.
 MAX_ELEMENT_CHARS = 10_000
@@ -107,7 +110,7 @@ def screen_reader_elements(markup: str, found: list[int]) -> list[tuple[int, int
     c = _HIDDEN.use()
     if c is None:
         return screen_reader_elements_reference(markup, first)
-    return c.screen_reader_elements(markup, first, _CLASSES, MAX_TAG_CHARS, MAX_ELEMENT_CHARS)
+    return c.screen_reader_elements(markup, first, _CLASSES, VOID_ELEMENTS, MAX_TAG_CHARS, MAX_ELEMENT_CHARS)
 
 
 def screen_reader_elements_reference(markup: str, found: list[int]) -> list[tuple[int, int]]:

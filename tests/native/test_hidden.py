@@ -57,7 +57,9 @@ _PIECES = [
 def _both(markup: str, max_tag: int, max_element: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     marks = Marks(markup)
     found = sorted(at for word in hidden.SCREEN_READER_WORDS for at in marks.at[word])
-    c = hidden._HIDDEN.module.screen_reader_elements(markup, found, hidden._CLASSES, max_tag, max_element)
+    c = hidden._HIDDEN.module.screen_reader_elements(
+        markup, found, hidden._CLASSES, hidden.VOID_ELEMENTS, max_tag, max_element
+    )
     saved = hidden.MAX_TAG_CHARS, hidden.MAX_ELEMENT_CHARS
     hidden.MAX_TAG_CHARS, hidden.MAX_ELEMENT_CHARS = max_tag, max_element
     try:
@@ -82,9 +84,22 @@ def test_soup_agrees(pieces: list[str], max_tag: int, max_element: int) -> None:
 
 def test_found_must_be_increasing_offsets_in_the_markup() -> None:
     search = hidden._HIDDEN.module.screen_reader_elements
+    voids = hidden.VOID_ELEMENTS
     with pytest.raises(ValueError, match="increasing offsets"):
-        search("<p>ab</p>", [5, 2], hidden._CLASSES, 10, 10)
+        search("<p>ab</p>", [5, 2], hidden._CLASSES, voids, 10, 10)
     with pytest.raises(ValueError, match="increasing offsets"):
-        search("<p>ab</p>", [99], hidden._CLASSES, 10, 10)
-    with pytest.raises(TypeError, match="ASCII"):
-        search("<p>ab</p>", [], ("sr-only", "vis\u00e9"), 10, 10)
+        search("<p>ab</p>", [99], hidden._CLASSES, voids, 10, 10)
+    with pytest.raises(TypeError, match="classes must be ASCII"):
+        search("<p>ab</p>", [], ("sr-only", "vis\u00e9"), voids, 10, 10)
+    with pytest.raises(TypeError, match="voids must be ASCII"):
+        search("<p>ab</p>", [], hidden._CLASSES, ("br", "\u00e9"), 10, 10)
+
+
+def test_the_void_elements_are_the_python_module_s() -> None:
+    """The C pass reads the void names it is handed (``hidden.VOID_ELEMENTS``), not a list of its own."""
+    search = hidden._HIDDEN.module.screen_reader_elements
+    markup = '<p>a <SPAN class="sr-only">b</span> c</p>'
+    found = [markup.index("sr-only")]
+    assert search(markup, found, hidden._CLASSES, hidden.VOID_ELEMENTS, 4000, 10_000) == [(5, 35)]
+    assert search(markup, found, hidden._CLASSES, ("br", "span"), 4000, 10_000) == []
+    assert "span" not in hidden.VOID_ELEMENTS and {"br", "img", "wbr"} <= set(hidden.VOID_ELEMENTS)
