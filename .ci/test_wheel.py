@@ -21,6 +21,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 CHECKOUT = Path(__file__).resolve().parents[1]
@@ -41,9 +43,32 @@ print(f"scrapy_bte from {where.parent}")
 """
 
 
+@contextmanager
+def _run_directory() -> Iterator[Path]:
+    """A new directory for the run, named with digits only, removed afterwards.
+
+    The example project's crawl reads its pages from ``file://`` URLs, and the
+    page-type classifier reads the words of a URL's path: the random letters of
+    ``tempfile``'s names ("scrapy-bte-wheel-7t08bo0m": "t", a forum address's
+    ``/t/``) moved a borderline page's type from one run to the next.
+    """
+    base = Path(tempfile.gettempdir())
+    for attempt in range(1000):
+        root = base / f"scrapy-bte-wheel-{os.getpid()}-{attempt}"
+        try:
+            root.mkdir()
+        except FileExistsError:
+            continue
+        try:
+            yield root
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+        return
+    raise SystemExit(f"no free run directory under {base}")
+
+
 def main(pytest_args: list[str]) -> int:
-    with tempfile.TemporaryDirectory(prefix="scrapy-bte-wheel-") as tmp:
-        root = Path(tmp)
+    with _run_directory() as root:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         env["SCRAPY_BTE_REQUIRE_ACCEL"] = "1"
         passes = sorted(
