@@ -23,8 +23,8 @@ ITEM_PIPELINE_PRIORITY = 100
 """Early, so the project's own pipelines see text and scores."""
 
 LARGE_PAGE_BYTES = 400_000
-"""A large HTML page (about nine crawled pages in ten are smaller): the room per concurrent
-request the add-on adds to Scrapy's scraper budget (:func:`scraper_budget`)."""
+"""A large HTML page (93 % of the 3,667 development pages are smaller, 82 % of WCXB's pages of
+2025): the room per concurrent request the add-on adds to Scrapy's scraper budget (:func:`scraper_budget`)."""
 
 
 class Addon:
