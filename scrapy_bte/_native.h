@@ -211,6 +211,16 @@ static inline void release_names(name_slot *slots)
 
 /* ------------------------------------------------------------------ markup */
 
+/* A str read in place, whatever its kind: the passes that walk markup or attribute strings
+ * character by character (core/_hidden.c, methods/_records.c). */
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t n;
+} text_t;
+
+#define TEXT_AT(t, i) PyUnicode_READ((t)->kind, (t)->data, (i))
+
 /* White space as a class attribute's reader takes it: Python's (str.split, the regular
  * expressions' \s: Py_UNICODE_ISSPACE) or the ASCII one of markup. */
 static inline int class_space(Py_UCS4 c, int python_space)

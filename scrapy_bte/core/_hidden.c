@@ -14,13 +14,6 @@
 
 #include "_native.h"
 
-typedef struct {
-    int kind;
-    const void *data;
-    Py_ssize_t n;
-} text_t;
-
-#define AT(t, i) PyUnicode_READ((t)->kind, (t)->data, (i))
 
 static int ascii_space(Py_UCS4 c)
 {
@@ -48,7 +41,7 @@ static int starts_folded(const text_t *t, Py_ssize_t i, Py_ssize_t end, const ch
     if (i + len > end)
         return 0;
     for (Py_ssize_t k = 0; k < len; k++)
-        if (ascii_lower(AT(t, i + k)) != (Py_UCS4)(unsigned char)w[k])
+        if (ascii_lower(TEXT_AT(t, i + k)) != (Py_UCS4)(unsigned char)w[k])
             return 0;
     return 1;
 }
@@ -58,10 +51,10 @@ static int holds_class(const text_t *t, Py_ssize_t a, Py_ssize_t b, PyObject *cl
 {
     Py_ssize_t i = a;
     while (i < b) {
-        while (i < b && ascii_space(AT(t, i)))
+        while (i < b && ascii_space(TEXT_AT(t, i)))
             i++;
         Py_ssize_t j = i;
-        while (j < b && !ascii_space(AT(t, j)))
+        while (j < b && !ascii_space(TEXT_AT(t, j)))
             j++;
         if (j > i) {
             Py_ssize_t n = PyTuple_GET_SIZE(classes);
@@ -72,7 +65,7 @@ static int holds_class(const text_t *t, Py_ssize_t a, Py_ssize_t b, PyObject *cl
                     continue;
                 const char *s = PyUnicode_AsUTF8(name);
                 Py_ssize_t k = 0;
-                while (k < len && AT(t, i + k) == (Py_UCS4)(unsigned char)s[k])
+                while (k < len && TEXT_AT(t, i + k) == (Py_UCS4)(unsigned char)s[k])
                     k++;
                 if (k == len)
                     return 1;
@@ -88,7 +81,7 @@ static int holds_class(const text_t *t, Py_ssize_t a, Py_ssize_t b, PyObject *cl
 static int class_value(const text_t *t, Py_ssize_t a, Py_ssize_t b, Py_ssize_t *va, Py_ssize_t *vb)
 {
     for (Py_ssize_t i = a; i < b; i++) {
-        if (!ascii_space(AT(t, i)) || !starts_folded(t, i + 1, b, "class", 5))
+        if (!ascii_space(TEXT_AT(t, i)) || !starts_folded(t, i + 1, b, "class", 5))
             continue;
         if (class_attribute_value(t->kind, t->data, i + 6, b, 0, va, vb))
             return 1;
@@ -103,21 +96,21 @@ static Py_ssize_t element_end(const text_t *t, Py_ssize_t na, Py_ssize_t nb, Py_
     Py_ssize_t end = pos + limit < t->n ? pos + limit : t->n, len = nb - na;
     Py_ssize_t depth = 1;
     for (Py_ssize_t i = pos; i < end; i++) {
-        if (AT(t, i) != '<')
+        if (TEXT_AT(t, i) != '<')
             continue;
         Py_ssize_t j = i + 1, closing = 0;
-        if (j < end && AT(t, j) == '/') {
+        if (j < end && TEXT_AT(t, j) == '/') {
             closing = 1;
             j++;
         }
         if (j + len >= end)
             continue; /* the name and the character after it must lie within the window */
         Py_ssize_t k = 0;
-        while (k < len && ascii_lower(AT(t, j + k)) == ascii_lower(AT(t, na + k)))
+        while (k < len && ascii_lower(TEXT_AT(t, j + k)) == ascii_lower(TEXT_AT(t, na + k)))
             k++;
         if (k < len)
             continue;
-        Py_UCS4 after = AT(t, j + len);
+        Py_UCS4 after = TEXT_AT(t, j + len);
         if (!(ascii_space(after) || after == '/' || after == '>'))
             continue;
         if (!closing) {
@@ -126,7 +119,7 @@ static Py_ssize_t element_end(const text_t *t, Py_ssize_t na, Py_ssize_t nb, Py_
         }
         if (--depth == 0) {
             for (Py_ssize_t g = j + len; g < t->n; g++)
-                if (AT(t, g) == '>')
+                if (TEXT_AT(t, g) == '>')
                     return g + 1;
             return -1;
         }
@@ -139,20 +132,20 @@ static Py_ssize_t element_end(const text_t *t, Py_ssize_t na, Py_ssize_t nb, Py_
 static int crosses_boundary(const text_t *t, Py_ssize_t a, Py_ssize_t b)
 {
     for (Py_ssize_t i = a; i < b; i++) {
-        Py_UCS4 c = AT(t, i);
-        if (c == '-' && i + 2 < b && AT(t, i + 1) == '-' && AT(t, i + 2) == '>')
+        Py_UCS4 c = TEXT_AT(t, i);
+        if (c == '-' && i + 2 < b && TEXT_AT(t, i + 1) == '-' && TEXT_AT(t, i + 2) == '>')
             return 1;
         if (c != '<')
             continue;
         Py_ssize_t j = i + 1;
-        if (j < b && AT(t, j) == '/')
+        if (j < b && TEXT_AT(t, j) == '/')
             j++;
         Py_ssize_t len = starts_folded(t, j, b, "script", 6) ? 6 : starts_folded(t, j, b, "style", 5) ? 5 : 0;
         if (!len)
             continue;
         if (j + len >= b)
             return 1;
-        Py_UCS4 after = AT(t, j + len);
+        Py_UCS4 after = TEXT_AT(t, j + len);
         if (!(ascii_alnum(after) || after == '_'))
             return 1;
     }
@@ -217,7 +210,7 @@ static PyObject *screen_reader_elements(PyObject *Py_UNUSED(self), PyObject *arg
             continue;
         Py_ssize_t lo = at - max_tag > pos ? at - max_tag : pos, lt = -1;
         for (Py_ssize_t i = at - 1; i >= lo; i--)
-            if (AT(&t, i) == '<') {
+            if (TEXT_AT(&t, i) == '<') {
                 lt = i;
                 break;
             }
@@ -225,24 +218,24 @@ static PyObject *screen_reader_elements(PyObject *Py_UNUSED(self), PyObject *arg
             continue;
         int gt_between = 0;
         for (Py_ssize_t i = lt; i < at; i++)
-            if (AT(&t, i) == '>') {
+            if (TEXT_AT(&t, i) == '>') {
                 gt_between = 1;
                 break;
             }
-        if (gt_between || lt + 1 >= t.n || !ascii_alpha(AT(&t, lt + 1)))
+        if (gt_between || lt + 1 >= t.n || !ascii_alpha(TEXT_AT(&t, lt + 1)))
             continue;
         /* _START_RE: "<" name (attributes: white space, then no "<" or ">") ">" */
         Py_ssize_t na = lt + 1, nb = na + 1;
-        while (nb < t.n && (ascii_alnum(AT(&t, nb)) || AT(&t, nb) == '-'))
+        while (nb < t.n && (ascii_alnum(TEXT_AT(&t, nb)) || TEXT_AT(&t, nb) == '-'))
             nb++;
         Py_ssize_t gt = nb;
-        if (gt < t.n && ascii_space(AT(&t, gt))) {
-            while (gt < t.n && AT(&t, gt) != '<' && AT(&t, gt) != '>')
+        if (gt < t.n && ascii_space(TEXT_AT(&t, gt))) {
+            while (gt < t.n && TEXT_AT(&t, gt) != '<' && TEXT_AT(&t, gt) != '>')
                 gt++;
         }
-        if (gt >= t.n || AT(&t, gt) != '>' || gt + 1 <= at)
+        if (gt >= t.n || TEXT_AT(&t, gt) != '>' || gt + 1 <= at)
             continue;
-        if (is_void(&t, na, nb, voids) || (gt > nb && AT(&t, gt - 1) == '/'))
+        if (is_void(&t, na, nb, voids) || (gt > nb && TEXT_AT(&t, gt - 1) == '/'))
             continue;
         Py_ssize_t va, vb;
         if (!class_value(&t, nb, gt, &va, &vb) || !holds_class(&t, va, vb, classes))

@@ -21,13 +21,6 @@
 
 #include "../_native.h"
 
-typedef struct {
-    int kind;
-    const void *data;
-    Py_ssize_t n;
-} text;
-
-#define AT(t, i) PyUnicode_READ((t)->kind, (t)->data, (i))
 
 static int is_letter(Py_UCS4 c, char lower, int long_s)
 {
@@ -35,19 +28,19 @@ static int is_letter(Py_UCS4 c, char lower, int long_s)
 }
 
 /* Whether "class" (any ASCII case) starts at i, after the string's start or white space. */
-static int class_at(const text *t, Py_ssize_t i, int long_s)
+static int class_at(const text_t *t, Py_ssize_t i, int long_s)
 {
     static const char word[] = "class";
-    if (i + 5 > t->n || (i > 0 && !Py_UNICODE_ISSPACE(AT(t, i - 1))))
+    if (i + 5 > t->n || (i > 0 && !Py_UNICODE_ISSPACE(TEXT_AT(t, i - 1))))
         return 0;
     for (int k = 0; k < 5; k++)
-        if (!is_letter(AT(t, i + k), word[k], long_s))
+        if (!is_letter(TEXT_AT(t, i + k), word[k], long_s))
             return 0;
     return 1;
 }
 
 /* The first class attribute's value: 1 and [*va, *vb), or 0 without one (records._CLASS). */
-static int class_value(const text *t, int long_s, Py_ssize_t *va, Py_ssize_t *vb)
+static int class_value(const text_t *t, int long_s, Py_ssize_t *va, Py_ssize_t *vb)
 {
     for (Py_ssize_t i = 0; i + 5 <= t->n; i++)
         if (class_at(t, i, long_s) && class_attribute_value(t->kind, t->data, i + 5, t->n, 1, va, vb))
@@ -72,14 +65,14 @@ static int token_order(const void *a, const void *b)
 
 /* The class words of t: a new string, or NULL with an exception set. `chars`, `joined` and
  * `tokens` hold t->n items each. */
-static PyObject *class_words(const text *t, int long_s, Py_UCS4 *chars, Py_UCS4 *joined, token *tokens)
+static PyObject *class_words(const text_t *t, int long_s, Py_UCS4 *chars, Py_UCS4 *joined, token *tokens)
 {
     Py_ssize_t va, vb;
     if (!class_value(t, long_s, &va, &vb))
         return PyUnicode_New(0, 0);
     Py_ssize_t n = 0;
     for (Py_ssize_t i = va; i < vb; i++) {
-        Py_UCS4 c = AT(t, i);
+        Py_UCS4 c = TEXT_AT(t, i);
         if (!Py_UNICODE_ISDECIMAL(c))
             chars[n++] = c;
     }
@@ -142,7 +135,7 @@ static PyObject *class_shapes(PyObject *self, PyObject *args)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *s = PyList_GET_ITEM(strings, i);
-        text t = {PyUnicode_KIND(s), PyUnicode_DATA(s), PyUnicode_GET_LENGTH(s)};
+        text_t t = {PyUnicode_KIND(s), PyUnicode_DATA(s), PyUnicode_GET_LENGTH(s)};
         /* U+0130 needs a kind of two bytes or more, and only there is it looked for. */
         int long_s = t.kind != PyUnicode_1BYTE_KIND && PyUnicode_FindChar(s, 0x130, 0, t.n, 1) >= 0;
         PyObject *words = class_words(&t, long_s, chars, chars + longest, tokens);
