@@ -220,6 +220,16 @@ def test_addon_makes_room_in_the_scraper_for_pages_waiting_for_extraction(
     assert crawler.settings.getint("SCRAPER_SLOT_MAX_ACTIVE_SIZE") == expected
 
 
+@pytest.mark.parametrize(
+    "settings", [{"CONCURRENT_REQUESTS": "many"}, {"SCRAPER_SLOT_MAX_ACTIVE_SIZE": "big"}, {"BTE_WORKERS": [2]}]
+)
+def test_scraper_budget_leaves_unreadable_settings_as_set(settings: dict[str, Any]) -> None:
+    """The add-on does not fail on them while loading: Scrapy or the runtime names the bad value."""
+    merged = Settings(settings)
+    Addon().update_settings(merged)
+    assert merged.get("SCRAPER_SLOT_MAX_ACTIVE_SIZE") == Settings(settings).get("SCRAPER_SLOT_MAX_ACTIVE_SIZE")
+
+
 def test_scraper_budget_follows_a_spider_s_concurrency() -> None:
     class Spider(scrapy.Spider):
         name = "budget"

@@ -78,10 +78,8 @@ def scraper_budget(settings: BaseSettings) -> int | None:
         return None
     try:
         inline = settings.get("BTE_WORKERS") is not None and int(settings.get("BTE_WORKERS")) == 0
+        base = settings.getint("SCRAPER_SLOT_MAX_ACTIVE_SIZE")
+        concurrency = max(1, settings.getint("CONCURRENT_REQUESTS"))
     except (TypeError, ValueError):
-        return None  # BTEConfig names the bad value when the crawl starts
-    if inline:
-        return None
-    base = settings.getint("SCRAPER_SLOT_MAX_ACTIVE_SIZE")
-    concurrency = max(1, settings.getint("CONCURRENT_REQUESTS"))
-    return base + concurrency * LARGE_PAGE_BYTES
+        return None  # left as set: BTEConfig (or Scrapy) names the bad value when the crawl starts
+    return None if inline else base + concurrency * LARGE_PAGE_BYTES
