@@ -18,7 +18,7 @@ from scrapy_bte.learned.model import default_model
 from scrapy_bte.learned.profiles import PROFILES, profile
 from scrapy_bte.methods import comments, records
 from scrapy_bte.methods.bte import document_span
-from scrapy_bte.methods.reasons import Reason
+from scrapy_bte.methods.reasons import KEEPING, Reason
 
 _SUMMARIES = [
     "The council approved a plan to rebuild the harbour wall with stone from the old viaduct this spring.",
@@ -580,3 +580,48 @@ def test_a_shops_recommendations_go_by_their_heading_whatever_their_box_is_calle
         doc.texts[b] for b in range(doc.n_blocks) if doc.texts[b].startswith(("Trail tent", "$"))
     }
     assert not PROFILES["collection"].drop_shop_sections
+
+
+def _named_product_page(between: int) -> str:
+    """A shop page: the name (``<h1>``), ``between`` short blocks (rating, price, buttons), the description."""
+    shorts = "".join(f"<p class='meta-{i}'>Option {i}</p>" for i in range(between))
+    return (
+        "<html><head><title>Ridge tent for two hikers</title></head><body><main><div class='pdp'>"
+        f"<h1>Ridge tent for two hikers</h1>{shorts}<div class='product-description'><p>{_SPEC}</p>"
+        f"<p>{_SPEC.replace('four', 'three')}</p></div></div></main></body></html>"
+    )
+
+
+@pytest.mark.parametrize("between", [0, 3, auto.NAME_REACH - 1])
+def test_a_product_pages_name_joins_its_description(between: int) -> None:
+    """The product's name is one of the details its page states: the ``<h1>`` repeating the title,
+    a few blocks (rating, price, buttons) before the kept description, joins it, however low the
+    model scored it; an article's headline stays out."""
+    doc = parse(_named_product_page(between))
+    title = "Ridge tent for two hikers"
+    model = FixedModel([0.1] * (1 + between) + [0.9, 0.9])
+    reasons = np.zeros(doc.n_blocks, dtype=np.int8)
+    keep, _ = auto.select(
+        doc, document_span(doc), model, smooth=True, page_type="product", title=title, reasons=reasons
+    )  # type: ignore[arg-type]
+    assert [doc.texts[b] for b in np.flatnonzero(keep)] == [title, _SPEC, _SPEC.replace("four", "three")]
+    assert reasons[0] == Reason.NAME and Reason.NAME in KEEPING
+    assert not keep[1 : 1 + between].any()
+    article, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="article", title=title)  # type: ignore[arg-type]
+    assert not article[0]
+    assert PROFILES["product"].keep_name and not any(PROFILES[t].keep_name for t in PROFILES if t != "product")
+
+
+def test_a_name_far_from_the_kept_text_or_unlike_the_title_stays_out() -> None:
+    """An ``<h1>`` more than :data:`~scrapy_bte.learned.auto.NAME_REACH` blocks from the kept text heads
+    another part of the page; one that does not repeat the page's title names something else."""
+    model = FixedModel([0.1] * (2 + auto.NAME_REACH) + [0.9, 0.9])
+    far = parse(_named_product_page(auto.NAME_REACH + 1))
+    keep, _ = auto.select(
+        far, document_span(far), model, smooth=True, page_type="product", title="Ridge tent for two hikers"
+    )  # type: ignore[arg-type]
+    assert not keep[0] and keep[-2:].all()
+    near = parse(_named_product_page(1))
+    assert auto.name_block(near, np.arange(near.n_blocks) >= 2, "Ridge tent for two hikers") == 0
+    assert auto.name_block(near, np.arange(near.n_blocks) >= 2, "Lightweight camping stoves") is None
+    assert auto.name_block(near, np.zeros(near.n_blocks, dtype=bool), "Ridge tent for two hikers") is None

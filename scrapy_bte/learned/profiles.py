@@ -84,6 +84,9 @@ class Profile:
     #: "4.8 out of 5 stars", "Best seller", "Shop now": :func:`~scrapy_bte.methods.filters.card_label_mask`):
     #: a shop's cards and its product's summary, not a review article's score nor a service page's links.
     drop_card_labels: bool = False
+    #: The product's name joins the kept text: the first ``<h1>`` that repeats the page's title,
+    #: where it stands a few blocks from a kept one (:func:`~scrapy_bte.learned.auto.name_block`).
+    keep_name: bool = False
 
 
 ARTICLE = Profile()
@@ -110,6 +113,7 @@ PROFILES: dict[str, Profile] = {
         drop_templates=True,
         drop_shop_sections=True,
         drop_card_labels=True,
+        keep_name=True,
     ),
     "collection": Profile(
         threshold=0.35,

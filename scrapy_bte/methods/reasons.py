@@ -37,6 +37,7 @@ class Reason(IntEnum):
     RECORD = 18
     REPEATED = 19
     THREAD = 20
+    NAME = 21
 
 
 DESCRIPTIONS = {
@@ -61,6 +62,7 @@ DESCRIPTIONS = {
     Reason.RECORD: "in a record (card, post, row) of the same shape as kept ones, probability over the records' bar",
     Reason.REPEATED: "repeats a paragraph kept before it",
     Reason.THREAD: "a post of the forum thread: text of an element named for comments or replies",
+    Reason.NAME: "the product's name: the first h1 repeating the page's title, a few blocks from the kept text",
 }
 
 
@@ -86,6 +88,7 @@ NAMES = {
     Reason.RECORD: "record",
     Reason.REPEATED: "repeated",
     Reason.THREAD: "thread post",
+    Reason.NAME: "product name",
 }
 
 
@@ -101,6 +104,7 @@ KEEPING = frozenset(
         Reason.EXTENDED,
         Reason.RECORD,
         Reason.THREAD,
+        Reason.NAME,
     }
 )
 
