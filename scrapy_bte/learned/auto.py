@@ -63,6 +63,7 @@ FILLER_SHARE = 0.05
 #: worse, the worst by 0.02), 0.6979 with 15, 0.6980 with any distance (18 better, 26 worse);
 #: no page of another type changed by more than 0.001.
 NAME_REACH = 5
+
 #: The largest record group (:func:`~scrapy_bte.methods.records.largest_group`) joins a listing's
 #: kept text only when its new blocks hold this many times the kept words: the model missed the
 #: cards. Where the kept text is already as long, the group is a sidebar beside a body (an
