@@ -602,8 +602,14 @@ def test_a_product_pages_name_joins_its_description(between: int) -> None:
     model = FixedModel([0.1] * (1 + between) + [0.9, 0.9])
     reasons = np.zeros(doc.n_blocks, dtype=np.int8)
     keep, _ = auto.select(
-        doc, document_span(doc), model, smooth=True, page_type="product", title=title, reasons=reasons
-    )  # type: ignore[arg-type]
+        doc,
+        document_span(doc),
+        model,  # type: ignore[arg-type]
+        smooth=True,
+        page_type="product",
+        title=title,
+        reasons=reasons,
+    )
     assert [doc.texts[b] for b in np.flatnonzero(keep)] == [title, _SPEC, _SPEC.replace("four", "three")]
     assert reasons[0] == Reason.NAME and Reason.NAME in KEEPING
     assert not keep[1 : 1 + between].any()
@@ -618,8 +624,13 @@ def test_a_name_far_from_the_kept_text_or_unlike_the_title_stays_out() -> None:
     model = FixedModel([0.1] * (2 + auto.NAME_REACH) + [0.9, 0.9])
     far = parse(_named_product_page(auto.NAME_REACH + 1))
     keep, _ = auto.select(
-        far, document_span(far), model, smooth=True, page_type="product", title="Ridge tent for two hikers"
-    )  # type: ignore[arg-type]
+        far,
+        document_span(far),
+        model,  # type: ignore[arg-type]
+        smooth=True,
+        page_type="product",
+        title="Ridge tent for two hikers",
+    )
     assert not keep[0] and keep[-2:].all()
     near = parse(_named_product_page(1))
     assert auto.name_block(near, np.arange(near.n_blocks) >= 2, "Ridge tent for two hikers") == 0
