@@ -184,6 +184,38 @@ def test_repeated_paragraph_is_kept_once() -> None:
     assert auto.drop_repeats(short, np.ones(short.n_blocks, dtype=bool)).all()
 
 
+_SECTIONS = ["Installing the command line tool", "Setting up the project", "Running the first crawl"]
+
+
+def _documented(contents: str) -> str:
+    """A documentation page: ``contents`` (its table of contents), then a section per heading."""
+    body = "".join(f"<h2 id='s{i}'>{h}</h2><p>{_SUMMARIES[i]}</p>" for i, h in enumerate(_SECTIONS))
+    return f"<html><body><main><h1>Getting started</h1>{contents}{body}</main></body></html>"
+
+
+def test_a_table_of_contents_goes_its_headings_stay() -> None:
+    """Each entry of a table of contents repeats its section's heading further on (in any case and
+    spacing): on the profiles that drop repeats the entry goes and the heading stays, even where the
+    heading is long enough to be a repeat of the entry itself."""
+    entries = "".join(f"<li><a href='#s{i}'>{h.upper()}  </a></li>" for i, h in enumerate(_SECTIONS))
+    doc = parse(_documented(f"<nav class='toc'><p>On this page</p><ul>{entries}</ul></nav>"))
+    keep = np.ones(doc.n_blocks, dtype=bool)
+    found = auto.contents_entries(doc, keep)
+    assert [doc.texts[b] for b in found] == [h.upper() for h in _SECTIONS]
+    reasons = np.zeros(doc.n_blocks, dtype=np.int8)
+    kept = [doc.texts[b] for b in np.flatnonzero(auto.drop_repeats(doc, keep, reasons))]
+    assert all(kept.count(h) == 1 for h in _SECTIONS) and not any(h.upper() in kept for h in _SECTIONS)
+    assert (reasons[found] == Reason.REPEATED).all()
+    # Only kept headings after the entry count: a heading's text repeated after it (a "back to"
+    # link) stays, and so does an entry whose heading was not kept.
+    later = parse(_documented("").replace("</main>", f"<p>{_SECTIONS[0]}</p></main>"))
+    assert auto.contents_entries(later, np.ones(later.n_blocks, dtype=bool)) == []
+    heads = [b for b in range(doc.n_blocks) if doc.texts[b] in _SECTIONS]
+    assert auto.contents_entries(doc, keep & ~np.isin(np.arange(doc.n_blocks), heads)) == []
+    # Articles keep them (the older sets' article gold holds a contents list), forums have none.
+    assert not PROFILES["article"].drop_repeats
+
+
 _POST = "I moved my containers to a new network and now name resolution fails between them sometimes. "
 
 

@@ -101,14 +101,16 @@ BLOCK_TAGS = frozenset(
     thead tr ul""".split()
 )
 _VOID_BLOCKS = frozenset({"br", "hr", "frame"})
+#: The section headings: a block these open is a heading (the features, the page type, the repeats).
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # Block-level tags (start and end) map to the separator that cuts blocks.
 _SEP = "\x00"  # decoding removes NUL from pages, so it cannot occur in text
 _BLOCK_SEP = {name: _SEP for t in BLOCK_TAGS for name in (t, "/" + t)}
 # Elements tracked on the open-element stack: containers, not paragraphs or
 # list items (a block's own opening tag is recorded separately), which keeps
 # the one Python loop of the build short.
-STRUCTURE_TAGS = BLOCK_TAGS - frozenset(
-    "p li br hr h1 h2 h3 h4 h5 h6 dt dd caption legend summary figcaption pre address".split()
+STRUCTURE_TAGS = (
+    BLOCK_TAGS - HEADING_TAGS - frozenset("p li br hr dt dd caption legend summary figcaption pre address".split())
 )
 _STRUCTURE_OR_END = STRUCTURE_TAGS | frozenset("/" + t for t in STRUCTURE_TAGS)
 #: HTML 4's font style elements and ``font``: they change how a few words

@@ -36,7 +36,7 @@ from typing import Protocol
 import numpy as np
 
 from ..core import accel
-from ..core.document import Document
+from ..core.document import HEADING_TAGS, Document
 from ..core.scripts import WORD_RE
 from ..core.tree import AttributeReader, path_or
 from ..evidence import hints as _hints
@@ -113,7 +113,6 @@ _CLOSERS = np.zeros(0x10000, dtype=bool)
 _CLOSERS[[0x22, 0x27, 0x29, 0xBB, 0x201D, 0x2019]] = True
 _CP_CLASS_BYTES = _CP_CLASS.tobytes()
 _CLOSERS_BYTES = _CLOSERS.astype(np.uint8).tobytes()
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
 def _mark_bits(raw: str) -> int:
@@ -324,7 +323,7 @@ def _title_overlap_reference(doc: Document, words: np.ndarray, span: Span | None
     title_tokens = set(WORD_RE.findall(title.lower()))
     if not title_tokens:
         return out
-    heading = np.fromiter(map(_HEADINGS.__contains__, doc.opener), bool, n)
+    heading = np.fromiter(map(HEADING_TAGS.__contains__, doc.opener), bool, n)
     if span is not None:
         heading[max(0, span.first_block - 10) : span.first_block + 1] = True
     texts = doc.texts

@@ -50,7 +50,7 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from ..core import accel
-from ..core.document import Document
+from ..core.document import HEADING_TAGS, Document
 from ..core.tree import path_or, strings_mentioning
 from ..errors import ModelError
 from ..evidence import hints as _hints
@@ -102,7 +102,7 @@ OPENER_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
     ("li", frozenset({"li"})),
     ("cell", frozenset({"td", "th", "/td", "tr"})),
     ("pre", frozenset({"pre"})),
-    ("heading", frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})),
+    ("heading", HEADING_TAGS),
     ("dt-dd", frozenset({"dt", "dd"})),
     ("div", frozenset({"div", "/div"})),
     ("br", frozenset({"br"})),
