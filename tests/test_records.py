@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ from conftest import FixedModel
 
 from scrapy_bte import extract
 from scrapy_bte.api import parse
-from scrapy_bte.core.document import NOSCRIPT_CONTENT_WORDS, noscript_content
+from scrapy_bte.core.document import NOSCRIPT_CONTENT_WORDS, Document, noscript_content
 from scrapy_bte.core.marks import Marks
 from scrapy_bte.learned import auto, never_body
 from scrapy_bte.learned.model import default_model
@@ -614,14 +615,25 @@ def test_a_shops_recommendations_go_by_their_heading_whatever_their_box_is_calle
     assert not PROFILES["collection"].drop_shop_sections
 
 
+_TENT = "Ridge tent for two hikers"
+
+
 def _named_product_page(between: int) -> str:
     """A shop page: the name (``<h1>``), ``between`` short blocks (rating, price, buttons), the description."""
     shorts = "".join(f"<p class='meta-{i}'>Option {i}</p>" for i in range(between))
     return (
-        "<html><head><title>Ridge tent for two hikers</title></head><body><main><div class='pdp'>"
-        f"<h1>Ridge tent for two hikers</h1>{shorts}<div class='product-description'><p>{_SPEC}</p>"
+        f"<html><head><title>{_TENT}</title></head><body><main><div class='pdp'>"
+        f"<h1>{_TENT}</h1>{shorts}<div class='product-description'><p>{_SPEC}</p>"
         f"<p>{_SPEC.replace('four', 'three')}</p></div></div></main></body></html>"
     )
+
+
+def _select(doc: Document, model: Any, page_type: str, reasons: np.ndarray | None = None) -> np.ndarray:
+    """``auto``'s selection of ``doc`` by the given block model, with the tent's title."""
+    keep, _ = auto.select(
+        doc, document_span(doc), model, smooth=True, page_type=page_type, title=_TENT, reasons=reasons
+    )
+    return keep
 
 
 @pytest.mark.parametrize("between", [0, 3, auto.NAME_REACH - 1])
@@ -630,23 +642,13 @@ def test_a_product_pages_name_joins_its_description(between: int) -> None:
     a few blocks (rating, price, buttons) before the kept description, joins it, however low the
     model scored it; an article's headline stays out."""
     doc = parse(_named_product_page(between))
-    title = "Ridge tent for two hikers"
     model = FixedModel([0.1] * (1 + between) + [0.9, 0.9])
     reasons = np.zeros(doc.n_blocks, dtype=np.int8)
-    keep, _ = auto.select(
-        doc,
-        document_span(doc),
-        model,  # type: ignore[arg-type]
-        smooth=True,
-        page_type="product",
-        title=title,
-        reasons=reasons,
-    )
-    assert [doc.texts[b] for b in np.flatnonzero(keep)] == [title, _SPEC, _SPEC.replace("four", "three")]
+    keep = _select(doc, model, "product", reasons)
+    assert [doc.texts[b] for b in np.flatnonzero(keep)] == [_TENT, _SPEC, _SPEC.replace("four", "three")]
     assert reasons[0] == Reason.NAME and Reason.NAME in KEEPING
     assert not keep[1 : 1 + between].any()
-    article, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="article", title=title)  # type: ignore[arg-type]
-    assert not article[0]
+    assert not _select(doc, model, "article")[0]
     assert PROFILES["product"].keep_name and not any(PROFILES[t].keep_name for t in PROFILES if t != "product")
 
 
@@ -654,17 +656,9 @@ def test_a_name_far_from_the_kept_text_or_unlike_the_title_stays_out() -> None:
     """An ``<h1>`` more than :data:`~scrapy_bte.learned.auto.NAME_REACH` blocks from the kept text heads
     another part of the page; one that does not repeat the page's title names something else."""
     model = FixedModel([0.1] * (2 + auto.NAME_REACH) + [0.9, 0.9])
-    far = parse(_named_product_page(auto.NAME_REACH + 1))
-    keep, _ = auto.select(
-        far,
-        document_span(far),
-        model,  # type: ignore[arg-type]
-        smooth=True,
-        page_type="product",
-        title="Ridge tent for two hikers",
-    )
+    keep = _select(parse(_named_product_page(auto.NAME_REACH + 1)), model, "product")
     assert not keep[0] and keep[-2:].all()
     near = parse(_named_product_page(1))
-    assert auto.name_block(near, np.arange(near.n_blocks) >= 2, "Ridge tent for two hikers") == 0
+    assert auto.name_block(near, np.arange(near.n_blocks) >= 2, _TENT) == 0
     assert auto.name_block(near, np.arange(near.n_blocks) >= 2, "Lightweight camping stoves") is None
-    assert auto.name_block(near, np.zeros(near.n_blocks, dtype=bool), "Ridge tent for two hikers") is None
+    assert auto.name_block(near, np.zeros(near.n_blocks, dtype=bool), _TENT) is None
