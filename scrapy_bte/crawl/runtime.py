@@ -145,7 +145,8 @@ class BTERuntime:
             " %d worker crash(es)),"
             " %d word(s), %d item(s) filled; skipped %d non-HTML, %d too large;"
             " %d extraction(s) saved (no item needed them); items dropped: %d too short, %d near-duplicate;"
-            " %.2f s extracting (%.3f s/page, %d worker(s)), %.2f s waiting for a free worker (%.3f s/page)",
+            " %.2f s extracting (%.3f s/page, %d worker(s)), %.2f s waiting for a free worker (%.3f s/page;"
+            " sums over pages that wait side by side)",
             pages,
             get("bte/extracted"),
             get("bte/empty"),
