@@ -270,7 +270,15 @@ def test_a_threads_title_and_its_replies_subject_lines_are_no_posts() -> None:
 
 
 def test_a_posts_counts_and_controls_alone_in_a_block_are_no_posts() -> None:
-    furniture = ["14 likes", "Posts: 3,517", "Join Date: Mar 2019", "Click to expand...", "View attachment 123"]
+    furniture = [
+        "14 likes",
+        "Posts: 3,517",
+        "Join Date: Mar 2019",
+        "Click to expand...",
+        "View attachment 123",
+        "#12",
+        "# 7",
+    ]
     posts = "".join(
         f"<div class='post'><span>{note}</span><p>{text}</p></div>" for text, note in zip([_POST, *_REPLIES], furniture)
     )
@@ -280,5 +288,8 @@ def test_a_posts_counts_and_controls_alone_in_a_block_are_no_posts() -> None:
     rest = parse("".join(f"<div><p>{note}</p></div>" for note in furniture[1 + len(_REPLIES) :]))
     assert rest.n_blocks == len(furniture) - 1 - len(_REPLIES) and comments.post_notes_mask(rest).all()
     # Words of a post that mention likes or posts are the post's.
-    said = parse("<p>It got 14 likes in an hour.</p><p>Posts: please keep them on topic, everyone.</p>")
+    said = parse(
+        "<p>It got 14 likes in an hour.</p><p>Posts: please keep them on topic, everyone.</p>"
+        "<p>See #12 above.</p><p>#general</p><p>C#</p>"
+    )
     assert not comments.post_notes_mask(said).any()
