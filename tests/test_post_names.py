@@ -290,6 +290,9 @@ def test_a_posts_counts_and_controls_alone_in_a_block_are_no_posts() -> None:
     # Words of a post that mention likes or posts are the post's.
     said = parse(
         "<p>It got 14 likes in an hour.</p><p>Posts: please keep them on topic, everyone.</p>"
-        "<p>See #12 above.</p><p>#general</p><p>C#</p>"
+        "<p>See #12 above.</p><p>#general</p><p>C#</p><p>7</p><p>OK</p>"
     )
     assert not comments.post_notes_mask(said).any()
+    # A letter alone is a poster's avatar (Discourse, NodeBB), in any script.
+    avatars = parse(f"<div class='post'><span>J</span><p>{_POST}</p></div><div class='post'><span> É </span></div>")
+    assert [avatars.texts[b] for b in np.flatnonzero(comments.post_notes_mask(avatars))] == ["J", "É"]
