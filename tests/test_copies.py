@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from scrapy_bte import extract
 from scrapy_bte.api import parse
@@ -121,3 +122,44 @@ def test_the_branch_test_equals_a_walk_up_the_tree_at_any_depth() -> None:
                 assert copies._near(doc, first, copy) == _naive_near(doc, first, copy)
     _, mask = _mask(deep)
     assert int(mask.sum()) == len(_PARAGRAPHS)
+
+
+def _markdown_copy(attributes: str) -> str:
+    """An article that also holds its whole text as Markdown in one ``<pre>`` (for machines)."""
+    markdown = "# Kitchen remodel costs\n\n" + "\n\n".join(_PARAGRAPHS)
+    return (
+        "<html><head><title>Kitchen remodel costs</title></head><body><nav><a href='/'>Home</a></nav>"
+        f"<main><article>{_BODY}</article><pre{attributes}>{markdown}</pre></main>"
+        "<footer><a href='/privacy'>Privacy</a></footer></body></html>"
+    )
+
+
+def test_covered_blocks_are_long_blocks_whose_words_the_rest_holds() -> None:
+    doc = parse(_markdown_copy(""))
+    keep = np.array([w >= 10 for w in doc.words], dtype=bool)
+    pre = [b for b, t in enumerate(doc.texts) if t.startswith("# Kitchen")]
+    assert pre and copies.covered_blocks(doc, keep) == pre
+    keep[[b for b, t in enumerate(doc.texts) if t == _PARAGRAPHS[0]]] = False
+    assert copies.covered_blocks(doc, keep) == []  # five paragraphs of six: 83 % held, under the share
+
+
+@pytest.mark.parametrize("attributes", [" hidden", ' aria-hidden="true"', ' style="display: none"'])
+def test_a_hidden_copy_of_the_body_goes(attributes: str) -> None:
+    html = _markdown_copy(attributes)
+    text = extract(html).text
+    for p in _PARAGRAPHS:
+        assert text.count(p) == 1, p
+    assert "# Kitchen" not in text
+    doc = parse(html)
+    reasons = np.zeros(doc.n_blocks, dtype=np.int64)
+    keep, _ = auto.select(doc, document_span(doc), default_model(), smooth=True, reasons=reasons)
+    pre = [b for b, t in enumerate(doc.texts) if t.startswith("# Kitchen")]
+    assert not keep[pre].any() and (reasons[pre] == Reason.REPEATED).all()
+
+
+def test_a_hidden_copy_inside_a_hidden_element_goes_and_a_shown_one_stays() -> None:
+    hidden = _markdown_copy("").replace("<pre>", "<div hidden><pre>").replace("</pre>", "</pre></div>")
+    assert "# Kitchen" not in extract(hidden).text
+    doc = parse(_markdown_copy(""))
+    keep = np.array([w >= 10 for w in doc.words], dtype=bool)
+    assert not auto.hidden_copies(doc, keep).any()  # shown on the page: a summary, a print copy

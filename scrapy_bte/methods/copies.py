@@ -24,6 +24,9 @@ share of its text).
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 import numpy as np
 
 from ..core.document import Document
@@ -34,6 +37,12 @@ MIN_BLOCKS = 4
 MIN_WORDS = 150
 MIN_SHARE = 0.3
 MIN_BRANCH = 2
+
+#: :func:`covered_blocks`: a block of at least this many words, this share of whose words
+#: (counted as a multiset, as WCXB counts them) the other kept blocks hold.
+COVERED_WORDS = 150
+COVERED_SHARE = 0.9
+_WORD = re.compile(r"\w+")
 
 
 def _ancestor(jumps: list[np.ndarray], el: int, steps: int) -> int:
@@ -102,4 +111,33 @@ def copy_mask(doc: Document, keep: np.ndarray) -> np.ndarray:
     if copied < MIN_SHARE * (int(words[kept].sum()) - copied):
         return out
     out[copies] = True
+    return out
+
+
+def covered_blocks(doc: Document, keep: np.ndarray, blocks: list[int] | None = None) -> list[int]:
+    """The kept blocks (of ``blocks``, when given) of :data:`COVERED_WORDS` words or more whose
+    words the rest of the kept text already holds (:data:`COVERED_SHARE` of them, each word as
+    often): the whole body again in one block, as a page's raw Markdown for machines or a print
+    copy. Alone this is no proof (a summary repeats what it sums up): the caller adds that markup
+    hides the block, and asks about those blocks only (counting the kept words costs)."""
+    words = doc.words
+    if blocks is None:
+        blocks = np.flatnonzero(keep).tolist()
+    rest = float(words[keep].sum())
+    # The rest of the kept text must be as long first: only then are the words counted.
+    big = [b for b in blocks if keep[b] and COVERED_WORDS <= words[b] <= (rest - words[b]) / COVERED_SHARE]
+    if not big:
+        return []
+    texts = doc.texts
+    counts = {b: Counter(_WORD.findall(texts[b].lower())) for b in keep.nonzero()[0].tolist()}
+    total: Counter[str] = Counter()
+    for c in counts.values():
+        total.update(c)
+    out = []
+    for b in big:
+        own = counts[b]
+        n = sum(own.values())
+        held = sum(min(v, total[w] - v) for w, v in own.items())
+        if n and held >= COVERED_SHARE * n:
+            out.append(b)
     return out

@@ -60,7 +60,8 @@ DESCRIPTIONS = {
     Reason.SPAN_END_TRIMMED: "link- or markup-heavy end of BTE's span, trimmed",
     Reason.EXTENDED: "dense, low-link neighbour of BTE's span",
     Reason.RECORD: "in a record (card, post, row) of the same shape as kept ones, probability over the records' bar",
-    Reason.REPEATED: "repeats a paragraph kept before it, or a heading kept after it (a table of contents' entry)",
+    Reason.REPEATED: "repeats a paragraph kept before it, or a heading kept after it (a table of contents' entry), "
+    "or is a hidden copy of the kept text",
     Reason.THREAD: "a post of the forum thread: text of an element named for comments or replies",
     Reason.NAME: "the product's name: the first h1 repeating the page's title, a few blocks from the kept text",
 }
