@@ -10,7 +10,7 @@ from conftest import FixedModel
 from scrapy_bte.api import parse
 from scrapy_bte.learned import auto
 from scrapy_bte.methods.bte import document_span
-from scrapy_bte.methods.filters import card_label_mask, filter_mask
+from scrapy_bte.methods.filters import card_label_mask, filter_mask, tab_label_mask
 
 _CARDS = [
     (
@@ -134,3 +134,59 @@ def test_with_keep_the_masks_answer_for_the_kept_blocks_as_without() -> None:
             assert np.array_equal(mask(doc, keep)[keep], mask(doc)[keep]), mask.__name__
         assert not card_label_mask(doc, keep)[~keep].any()
     assert card_label_mask(doc).sum() == 10 and filter_mask(doc).any()
+
+
+def _product_tabs(strip: str) -> str:
+    """A product page: a tab strip over the panels, each panel headed by its own name."""
+    panels = "".join(
+        f"<section id='{name.lower()}' role='tabpanel'><h2>{name}</h2><p>{text}</p></section>"
+        for name, text in (
+            ("Description", "A hand-thrown stoneware mug with a speckled glaze that keeps tea hot for longer."),
+            ("Details", "Holds 350 ml, safe in the dishwasher and the microwave, made in a small pottery in Wales."),
+        )
+    )
+    return f"<html><body><main><h1>Speckled mug</h1>{strip}{panels}</main></body></html>"
+
+
+def test_a_product_pages_tab_labels_go_and_its_panels_headings_stay() -> None:
+    strip = (
+        "<ul class='tabs' role='tablist'><li role='tab'><a href='#description'>Description</a></li>"
+        "<li role='tab'><a href='#details'>Details</a></li><li role='tab'><a href='#reviews'>Reviews (38)</a></li></ul>"
+    )
+    doc = parse(_product_tabs(strip))
+    everything = np.ones(doc.n_blocks, dtype=bool)
+    labels = np.flatnonzero(tab_label_mask(doc, everything)).tolist()
+    assert [doc.texts[b] for b in labels] == ["Description", "Details", "Reviews (38)"]
+    assert all(doc.opener[b] != "h2" for b in labels)  # the panels' headings are not the strip's
+    assert not tab_label_mask(doc, ~everything).any()  # kept blocks only
+    for page_type, dropped in (("product", True), ("documentation", False), ("article", False)):
+        model: Any = FixedModel([0.8] * doc.n_blocks)
+        keep, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type=page_type)
+        kept = [doc.texts[b] for b in np.flatnonzero(keep)]
+        assert ("Reviews (38)" not in kept) is dropped, (page_type, kept)
+        assert kept.count("Details") >= 1 and any(t.startswith("Holds 350 ml") for t in kept), page_type
+
+
+def test_tab_labels_need_the_tab_role_near_them() -> None:
+    plain = (
+        "<ul class='tabs'><li><a href='#description'>Description</a></li><li><a href='#details'>Details</a></li></ul>"
+    )
+    doc = parse(_product_tabs(plain))
+    assert not tab_label_mask(doc, np.ones(doc.n_blocks, dtype=bool)).any()  # a list of links, no tabs
+    far = "<div role='tablist'><div><div><div><div><span>Description</span></div></div></div></div></div>"
+    doc = parse(_product_tabs(far))
+    assert not tab_label_mask(doc, np.ones(doc.n_blocks, dtype=bool)).any()  # the role four elements up
+    long = "<div role='tablist'><button role='tab'>Everything you need to know before you buy this mug</button></div>"
+    doc = parse(_product_tabs(long))
+    assert not tab_label_mask(doc, np.ones(doc.n_blocks, dtype=bool)).any()  # no label is ten words
+
+
+def test_path_attributes_are_the_blocks_tag_then_its_elements_up_to_the_root() -> None:
+    doc = parse(
+        "<html><body class='b'><main id='m'><div class='card'><p class='x'>Some words here</p></div></main></body></html>"
+    )
+    (b,) = [i for i, t in enumerate(doc.texts) if t == "Some words here"]
+    path = doc.path_attributes(b)
+    assert path[0].strip() == "class='x'"
+    assert [raw.strip() for raw in path[1:]][:3] == ["class='card'", "id='m'", "class='b'"]
+    assert doc.path_attributes(b, 1) == path[:2]

@@ -516,6 +516,20 @@ class Document:
         seen = np.searchsorted(np.array(found, dtype=np.int64), self._start_tag, side="right")
         return np.diff(seen, prepend=0) > 0
 
+    def path_attributes(self, block: int, levels: int | None = None) -> list[str]:
+        """The raw attribute strings of the block's opening tag (``""`` without one), then of its
+        container and the elements above it (``levels`` of them; all up to the root when None):
+        for the rules that read a few blocks' markup, where a pass over every element costs more."""
+        skeleton = self.skeleton
+        strings, attr_id, parents = skeleton.attr_strings, skeleton.el_attr_id, skeleton.el_parent
+        t = int(self._start_tag[block])
+        out = [self._source[self._attr_end[t] - self._attr_len[t] : self._attr_end[t]] if t >= 0 else ""]
+        el = int(self.container[block])
+        while el > 0 and (levels is None or len(out) <= levels):
+            out.append(strings[attr_id[el]])
+            el = parents[el]
+        return out
+
     def first_block_opened_by(self, name: str) -> int | None:
         """First block whose opening tag is ``name`` (e.g. the first ``h1``)."""
         try:

@@ -198,6 +198,8 @@ def select(
             keep = _leave(keep, filters.filter_mask(doc, keep), reasons)
         if rules.drop_card_labels:
             keep = _leave(keep, filters.card_label_mask(doc, keep), reasons)
+        if rules.drop_tabs:
+            keep = _leave(keep, filters.tab_label_mask(doc, keep), reasons)
         if rules.drop_repeats:
             keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
         elif rules.drop_copies:

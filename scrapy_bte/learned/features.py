@@ -161,18 +161,9 @@ def hidden_blocks(doc: Document, blocks: list[int]) -> np.ndarray:
     (:func:`_mark_bits`). The block features read the path only; the block's own tag (a
     ``<pre hidden>`` holding the page again for machines) counts here too. For a few blocks:
     each walks its own path, where :func:`_ancestor_bits` reads the whole tree."""
-    skeleton = doc.skeleton
-    strings, attr_id, parents = skeleton.attr_strings, skeleton.el_attr_id, skeleton.el_parent
-    source, ends, lengths = doc.tag_attribute_spans()
-    starts, containers = doc.block_start_tag, doc.container
     out = np.zeros(len(blocks), dtype=bool)
     for i, b in enumerate(blocks):
-        t = int(starts[b])
-        raws = [source[ends[t] - lengths[t] : ends[t]] if t >= 0 else ""]
-        el = int(containers[b])
-        while el > 0:
-            raws.append(strings[attr_id[el]])
-            el = parents[el]
+        raws = doc.path_attributes(b)
         out[i] = bool(np.bitwise_or.reduce(_MARKS.values(raws)) & _MARK_BIT["hidden"])
     return out
 

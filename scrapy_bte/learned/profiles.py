@@ -87,6 +87,9 @@ class Profile:
     #: The product's name joins the kept text: the first ``<h1>`` that repeats the page's title,
     #: where it stands a few blocks from a kept one (:func:`~scrapy_bte.learned.auto.name_block`).
     keep_name: bool = False
+    #: The labels of a tab strip go ("Description", "Reviews (38)":
+    #: :func:`~scrapy_bte.methods.filters.tab_label_mask`).
+    drop_tabs: bool = False
 
 
 ARTICLE = Profile()
@@ -114,6 +117,7 @@ PROFILES: dict[str, Profile] = {
         drop_shop_sections=True,
         drop_card_labels=True,
         keep_name=True,
+        drop_tabs=True,
     ),
     "collection": Profile(
         threshold=0.35,

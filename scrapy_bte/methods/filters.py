@@ -17,7 +17,8 @@ product pages the labels name the variants and are gold: this is the list
 profiles' rule. A card's rating or review count ("17 reviews", "Rated 4.8 out
 of 5 stars"), its badges and its calls to action ("Best seller", "Shop now")
 say nothing of its item either (:func:`card_label_mask`, the list and product
-profiles).
+profiles), and nor do the labels of a product page's tab strip ("Description",
+"Details", "Reviews (38)": :func:`tab_label_mask`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ _CHOICE_RE = re.compile(r"""\btype\s*=\s*["']?(?:checkbox|radio)\b""", re.IGNORE
 WORDS_PER_CHOICE = 4
 #: A result count is a short line.
 COUNT_WORDS = 8
+#: :func:`tab_label_mask`: a tab's label is a few words, and its ``role`` stands on its own tag or
+#: at most this many elements above it (``<ul role="tablist"><li role="tab"><a>``).
+TAB_WORDS = 6
+TAB_LEVELS = 3
+_TAB_ROLE_RE = re.compile(r"""(?:^|\s)role\s*=\s*["']?tab(?:list)?\b""", re.IGNORECASE)
 
 
 def filter_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndarray:
@@ -77,6 +83,19 @@ def card_label_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndarray
         text = texts[b]
         if is_label(text, CARD_BADGES) or RATING_RE.match(text):
             out[b] = True
+    return out
+
+
+def tab_label_mask(doc: Document, keep: np.ndarray) -> np.ndarray:
+    """Per kept block, whether it is a tab's label: :data:`TAB_WORDS` words or fewer, under
+    ``role="tab"`` or ``role="tablist"`` (its own tag or :data:`TAB_LEVELS` elements above). The
+    strip names the panels below it; the panels' own headings say it again where it is content.
+    Product pages only (WCXB by site folds: product 0.6889 to 0.6892, 3 pages better and 1 worse
+    by 0.003; on every type, documentation's code tabs ("Bash", "npm") and a service page's
+    section tabs are gold, 10 pages better and 6 worse)."""
+    out = np.zeros(doc.n_blocks, dtype=bool)
+    for b in (keep & (doc.words <= TAB_WORDS)).nonzero()[0].tolist():
+        out[b] = any(_TAB_ROLE_RE.search(raw) for raw in doc.path_attributes(b, TAB_LEVELS) if "role" in raw)
     return out
 
 
