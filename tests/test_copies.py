@@ -163,3 +163,16 @@ def test_a_hidden_copy_inside_a_hidden_element_goes_and_a_shown_one_stays() -> N
     doc = parse(_markdown_copy(""))
     keep = np.array([w >= 10 for w in doc.words], dtype=bool)
     assert auto.hidden_copies(doc, keep) == []  # shown on the page: a summary, a print copy
+
+
+def test_the_hidden_mark_is_looked_for_a_bounded_way_up() -> None:
+    """A page nested thousands deep costs a few steps per long block: the walk stops HIDDEN_LEVELS up."""
+    from scrapy_bte.learned.features import HIDDEN_LEVELS
+
+    for depth, found in ((10, True), (HIDDEN_LEVELS + 5, False)):
+        opened = "<div hidden>" + "<div>" * depth
+        closed = "</div>" * (depth + 1)
+        html = _markdown_copy("").replace("<pre>", opened + "<pre>").replace("</pre>", "</pre>" + closed)
+        doc = parse(html)
+        keep = np.array([w >= 10 for w in doc.words], dtype=bool)
+        assert bool(auto.hidden_copies(doc, keep)) is found, depth

@@ -155,15 +155,20 @@ def _ancestor_bits(doc: Document) -> np.ndarray:
     return acc[doc.container]
 
 
+#: :func:`hidden_blocks` looks this many elements up from a block's container.
+HIDDEN_LEVELS = 64
+
+
 def hidden_blocks(doc: Document, blocks: list[int]) -> np.ndarray:
     """Per block of ``blocks``, whether markup hides it: its own opening tag or an element on
     its container's path says ``hidden``, ``aria-hidden="true"`` or ``display: none``
     (:func:`_mark_bits`). The block features read the path only; the block's own tag (a
     ``<pre hidden>`` holding the page again for machines) counts here too. For a few blocks:
-    each walks its own path, where :func:`_ancestor_bits` reads the whole tree."""
+    each walks its own path, where :func:`_ancestor_bits` reads the whole tree, and no further
+    than :data:`HIDDEN_LEVELS` elements up (a page nested thousands deep costs no more)."""
     out = np.zeros(len(blocks), dtype=bool)
     for i, b in enumerate(blocks):
-        raws = doc.path_attributes(b)
+        raws = doc.path_attributes(b, HIDDEN_LEVELS)
         out[i] = bool(np.bitwise_or.reduce(_MARKS.values(raws)) & _MARK_BIT["hidden"])
     return out
 
