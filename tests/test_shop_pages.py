@@ -85,3 +85,45 @@ def test_a_page_whose_text_is_all_footer_keeps_it() -> None:
     html = f"<html><body><footer>{''.join(f'<p>{t}</p>' for t in _LEGAL)}</footer></body></html>"
     _, kept = _select(html, [0.9] * len(_LEGAL), "product")
     assert kept == set(_LEGAL)
+
+
+_BANNER = [
+    "Free delivery on every order over fifty pounds, and free returns within thirty days of purchase.",
+    "Shop our spring collection of waterproof jackets, boots and packs before the season starts.",
+]
+
+
+def test_the_pages_banner_leaves_the_text_and_an_articles_or_sections_header_stays() -> None:
+    promo = "".join(f"<p>{t}</p>" for t in _BANNER)
+    body = "".join(f"<p>{t}</p>" for t in _DESCRIPTION)
+    for banner in ("<header class='site-header'>{}</header>", "<div role='banner'>{}</div>"):
+        html = f"<html><body>{banner.format(promo)}<main>{body}</main></body></html>"
+        for page_type in ("product", "collection", "service", "article"):
+            _, kept = _select(html, [0.9] * (len(_BANNER) + len(_DESCRIPTION)), page_type)
+            assert kept == set(_DESCRIPTION), (banner, page_type)
+    # A header inside the main element, a section or an article is theirs: its text stays.
+    for wrapper in ("main", "section", "article"):
+        html = f"<html><body><{wrapper}><header>{promo}</header>{body}</{wrapper}></body></html>"
+        doc = parse(html)
+        assert not comments.page_header_mask(doc).any(), wrapper
+        _, kept = _select(html, [0.9] * (len(_BANNER) + len(_DESCRIPTION)), "service")
+        assert kept == set(_BANNER + _DESCRIPTION), wrapper
+    # The banner's blocks are all the page holds: they stay (no rule empties a page).
+    html = f"<html><body><header>{promo}</header></body></html>"
+    _, kept = _select(html, [0.9] * len(_BANNER), "product")
+    assert kept == set(_BANNER)
+
+
+def test_a_header_nested_deeper_than_the_bound_without_a_section_is_left_alone() -> None:
+    deep = comments.HEADER_LEVELS + 5
+    html = (
+        "<html><body>"
+        + "<div>" * deep
+        + f"<header><p>{_BANNER[0]}</p></header>"
+        + "</div>" * deep
+        + f"<main><p>{_DESCRIPTION[0]}</p></main></body></html>"
+    )
+    assert not comments.page_header_mask(parse(html)).any()
+    shallow = html.replace("<div>" * deep, "<div>" * 3).replace("</div>" * deep, "</div>" * 3)
+    doc = parse(shallow)
+    assert [doc.texts[b] for b in np.flatnonzero(comments.page_header_mask(doc))] == [_BANNER[0]]

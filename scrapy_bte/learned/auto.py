@@ -179,6 +179,7 @@ def select(
             (rules.drop_post_furniture, comments.post_furniture_mask),
             (rules.drop_list_controls, comments.list_controls_mask),
             (rules.drop_page_footer, comments.page_footer_mask),
+            (rules.drop_page_header, comments.page_header_mask),
             (rules.drop_breadcrumbs, comments.breadcrumb_mask),
         ):
             if wanted:

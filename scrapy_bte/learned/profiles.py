@@ -68,6 +68,9 @@ class Profile:
     drop_list_controls: bool = False
     #: Blocks inside the page's footer go (:func:`~scrapy_bte.methods.comments.page_footer_mask`).
     drop_page_footer: bool = True
+    #: Blocks inside the page's banner go: a ``<header>`` outside the article, sections and main
+    #: element, or ``role="banner"`` (:func:`~scrapy_bte.methods.comments.page_header_mask`).
+    drop_page_header: bool = True
     #: Blocks inside a breadcrumb trail go (:func:`~scrapy_bte.methods.comments.breadcrumb_mask`).
     drop_breadcrumbs: bool = True
     #: Blocks in the comments on one post of a thread go (Q&A sites' comment lists under the
