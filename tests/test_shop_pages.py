@@ -114,8 +114,8 @@ def test_the_pages_banner_leaves_the_text_and_an_articles_or_sections_header_sta
     assert kept == set(_BANNER)
 
 
-def test_a_header_nested_deeper_than_the_bound_without_a_section_is_left_alone() -> None:
-    deep = comments.HEADER_LEVELS + 5
+def test_the_pages_banner_is_found_at_any_depth_and_a_sections_header_is_not() -> None:
+    deep = 3000
     html = (
         "<html><body>"
         + "<div>" * deep
@@ -123,7 +123,9 @@ def test_a_header_nested_deeper_than_the_bound_without_a_section_is_left_alone()
         + "</div>" * deep
         + f"<main><p>{_DESCRIPTION[0]}</p></main></body></html>"
     )
-    assert not comments.page_header_mask(parse(html)).any()
-    shallow = html.replace("<div>" * deep, "<div>" * 3).replace("</div>" * deep, "</div>" * 3)
-    doc = parse(shallow)
+    doc = parse(html)
     assert [doc.texts[b] for b in np.flatnonzero(comments.page_header_mask(doc))] == [_BANNER[0]]
+    sectioned = html.replace("<div>" * deep, "<section>" + "<div>" * deep).replace(
+        "</div>" * deep, "</div>" * deep + "</section>"
+    )
+    assert not comments.page_header_mask(parse(sectioned)).any()

@@ -214,3 +214,25 @@ def path_or(doc: Document, own: np.ndarray) -> np.ndarray:
     for jump in doc.skeleton.ancestor_jumps:
         acc |= acc[jump]
     return acc
+
+
+#: Sectioning elements and ``<main>``: a ``<header>`` or ``<footer>`` inside one is its own, not
+#: the page's (the rule of HTML's accessibility mapping for the banner and contentinfo landmarks).
+SECTIONING = ("article", "aside", "main", "nav", "section")
+
+
+def page_level(doc: Document, names: tuple[str, ...]) -> np.ndarray:
+    """Per element, whether it is one of ``names`` (``header``, ``footer``) and no sectioning
+    element (:data:`SECTIONING`) holds it: the page's own header or footer, not an article's,
+    a section's or a card's."""
+    sk = doc.skeleton
+    strings = sk.name_strings
+
+    def named(wanted: tuple[str, ...]) -> np.ndarray:
+        return np.fromiter((name in wanted for name in strings), bool, len(strings))[sk.el_name_id]
+
+    edges = named(names)
+    if not edges.any():
+        return edges
+    sectioned = path_or(doc, named(SECTIONING).astype(np.int64))[np.maximum(sk.parents, 0)] > 0
+    return edges & ~sectioned

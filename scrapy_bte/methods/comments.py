@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..core.document import Document
-from ..core.tree import AttributeReader, path_or
+from ..core.tree import AttributeReader, page_level, path_or
 from ..errors import ConfigError
 from ..evidence.hints import element_bits, group_bit
 from ..evidence.labels import label_features
@@ -209,18 +209,12 @@ _BANNER = AttributeReader(
     lambda raw: int(re.search(r"""(?:^|\s)role\s*=\s*["']?banner\b""", raw, re.IGNORECASE) is not None),
     ("banner",),
 )
-#: A ``<header>`` inside one of these is its section's or article's, not the page's banner (the
-#: rule of HTML's accessibility mapping).
-_SECTIONING = frozenset({"article", "aside", "main", "nav", "section"})
-#: How far up :func:`page_header_mask` looks for a sectioning element; a ``<header>`` deeper
-#: than this without one is left alone.
-HEADER_LEVELS = 64
 
 
 def page_header_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndarray:
     """Per block, whether it lies inside the page's banner: a ``<header>`` outside any article,
-    aside, main, nav or section element, or an element whose ``role`` is ``banner`` (``keep``
-    is not read, as for :func:`page_footer_mask`).
+    aside, main, nav or section element (:func:`~scrapy_bte.core.tree.page_level`), or an element
+    whose ``role`` is ``banner`` (``keep`` is not read, as for :func:`page_footer_mask`).
 
     The site's header holds its logo, menus, mega-menu panels and promotion bars, some of
     them long link-free text the block model keeps beside a list or a service page's sections.
@@ -230,24 +224,7 @@ def page_header_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndarra
     pages, two of dragnet's lose a headline its gold keeps (-0.05, -0.02) and two gain."""
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool)
-    own = _BANNER.per_element(doc)
-    sk = doc.skeleton
-    if "header" in sk.name_strings:
-        names, parents = sk.el_name, sk.el_parent
-        own = own.copy()
-        for el in np.flatnonzero(sk.el_name_id == sk.name_strings.index("header")).tolist():
-            up, banner = parents[el], True
-            for _ in range(HEADER_LEVELS):
-                if up <= 0:
-                    break
-                if names[up] in _SECTIONING:
-                    banner = False
-                    break
-                up = parents[up]
-            else:
-                banner = False
-            if banner:
-                own[el] = 1
+    own = _BANNER.per_element(doc) | page_level(doc, ("header",))
     if not np.count_nonzero(own):
         return np.zeros(doc.n_blocks, dtype=bool)
     return _inside(doc, own)

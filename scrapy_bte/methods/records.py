@@ -30,7 +30,7 @@ import numpy as np
 
 from ..core import accel
 from ..core.document import Document
-from ..core.tree import path_or
+from ..core.tree import page_level, path_or
 
 #: The C pass of :func:`class_shapes` (its Python twin: :func:`class_shapes_reference`).
 _RECORDS = accel.load("methods.records")
@@ -52,7 +52,6 @@ GROUP_SHARE = 0.15
 #: footer outside the sectioning elements (:func:`_inside_chrome`).
 _CHROME = ("nav", "aside")
 _PAGE_EDGES = ("header", "footer")
-_SECTIONING = ("article", "section", "main")
 
 #: A class attribute, searched in an attribute string's lower case: the pattern starts with
 #: its literal word, which the engine finds with a fast scan (a leading ``(?:^|\s)`` and
@@ -249,21 +248,14 @@ def _best_cards(found_words: np.ndarray, members: np.ndarray, blocks: np.ndarray
 
 def _inside_chrome(doc: Document) -> np.ndarray:
     """Per block, whether it lies inside the page's chrome: a ``<nav>`` or ``<aside>``, or a
-    ``<header>`` or ``<footer>`` of the page, not one of an ``<article>``, ``<section>`` or
-    ``<main>`` (a product card's own header holds its name)."""
+    ``<header>`` or ``<footer>`` of the page, not one of a sectioning element
+    (:func:`~scrapy_bte.core.tree.page_level`: a product card's own header holds its name)."""
     sk = doc.skeleton
     names = sk.name_strings
-
-    def named(wanted: tuple[str, ...]) -> np.ndarray:
-        return np.fromiter((name in wanted for name in names), bool, len(names))[sk.el_name_id]
-
-    own = named(_CHROME)
-    edges = named(_PAGE_EDGES)
-    if not (own.any() or edges.any()):
+    own = np.fromiter((name in _CHROME for name in names), bool, len(names))[sk.el_name_id]
+    own |= page_level(doc, _PAGE_EDGES)
+    if not own.any():
         return np.zeros(doc.n_blocks, dtype=bool)
-    if edges.any():
-        sectioned = path_or(doc, named(_SECTIONING).astype(np.int64))[np.maximum(sk.parents, 0)] > 0
-        own = own | (edges & ~sectioned)
     return path_or(doc, own.astype(np.int64))[doc.container] > 0
 
 
