@@ -662,3 +662,28 @@ def test_a_name_far_from_the_kept_text_or_unlike_the_title_stays_out() -> None:
     assert auto.name_block(near, np.arange(near.n_blocks) >= 2, _TENT) == 0
     assert auto.name_block(near, np.arange(near.n_blocks) >= 2, "Lightweight camping stoves") is None
     assert auto.name_block(near, np.zeros(near.n_blocks, dtype=bool), _TENT) is None
+
+
+def test_a_carousel_on_a_product_page_is_other_products() -> None:
+    """A strip of sponsored or similar items: its cards are records, yet not this product's text."""
+    cards = "".join(
+        f"<li class='carousel__item'><a href='/itm/{i}'>Trail tent number {i} for two walkers</a>"
+        f"<p>${100 + i}.00</p><p>Advertiser: seller_{i}</p></li>"
+        for i in range(6)
+    )
+    html = (
+        "<html><body><main><h1>Ridgeline 4 tent</h1>"
+        f"<div class='product-description'><p>{_SPEC}</p><p>{_SPEC.replace('four', 'three')}</p></div>"
+        f"<div class='carousel carousel--slides'><ul class='carousel__list'>{cards}</ul></div>"
+        "</main></body></html>"
+    )
+    doc = parse(html)
+    shop = comments.shop_furniture_mask(doc)
+    named = {doc.texts[b] for b in np.flatnonzero(shop)}
+    assert "Trail tent number 3 for two walkers" in named and "Advertiser: seller_5" in named
+    assert _SPEC not in named and "Ridgeline 4 tent" not in named
+    keep, _ = auto.select(doc, document_span(doc), default_model(), smooth=True, page_type="product")
+    kept = {doc.texts[b] for b in np.flatnonzero(keep)}
+    assert _SPEC in kept and not kept & named
+    # Other page types read their carousels as the model and the record rules decide.
+    assert not PROFILES["collection"].drop_shop_sections and not PROFILES["service"].drop_shop_sections

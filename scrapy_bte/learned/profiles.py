@@ -56,7 +56,7 @@ class Profile:
     #: (:func:`~scrapy_bte.methods.records.largest_group`): a listing's cards when the model
     #: kept none of them (short link titles, prices and bylines score as furniture).
     largest_records: bool = False
-    #: Blocks inside elements named for reviews or recommendations go (product pages:
+    #: Blocks inside elements named for reviews, recommendations or carousels go (product pages:
     #: :func:`~scrapy_bte.methods.comments.shop_furniture_mask`), before the keep decision,
     #: so a page whose only confident text was its reviews keeps what else it says.
     drop_shop_sections: bool = False

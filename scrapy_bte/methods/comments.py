@@ -74,7 +74,7 @@ def _names(raw: str, pattern: re.Pattern[str], attributes: re.Pattern[str] = SEC
 #: Per distinct attribute string, 1 where it names a comment section.
 _SECTIONS = AttributeReader(lambda raw: int(_names(raw, COMMENT_SECTION_RE)), COMMENT_SECTION_WORDS)
 
-#: Per distinct attribute string, 1 where it names a shop's reviews or recommendations: product
+#: Per distinct attribute string, 1 where it names a shop's reviews, recommendations or carousels: product
 #: pages' furniture (2 of WCXB's 85 product pages keep a review in their gold).
 _SHOP_SECTIONS = AttributeReader(lambda raw: int(_names(raw, SHOP_SECTION_RE)), SHOP_SECTION_WORDS)
 
@@ -166,8 +166,8 @@ def section_mask(doc: Document) -> np.ndarray:
 
 
 def shop_furniture_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndarray:
-    """Per block, whether it lies inside an element named for reviews or recommendations
-    (with ``keep``, the kept blocks, inside none that holds half the kept words: :func:`_holders`)."""
+    """Per block, whether it lies inside an element named for reviews, recommendations or a
+    carousel of other products (with ``keep``, the kept blocks, inside none that holds half the kept words: :func:`_holders`)."""
     return _mask(doc, _SHOP_SECTIONS, keep)
 
 
