@@ -344,6 +344,19 @@ def test_post_furniture_is_the_user_card_signature_and_buttons_of_a_post() -> No
     assert not any(PROFILES[t].drop_post_furniture for t in PROFILES if t != "forum")
 
 
+def test_invisions_author_pane_is_post_furniture() -> None:
+    post = (
+        "<article class='cPost ipsBox'><aside class='ipsComment_author cAuthorPane ipsColumn'>"
+        "<h3 class='cAuthorPane_author'>gardenpath</h3><ul class='cAuthorPane_info'><li>Members</li>"
+        "<li>3.5k posts</li></ul></aside><div class='ipsColumn_fluid'><div class='cPost_contentWrap'>"
+        f"<div data-role='commentContent' class='ipsType_normal'><p>{_SUMMARIES[1]}</p></div></div></div></article>"
+    )
+    doc = parse(f"<html><body>{post}</body></html>")
+    inside = dict(zip(doc.texts, comments.post_furniture_mask(doc).tolist()))
+    assert inside["gardenpath"] and inside["Members"] and inside["3.5k posts"]
+    assert inside[_SUMMARIES[1]] is False
+
+
 def test_reviews_leave_the_decision_so_a_product_page_keeps_its_specs() -> None:
     """A shop page whose only confident text is its reviews: without them, the specs are the content."""
     specs = ["Body: Alder", "Neck: Maple", "Frets: 22 medium jumbo", "Scale: 648 mm", "Pickups: three single coils"]
