@@ -185,12 +185,7 @@ def test_the_documented_item_is_what_the_crawl_exports(exported: dict[str, list[
 # -- pages that are not articles --------------------------------------------------------------
 #: Checks the default extraction fails on these honestly written pages, each with its reason
 #: (name, check) -> reason. ``strict``: a check that starts passing must leave this table.
-_PRODUCT = "product profile (classifier: product 0.987)"
-KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    ("cryptic-crosswords-volume-3", "f1"): f"{_PRODUCT}: P 0.87, R 0.98, F1 0.92; "
-    "the delivery box and the SKU line are kept",
-    ("cryptic-crosswords-volume-3", "shipping"): f"{_PRODUCT} keeps the delivery and returns box",
-}
+KNOWN_FAILURES: dict[tuple[str, str], str] = {}
 
 
 def _page_params(checks: list[tuple[str, str]]) -> list[Any]:

@@ -677,6 +677,30 @@ def test_a_name_far_from_the_kept_text_or_unlike_the_title_stays_out() -> None:
     assert auto.name_block(near, np.zeros(near.n_blocks, dtype=bool), _TENT) is None
 
 
+@pytest.mark.parametrize("heading", ["Delivery & returns", "Shipping and returns", "Versand & Rückgabe"])
+def test_a_delivery_and_returns_box_is_the_shops_terms_and_does_not_part_the_name(heading: str) -> None:
+    """The shop's delivery and returns terms say what every product of the shop gets, not what this
+    one is: the box its heading opens goes, and its blocks do not count as distance between the
+    product's name and its description (the name, then a price, then the box, then the text)."""
+    terms = "".join(f"<li>Free returns within {d} days of the order</li>" for d in (14, 30, 60))
+    html = (
+        f"<html><head><title>{_TENT}</title></head><body><main><div class='pdp'><h1>{_TENT}</h1>"
+        "<p class='price'>$ 129.00</p><p class='stock'>In stock</p>"
+        f"<div class='box-7'><h3>{heading}</h3><ul>{terms}</ul></div>"
+        f"<div class='product-description'><p>{_SPEC}</p><p>{_SPEC.replace('four', 'three')}</p></div>"
+        "</div></main></body></html>"
+    )
+    doc = parse(html)
+    assert [doc.texts[b] for b in never_body.shop_headings(doc)] == [heading]
+    reach = auto.NAME_REACH
+    assert doc.texts.index(_SPEC) - doc.texts.index(_TENT) > reach  # near only without the box
+    model = FixedModel([0.1, 0.1, 0.1] + [0.9] * (doc.n_blocks - 3))
+    kept = [doc.texts[b] for b in np.flatnonzero(_select(doc, model, "product"))]
+    assert kept == [_TENT, _SPEC, _SPEC.replace("four", "three")]
+    # On an article, a heading of that name is no shop's box.
+    assert heading in [doc.texts[b] for b in np.flatnonzero(_select(doc, model, "article"))]
+
+
 def test_a_carousel_on_a_product_page_is_other_products() -> None:
     """A strip of sponsored or similar items: its cards are records, yet not this product's text."""
     cards = "".join(

@@ -184,9 +184,11 @@ def select(
         ):
             if wanted:
                 keep = _leave(keep, named(doc, keep), reasons)
+        boxes = None
         if rules.drop_shop_sections:
-            # The boxes a shop heads with "You may also like" or "Similar items", however named.
-            keep = _leave(keep, boxed_furniture(doc, keep, shop_headings(doc)), reasons)
+            # The boxes a shop heads with "You may also like" or "Delivery & returns", however named.
+            boxes = boxed_furniture(doc, keep, shop_headings(doc))
+            keep = _leave(keep, boxes, reasons)
         # A modal window's text (a shop's policies, a size chart, a sign-in box) is never content.
         inside = dialogs.dialog_mask(doc)
         if overlay is not None:
@@ -211,7 +213,7 @@ def select(
             copied[copies] = True
             keep = _leave(keep, copied, reasons, Reason.REPEATED)
         if rules.keep_name:
-            name = name_block(doc, keep, title)
+            name = name_block(doc, keep, title, boxes)
             if name is not None and not keep[name]:
                 keep = keep.copy()
                 keep[name] = True
@@ -276,19 +278,23 @@ def filler_mask(doc: Document) -> np.ndarray:
     return out
 
 
-def name_block(doc: Document, keep: np.ndarray, title: str | None) -> int | None:
+def name_block(doc: Document, keep: np.ndarray, title: str | None, boxes: np.ndarray | None = None) -> int | None:
     """The block naming a product beside its kept text: the first ``<h1>`` that repeats the page's
     title (:func:`~scrapy_bte.evidence.zones.headline_mask`), within :data:`NAME_REACH` blocks of a
     kept one; None without one. The name is one of the details a product page states, and
     the block model, trained mostly on articles, scores a headline as furniture. One far from
-    the kept text heads another part of the page (a gallery, a buy box)."""
+    the kept text heads another part of the page (a gallery, a buy box). The blocks of the
+    shop's named ``boxes`` (its delivery and returns terms between the buy box and the
+    description) are not counted."""
     kept = keep.nonzero()[0]
     if not len(kept):
         return None
+    # Blocks in the shop's named boxes ("Delivery & returns") do not count as distance.
+    steps = np.arange(doc.n_blocks) if boxes is None else np.cumsum(~boxes)
     opener = doc.opener
     for b in headline_mask(doc, title).nonzero()[0].tolist():
         if opener[b] == "h1":
-            return b if int(np.abs(kept - b).min()) <= NAME_REACH else None
+            return b if int(np.abs(steps[kept] - steps[b]).min()) <= NAME_REACH else None
     return None
 
 
