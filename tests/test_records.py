@@ -185,6 +185,32 @@ def test_repeated_paragraph_is_kept_once() -> None:
     assert auto.drop_repeats(short, np.ones(short.n_blocks, dtype=bool)).all()
 
 
+def test_a_documentation_pages_tabs_keep_their_repeated_steps_and_drop_repeated_code() -> None:
+    """A quickstart gives the same step in each language's tab, and its gold keeps each: on
+    documentation pages a repeated paragraph stays, while code shown twice (the source and its
+    live example) is one copy too many. Other profiles drop both."""
+    step = "Replace the value for the sender with the phone number you were given in your console."
+    code = "<pre>client = Client(account, token)\nclient.messages.create(body='Hello there', to=number)</pre>"
+    tabs = "".join(
+        f"<div role='tabpanel' class='tab-{lang}'><p>{step}</p><pre>{lang} install helper-library --save</pre></div>"
+        for lang in ("node", "python", "ruby")
+    )
+    html = f"<html><body><main><h1>Send a message</h1>{tabs}{code}<p>The sample again:</p>{code}</main></body></html>"
+    doc = parse(html)
+    keep = np.ones(doc.n_blocks, dtype=bool)
+    texts = doc.texts
+    docs = [texts[b] for b in np.flatnonzero(auto.drop_repeats(doc, keep, prose=False))]
+    sample = next(t for t in texts if t.startswith("client = "))
+    assert docs.count(step) == 3 and docs.count(sample) == 1
+    other = [texts[b] for b in np.flatnonzero(auto.drop_repeats(doc, keep))]
+    assert other.count(step) == 1 and other.count(sample) == 1
+    assert not PROFILES["documentation"].drop_repeated_prose
+    assert all(PROFILES[t].drop_repeated_prose for t in PROFILES if t != "documentation")
+    model = FixedModel([0.9] * doc.n_blocks)
+    kept, _ = auto.select(doc, document_span(doc), model, smooth=True, page_type="documentation")  # type: ignore[arg-type]
+    assert [texts[b] for b in np.flatnonzero(kept)].count(step) == 3
+
+
 _SECTIONS = ["Installing the command line tool", "Setting up the project", "Running the first crawl"]
 
 

@@ -64,6 +64,9 @@ FILLER_SHARE = 0.05
 #: no page of another type changed by more than 0.001.
 NAME_REACH = 5
 
+#: The openers of code blocks, whose repeats go where repeated prose stays (:func:`drop_repeats`).
+_CODE = frozenset(("pre", "code"))
+
 #: The largest record group (:func:`~scrapy_bte.methods.records.largest_group`) joins a listing's
 #: kept text only when its new blocks hold this many times the kept words: the model missed the
 #: cards. Where the kept text is already as long, the group is a sidebar beside a body (an
@@ -204,7 +207,7 @@ def select(
         if rules.drop_tabs:
             keep = _leave(keep, filters.tab_label_mask(doc, keep), reasons)
         if rules.drop_repeats:
-            keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates)
+            keep = drop_repeats(doc, keep, reasons, templates=rules.drop_templates, prose=rules.drop_repeated_prose)
         elif rules.drop_copies:
             keep = _leave(keep, copy_mask(doc, keep), reasons, Reason.REPEATED)
         copies = hidden_copies(doc, keep)
@@ -338,12 +341,19 @@ def one_body(doc: Document, keep: np.ndarray) -> bool:
 
 
 def drop_repeats(
-    doc: Document, keep: np.ndarray, reasons: np.ndarray | None = None, *, templates: bool = False
+    doc: Document,
+    keep: np.ndarray,
+    reasons: np.ndarray | None = None,
+    *,
+    templates: bool = False,
+    prose: bool = True,
 ) -> np.ndarray:
     """``keep`` without the kept blocks of :data:`REPEAT_WORDS` words or more whose text
     (in any case) an earlier kept block already holds, without a table of contents' entries
     (:func:`contents_entries`), and (``templates``) without the short template texts every
-    record repeats (:data:`TEMPLATE_MIN`)."""
+    record repeats (:data:`TEMPLATE_MIN`). With ``prose`` False only code (``<pre>``,
+    ``<code>``) counts as a repeat: a documentation page's tabs say the same step once per
+    language, and its gold keeps each."""
     seen: set[str] = set()
     repeats = contents_entries(doc, keep)
     # The entries go first: the heading each one repeats is the copy that stays.
@@ -352,7 +362,10 @@ def drop_repeats(
         rest = keep.copy()
         rest[repeats] = False
     texts = doc.texts
+    opener = doc.opener
     for b in np.flatnonzero(rest & (doc.words >= REPEAT_WORDS)).tolist():
+        if not prose and opener[b] not in _CODE:
+            continue
         key = texts[b].lower()
         if key in seen:
             repeats.append(b)
