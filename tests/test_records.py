@@ -727,6 +727,24 @@ def test_a_delivery_and_returns_box_is_the_shops_terms_and_does_not_part_the_nam
     assert heading in [doc.texts[b] for b in np.flatnonzero(_select(doc, model, "article"))]
 
 
+def test_testimonials_on_a_product_page_are_its_reviews() -> None:
+    """A slider of buyers' quotes named ``testimonials`` is the product's reviews under another name."""
+    quotes = "".join(
+        f"<div class='glide__slide'><p>Bought this for my {who} and we use it every single morning now.</p></div>"
+        for who in ("father", "sister", "neighbour")
+    )
+    html = (
+        "<html><body><main><h1>Ridgeline 4 tent</h1>"
+        f"<div class='product-description'><p>{_SPEC}</p></div>"
+        f"<div class='bb-slider-testimonials'>{quotes}</div></main></body></html>"
+    )
+    doc = parse(html)
+    named = {doc.texts[b] for b in np.flatnonzero(comments.shop_furniture_mask(doc))}
+    assert named == {t for t in doc.texts if t.startswith("Bought this")} and len(named) == 3
+    keep, _ = auto.select(doc, document_span(doc), default_model(), smooth=True, page_type="product")
+    assert not {doc.texts[b] for b in np.flatnonzero(keep)} & named
+
+
 def test_a_carousel_on_a_product_page_is_other_products() -> None:
     """A strip of sponsored or similar items: its cards are records, yet not this product's text."""
     cards = "".join(
