@@ -179,6 +179,30 @@ def test_unclosed_script_ends_at_next_end_tag_so_article_survives():
     assert "An article sentence that matters." in extract(html).text
 
 
+def test_an_unclosed_button_ends_where_its_container_closes_so_the_article_survives():
+    """A poll whose last answer's ``<button>`` is never closed: browsers end the button where the
+    markup closes an element around it, and so does step 0, instead of dropping everything up to
+    the next button's end tag (the rest of the article). A button's own content stays out."""
+    said = "The history of project management spans thousands of years of building. " * 4
+    html = (
+        "<html><body><article><h1>Guide</h1><p>" + "Planning a project starts with its goals. " * 5 + "</p>"
+        "<aside class='poll'><h3>How do you begin a project?</h3><div class='answers'>"
+        "<div><button data-answer='1'><span>Set goals</span></button></div>"
+        "<div><button data-answer='2'><span>Choose teams</span></div></div></aside>"
+        f"<h2>A brief history</h2><p>{said}</p><p>{said.replace('history', 'practice')}</p></article>"
+        "<footer><button type='button'>Back to top</button><p>Imprint</p></footer></body></html>"
+    )
+    cleaned = step0(html)[0]
+    assert "A brief history" in cleaned and "Imprint" in cleaned
+    assert "Set goals" not in cleaned and "Choose teams" not in cleaned and "Back to top" not in cleaned
+    text = extract(html).text
+    assert said.strip() in text and "practice of project management" in text
+    # Elements opened inside the button close inside it; another button's start tag ends the open one.
+    assert step0("<button>a<div>in</div>b</button>c")[0] == "c"
+    assert step0("<p><button>a<button>b</button>c</p>")[0] == "<p>c</p>"
+    assert step0("<ul><li><button>x</li><li>y</li></ul><button>z</button>")[0] == "<ul><li></li><li>y</li></ul>"
+
+
 def test_blocks_carry_features():
     doc = build(page("<div><p>one two <a href='#'>three four</a></p><p>five six seven</p><br>eight</div>"))
     assert doc.texts == ["one two three four", "five six seven", "eight"]

@@ -20,7 +20,7 @@
 #define FLAG_BLOCK 1
 
 /* Configuration, set once by configure() from the Python tables. */
-#define MAX_NAMES 32
+#define MAX_NAMES 64
 #define MAX_RANGES 64
 static char drop_names[MAX_NAMES][16];
 static Py_ssize_t drop_len[MAX_NAMES];
@@ -29,6 +29,9 @@ static unsigned char drop_first[128]; /* 1 for the first letter of a dropped nam
 static char resume_names[MAX_NAMES][16];
 static Py_ssize_t resume_len[MAX_NAMES];
 static int n_resume = 0;
+static char closer_names[MAX_NAMES][16]; /* document.BUTTON_ENDS */
+static Py_ssize_t closer_len[MAX_NAMES];
+static int n_closer = 0, drop_button = -1;
 static Py_UCS4 cjk_ranges[MAX_RANGES][2], sea_ranges[MAX_RANGES][2];
 static int n_cjk = 0, n_sea = 0;
 static double cjk_weight = 0.0, sea_weight = 0.0;
@@ -255,21 +258,23 @@ static int index_of(const char (*names)[16], int count, const char *name)
 }
 
 PyDoc_STRVAR(configure_doc,
-             "configure(drop, resume, cjk_ranges, sea_ranges, cjk_weight, sea_weight, separator_chars, flags,\n"
+             "configure(drop, resume, button_ends, cjk_ranges, sea_ranges, cjk_weight, sea_weight, separator_chars,\n"
+             "          flags,"
              "          void_names, autoclose, close_search)\n\n"
              "Load the tables of scrapy_bte.core.document and scrapy_bte.core.scripts.");
 
 static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
 {
-    PyObject *drop, *resume, *cjk, *sea, *flags, *voids, *closes;
+    PyObject *drop, *resume, *closers, *cjk, *sea, *flags, *voids, *closes;
     double cw, sw;
     Py_ssize_t sep, search;
-    if (!PyArg_ParseTuple(args, "OOOOddnO!O!O!n", &drop, &resume, &cjk, &sea, &cw, &sw, &sep, &PyDict_Type, &flags,
-                          &PyFrozenSet_Type, &voids, &PyDict_Type, &closes, &search))
+    if (!PyArg_ParseTuple(args, "OOOOOddnO!O!O!n", &drop, &resume, &closers, &cjk, &sea, &cw, &sw, &sep, &PyDict_Type,
+                          &flags, &PyFrozenSet_Type, &voids, &PyDict_Type, &closes, &search))
         return NULL;
     configured = 0;
     if (copy_names(drop, drop_names, drop_len, &n_drop, "drop names") < 0 ||
         copy_names(resume, resume_names, resume_len, &n_resume, "resume names") < 0 ||
+        copy_names(closers, closer_names, closer_len, &n_closer, "button end names") < 0 ||
         copy_ranges(cjk, cjk_ranges, &n_cjk) < 0 || copy_ranges(sea, sea_ranges, &n_sea) < 0)
         return NULL;
     memset(drop_first, 0, sizeof drop_first);
@@ -278,6 +283,7 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
     drop_script = index_of((const char (*)[16])drop_names, n_drop, "script");
     drop_style = index_of((const char (*)[16])drop_names, n_drop, "style");
     drop_title = index_of((const char (*)[16])drop_names, n_drop, "title");
+    drop_button = index_of((const char (*)[16])drop_names, n_drop, "button");
     cjk_weight = cw;
     sea_weight = sw;
     separator_chars = sep;

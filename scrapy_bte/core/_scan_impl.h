@@ -93,6 +93,63 @@ static Py_ssize_t SUF(find_any_end)(const CH *s, Py_ssize_t n, Py_ssize_t pos)
     }
 }
 
+/* Where a <button> whose content starts at from, and whose end tag is at stop, ends as browsers
+ * read it (document.button_end): at the first end tag of closer_names not opened inside it, or at
+ * another <button> start tag; -1 where its content is all its own. */
+static Py_ssize_t SUF(button_end)(const CH *s, Py_ssize_t from, Py_ssize_t stop)
+{
+    int opened[MAX_NAMES] = {0};
+    Py_ssize_t i = from;
+    for (;;) {
+        Py_ssize_t k = SUF(find_ch)(s, stop, i, '<');
+        if (k < 0)
+            return -1;
+        i = k + 1;
+        Py_ssize_t j = k + 1;
+        int end = 0;
+        if (j < stop && s[j] == '/') {
+            end = 1;
+            j++;
+        }
+        if (j >= stop)
+            continue;
+        Py_UCS4 c = low_char(s[j]);
+        if (c < 'a' || c > 'z')
+            continue;
+        char name[16];
+        Py_ssize_t len = 0;
+        while (j < stop) {
+            c = low_char(s[j]);
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+                break;
+            if (len < 15)
+                name[len] = (char)c;
+            len++;
+            j++;
+        }
+        if (j < stop) {
+            Py_UCS4 t = s[j];
+            if (!(t == ' ' || t == '\t' || t == '\n' || t == '\r' || t == '\f' || t == '/' || t == '>'))
+                continue;
+        }
+        if (len >= 16)
+            continue;
+        if (!end && len == 6 && memcmp(name, "button", 6) == 0)
+            return k;
+        for (int w = 0; w < n_closer; w++) {
+            if (closer_len[w] == len && memcmp(closer_names[w], name, (size_t)len) == 0) {
+                if (!end)
+                    opened[w]++;
+                else if (opened[w])
+                    opened[w]--;
+                else
+                    return k;
+                break;
+            }
+        }
+    }
+}
+
 /* Step 0: copy s to out without comments, declarations, dropped elements and the cut
  * spans (cut[2j] <= k < cut[2j + 1], increasing and disjoint, each starting at a "<"; ncut
  * of them). Returns the output length; t0 and t1 bound the first closed <title>'s text. */
@@ -101,6 +158,7 @@ static Py_ssize_t SUF(step0)(const CH *s, Py_ssize_t n, CH *out, Py_ssize_t *t0,
 {
     Py_ssize_t pos = 0, o = 0, i = 0, next_cut = 0;
     unsigned int unclosed = 0;
+    Py_ssize_t button_c0 = -1, button_c1 = -1;
     *t0 = *t1 = -1;
     for (;;) {
         /* _OPEN_RE: "<!", "<?" or "<name" of a dropped element before white space, "/" or ">". */
@@ -189,8 +247,20 @@ static Py_ssize_t SUF(step0)(const CH *s, Py_ssize_t n, CH *out, Py_ssize_t *t0,
         }
         Py_ssize_t c0 = 0, c1 = 0;
         int found = 0;
-        if (!(unclosed & (1u << which)))
+        if (unclosed & (1u << which)) {
+            found = 0;
+        } else if (which == drop_button && button_c0 > open_end) {
+            /* Buttons that end before it share one end tag: found once. */
+            found = 1;
+            c0 = button_c0;
+            c1 = button_c1;
+        } else {
             found = SUF(find_end_tag)(s, n, drop_names[which], drop_len[which], open_end + 1, &c0, &c1);
+            if (which == drop_button && found) {
+                button_c0 = c0;
+                button_c1 = c1;
+            }
+        }
         if (!found) {
             unclosed |= 1u << which;
             if (which == drop_script || which == drop_style) {
@@ -201,6 +271,14 @@ static Py_ssize_t SUF(step0)(const CH *s, Py_ssize_t n, CH *out, Py_ssize_t *t0,
             }
             i = pos;
             continue;
+        }
+        if (which == drop_button) {
+            Py_ssize_t at = SUF(button_end)(s, open_end + 1, c0);
+            if (at >= 0) {
+                pos = at; /* its end lies before its end tag: the markup after it stays */
+                i = pos;
+                continue;
+            }
         }
         if (which == drop_title && *t0 < 0) {
             *t0 = open_end + 1;

@@ -53,6 +53,20 @@ _DROP = frozenset(
     {"script", "style", "title", "template", "svg", "math", "noscript", "select", "button", "textarea", "iframe"}
 )
 _OPEN_RE = re.compile(r"<(?:!|\?|(" + "|".join(sorted(_DROP)) + r")(?=[\s/>]))")
+#: The end tags that end an open ``<button>`` as browsers parse one: an element that holds the
+#: button closes (HTML's "in body" end tags of these names pop it), where the button was opened
+#: inside that element, not within the button. A page that never closes a button (a poll's last
+#: answer) would otherwise lose everything up to the next button's end tag: the rest of an
+#: article, its footer and all. A ``<button>`` start tag ends the open one too.
+BUTTON_ENDS = tuple(
+    sorted(
+        """address article aside blockquote body center dd details dialog dir div dl dt fieldset figcaption
+        figure footer form h1 h2 h3 h4 h5 h6 header hgroup html li listing main menu nav ol pre search section
+        summary table tbody td tfoot th thead tr ul""".split()
+    )
+)
+_BUTTON_END_SET = frozenset(BUTTON_ENDS)
+_TAG_NAME_RE = re.compile(r"<(/?)([a-z][a-z0-9]*)(?=[ \t\n\r\f/>]|$)")
 _COMMENT_END_RE = re.compile(r"--!?>")
 _SCRIPTLIKE = frozenset({"script", "style"})
 # Where an unclosed script or style ends: the next end tag, or a start tag
@@ -250,6 +264,25 @@ def step0(markup: str, spans: Sequence[tuple[int, int]] = ()) -> tuple[str, str 
     return cleaned, (clean_text(markup[start:end]) if start >= 0 else None)
 
 
+def button_end(low: str, start: int, stop: int) -> int:
+    """Where a ``<button>`` whose content starts at ``start`` in lower-cased markup, and whose end
+    tag is at ``stop``, ends as browsers read it: at the first end tag of :data:`BUTTON_ENDS` not
+    opened inside it, or at another ``<button>`` start tag; -1 where its content is all its own."""
+    opened: dict[str, int] = {}
+    for m in _TAG_NAME_RE.finditer(low, start, stop):
+        name = m.group(2)
+        if m.group(1):
+            if name in _BUTTON_END_SET:
+                if not opened.get(name):
+                    return m.start()
+                opened[name] -= 1
+        elif name == "button":
+            return m.start()
+        elif name in _BUTTON_END_SET:
+            opened[name] = opened.get(name, 0) + 1
+    return -1
+
+
 def step0_reference(markup: str, spans: Sequence[tuple[int, int]] = ()) -> tuple[str, str | None]:
     """The Python reference of :func:`step0`."""
     # Searching a lower-cased copy keeps every scan in C; U+0130 is the one
@@ -262,6 +295,7 @@ def step0_reference(markup: str, spans: Sequence[tuple[int, int]] = ()) -> tuple
     n = len(markup)
     search = _OPEN_RE.search
     unclosed: set[str] = set()  # names with no end tag left: never search again
+    button_close: tuple[int, int] | None = None
     cuts = iter(spans)
     span = next(cuts, None)
     while True:
@@ -294,7 +328,14 @@ def step0_reference(markup: str, spans: Sequence[tuple[int, int]] = ()) -> tuple
         if open_end < 0:
             pos = n
             break
-        close = None if name in unclosed else _find_end_tag(low, name, open_end + 1)
+        if name in unclosed:
+            close = None
+        elif name == "button" and button_close is not None and button_close[0] > open_end:
+            close = button_close  # buttons that end before it share one end tag: found once
+        else:
+            close = _find_end_tag(low, name, open_end + 1)
+            if name == "button":
+                button_close = close
         if close is None:
             unclosed.add(name)
             # Unclosed: scripts and styles end where markup resumes (libxml2
@@ -306,6 +347,11 @@ def step0_reference(markup: str, spans: Sequence[tuple[int, int]] = ()) -> tuple
             else:
                 pos = open_end + 1
             continue
+        if name == "button":
+            ends = button_end(low, open_end + 1, close[0])
+            if ends >= 0:
+                pos = ends  # its end lies before its end tag: the markup after it stays
+                continue
         if name == "title" and title is None:
             title = clean_text(markup[open_end + 1 : close[0]])
         pos = close[1]
@@ -1019,6 +1065,7 @@ if _SCAN.module is not None:
     _SCAN.module.configure(
         sorted(_DROP),
         _RESUME,
+        BUTTON_ENDS,
         scripts.CJK_RANGES,
         scripts.SEA_RANGES,
         scripts.CJK_WEIGHT,
