@@ -203,6 +203,19 @@ def test_an_unclosed_button_ends_where_its_container_closes_so_the_article_survi
     assert step0("<ul><li><button>x</li><li>y</li></ul><button>z</button>")[0] == "<ul><li></li><li>y</li></ul>"
 
 
+def test_a_self_closed_svg_is_empty_and_the_text_after_it_stays():
+    """SVG and MathML honour "/>": ``<svg .../>`` is an empty icon, not the start of a drawing that
+    runs to the next ``</svg>`` (the article between them). HTML's own elements ignore the slash."""
+    body = "An article paragraph that sits between two icons and must survive them. " * 4
+    html = f"<html><body><article><h1>Title</h1><svg class='icon' /><p>{body}</p><svg><path d='M0'/>drawn</svg></article></body></html>"
+    cleaned = step0(html)[0]
+    assert body in cleaned and "drawn" not in cleaned
+    assert body.strip() in extract(html).text
+    # A slash inside an unquoted value is part of the value; a button's slash is ignored.
+    assert step0("<svg a=b/>gone</svg>after")[0] == "after"
+    assert step0("<button/>label</button>after")[0] == "after"
+
+
 def test_blocks_carry_features():
     doc = build(page("<div><p>one two <a href='#'>three four</a></p><p>five six seven</p><br>eight</div>"))
     assert doc.texts == ["one two three four", "five six seven", "eight"]

@@ -31,7 +31,7 @@ static Py_ssize_t resume_len[MAX_NAMES];
 static int n_resume = 0;
 static char closer_names[MAX_NAMES][16]; /* document.BUTTON_ENDS */
 static Py_ssize_t closer_len[MAX_NAMES];
-static int n_closer = 0, drop_button = -1;
+static int n_closer = 0, drop_button = -1, drop_svg = -1, drop_math = -1;
 static Py_UCS4 cjk_ranges[MAX_RANGES][2], sea_ranges[MAX_RANGES][2];
 static int n_cjk = 0, n_sea = 0;
 static double cjk_weight = 0.0, sea_weight = 0.0;
@@ -284,6 +284,8 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
     drop_style = index_of((const char (*)[16])drop_names, n_drop, "style");
     drop_title = index_of((const char (*)[16])drop_names, n_drop, "title");
     drop_button = index_of((const char (*)[16])drop_names, n_drop, "button");
+    drop_svg = index_of((const char (*)[16])drop_names, n_drop, "svg");
+    drop_math = index_of((const char (*)[16])drop_names, n_drop, "math");
     cjk_weight = cw;
     sea_weight = sw;
     separator_chars = sep;

@@ -240,10 +240,22 @@ static Py_ssize_t SUF(step0)(const CH *s, Py_ssize_t n, CH *out, Py_ssize_t *t0,
             i = pos;
             continue;
         }
-        Py_ssize_t open_end = SUF_find_gt(s, n, start + 1 + drop_len[which]);
+        Py_ssize_t name_end = start + 1 + drop_len[which];
+        Py_ssize_t open_end = SUF_find_gt(s, n, name_end);
         if (open_end < 0) {
             pos = n;
             break;
+        }
+        if ((which == drop_svg || which == drop_math) && open_end - 1 >= name_end && s[open_end - 1] == '/') {
+            /* "<svg/>": an empty element, as foreign content reads it (document.self_closing). */
+            Py_ssize_t slash = open_end - 1;
+            Py_UCS4 b = slash > name_end ? s[slash - 1] : 0;
+            if (slash == name_end || b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '"' ||
+                b == '\'') {
+                pos = open_end + 1;
+                i = pos;
+                continue;
+            }
         }
         Py_ssize_t c0 = 0, c1 = 0;
         int found = 0;

@@ -264,6 +264,18 @@ def step0(markup: str, spans: Sequence[tuple[int, int]] = ()) -> tuple[str, str 
     return cleaned, (clean_text(markup[start:end]) if start >= 0 else None)
 
 
+#: SVG and MathML, where a start tag closed with "/>" is an empty element (HTML ignores the slash).
+_FOREIGN = frozenset({"svg", "math"})
+
+
+def self_closing(low: str, name_end: int, close: int) -> bool:
+    """Whether the start tag whose name ends at ``name_end`` and whose ``>`` is at ``close`` ends
+    with "/>": the slash right after the name, white space or a quoted value (in an unquoted
+    value, as in ``<svg a=b/>``, it is part of the value)."""
+    slash = close - 1
+    return slash >= name_end and low[slash] == "/" and (slash == name_end or low[slash - 1] in " \t\n\r\f\"'")
+
+
 def button_end(low: str, start: int, stop: int) -> int:
     """Where a ``<button>`` whose content starts at ``start`` in lower-cased markup, and whose end
     tag is at ``stop``, ends as browsers read it: at the first end tag of :data:`BUTTON_ENDS` not
@@ -328,6 +340,9 @@ def step0_reference(markup: str, spans: Sequence[tuple[int, int]] = ()) -> tuple
         if open_end < 0:
             pos = n
             break
+        if name in _FOREIGN and self_closing(low, m.end(), open_end):
+            pos = open_end + 1  # "<svg/>": an empty element, as foreign content reads it
+            continue
         if name in unclosed:
             close = None
         elif name == "button" and button_close is not None and button_close[0] > open_end:
