@@ -259,8 +259,7 @@ static int index_of(const char (*names)[16], int count, const char *name)
 
 PyDoc_STRVAR(configure_doc,
              "configure(drop, resume, button_ends, cjk_ranges, sea_ranges, cjk_weight, sea_weight, separator_chars,\n"
-             "          flags,"
-             "          void_names, autoclose, close_search)\n\n"
+             "          flags, void_names, autoclose, close_search)\n\n"
              "Load the tables of scrapy_bte.core.document and scrapy_bte.core.scripts.");
 
 static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
