@@ -194,7 +194,16 @@ def _type_name(annotation: Any) -> str:
     return str(annotation).replace("typing.", "")
 
 
+#: Decimals of the scores an example shows: the last digits of a float32 model's scores differ
+#: between CPUs (numpy's vector paths), and an example is not a reference value.
+SHOWN_DECIMALS = 4
+
+
 def _shorten(value: Any) -> Any:
+    if isinstance(value, float):
+        return round(value, SHOWN_DECIMALS)
+    if isinstance(value, dict):  # an item's scores sit under its ``bte`` key
+        return {key: _shorten(inner) for key, inner in value.items()}
     if isinstance(value, str) and len(value) > CUT:
         return value[:CUT].rstrip() + " ..."
     return value
@@ -234,7 +243,7 @@ def cli_json_example() -> str:
     return (
         "```console\n$ scrapy-bte extract --format json " + SHOWN + "\n```\n\n"
         "```json\n" + json.dumps([sample], indent=1, ensure_ascii=False) + "\n```\n\n"
-        f"(Shortened: each object has {len(page)} keys, every key of `Extraction.to_dict()` and `source`.)"
+        f"(Shortened, scores rounded: each object has {len(page)} keys, every key of `Extraction.to_dict()` and `source`.)"
     )
 
 
@@ -261,7 +270,8 @@ def library_example() -> str:
 
 
 def sample_item(item: dict[str, Any]) -> str:
-    """An exported item of the example crawl as the README shows it: path-free URL, long texts cut."""
+    """An exported item of the example crawl as the README shows it: path-free URL, long texts cut,
+    scores rounded."""
     shown = {key: _shorten(value) for key, value in item.items()}
     shown["url"] = re.sub(r"^file://.*?/example_project/", "file:///path/to/scrapy-bte/example_project/", item["url"])
     return "```json\n" + json.dumps(shown, indent=1, ensure_ascii=False) + "\n```"
