@@ -233,7 +233,11 @@ def _extract_document(
     read = read_document(doc, url, wanted if not declared or "canonical_url" in wanted else (*wanted, "canonical_url"))
     # Before the block features, so the class hints it reads are computed once for the page and shared.
     kind = _page_type.classify(doc, read.canonical_url if declared else url, declared=declared) if typed else None
-    rules_type = "article" if kind is None else selection_type(kind.name, kind.probabilities)
+    rules_type = (
+        "article"
+        if kind is None
+        else selection_type(kind.name, kind.probabilities, lambda: _comments.marked_thread(doc))
+    )
     title = read.title
     sources = {k: v for k, v in read.sources.items() if k in fields}
     span = _bte.document_span(doc)

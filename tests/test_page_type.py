@@ -278,6 +278,18 @@ def test_selection_follows_the_type_only_when_the_classifier_is_sure_or_the_page
     # A forum needs its own bar: an article with a comment thread looks like one.
     assert selection_type("forum", {"article": 0.3, "forum": 0.7}) == "article"
     assert selection_type("forum", {"article": 0.1, "forum": 0.85}) == "forum"
+    # ... unless the page's markup marks the thread's posts: asked only where the bar is missed.
+    asked: list[str] = []
+
+    def marked() -> bool:
+        asked.append("forum")
+        return True
+
+    assert selection_type("forum", {"article": 0.3, "forum": 0.7}, marked) == "forum"
+    assert selection_type("forum", {"article": 0.1, "forum": 0.85}, marked) == "forum"
+    assert selection_type("forum", {"article": 0.3, "forum": 0.7}, lambda: False) == "article"
+    assert selection_type("collection", maybe_article, marked) == "article"  # forums only
+    assert asked == ["forum"]
     assert selection_type("article", {"article": 0.2, "listing": 0.1}) == "article"
     # A listing asks for less: its profile falls back to the article's reading when what the
     # article profile keeps is one body (a blog's front page, listing 0.59 and article 0.39).

@@ -244,6 +244,25 @@ def test_posts_marked_by_schema_microdata_join_a_thread_however_they_nest() -> N
     assert "Posted by a rider who writes here often" not in kept
 
 
+def test_a_thread_is_marked_by_two_posts_with_text_in_its_microdata() -> None:
+    def post(text: str) -> str:
+        return (
+            "<div class='entry' itemscope itemtype='https://schema.org/Comment'>"
+            f"<div itemprop='text'><p>{text}</p></div></div>"
+        )
+
+    one = f"<html><body><div class='thread'>{post(_POST)}</div></body></html>"
+    assert not comments.marked_thread(parse(one))
+    two = f"<html><body><div class='thread'>{post(_POST)}{post(_REPLIES[0])}</div></body></html>"
+    assert comments.marked_thread(parse(two))
+    # Items without the text property, or whose text is a name, mark no post.
+    names = "".join(
+        f"<div itemscope itemtype='https://schema.org/Comment'><p itemprop='text'>rider{i}</p></div>" for i in range(3)
+    )
+    assert not comments.marked_thread(parse(f"<html><body>{names}</body></html>"))
+    assert not comments.marked_thread(parse(f"<html><body><p>{_POST}</p><p>{_REPLIES[0]}</p></body></html>"))
+
+
 def test_a_threads_title_and_its_replies_subject_lines_are_no_posts() -> None:
     title = "Chain slipping on the smallest cog"
     quote_head = f"@rider42 said in {title}:"

@@ -423,6 +423,28 @@ def schema_posts_mask(doc: Document) -> np.ndarray:
     return _thread(doc, inside) if inside.any() else inside
 
 
+#: Posts with text the page's microdata must mark for :func:`marked_thread`: a question and its answer.
+MARKED_POSTS = 2
+
+
+def marked_thread(doc: Document) -> bool:
+    """Whether the page's schema.org microdata marks :data:`MARKED_POSTS` or more posts whose
+    text :func:`schema_posts_mask` reads: the page says it is a thread, in its own markup.
+    Only asked where the classifier's most probable type is forum, yet short of the forum
+    profile's bar (a thread whose first post reads like an article)."""
+    inside = schema_posts_mask(doc)
+    if not inside.any():
+        return False
+    posts = _POST_ITEMS.per_element(doc)
+    parents = doc.skeleton.el_parent
+    owner = np.zeros(len(posts), dtype=np.int64)
+    for el in range(1, len(posts)):  # parents come before their children
+        owner[el] = el if posts[el] else owner[parents[el]]
+    container = np.asarray(doc.container, dtype=np.int64)
+    found = np.unique(owner[container[inside]])
+    return int(np.count_nonzero(found)) >= MARKED_POSTS
+
+
 def _thread(doc: Document, inside: np.ndarray) -> np.ndarray:
     words = doc.words
     flags = label_features(doc)
