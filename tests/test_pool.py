@@ -352,9 +352,12 @@ def assert_gone(pids: list[int]) -> None:
 
 ORPHAN_SCRIPT = textwrap.dedent(
     """
-    import json, sys, time
+    import json, signal, sys, time
     import pool_targets
     from scrapy_bte.pool import WorkerPool
+    # As run from a terminal: a runner that starts the tests in the background has SIGINT
+    # ignored, and an ignored signal is inherited, so Python would not raise KeyboardInterrupt.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     pool = WorkerPool(2, timeout=None, max_pending=4, target=pool_targets.slow_or_crash)
     hung = pool.submit(b"sleep:60")
     while not hung.running():
