@@ -607,3 +607,21 @@ def test_path_or_with_the_skeletons_steps_is_the_forward_pass() -> None:
                 want[i] |= want[parents[i]]
             assert np.array_equal(path_or(doc, own), want)
             assert np.array_equal(path_or(doc, own), want)  # the cached steps again
+
+
+def test_nearest_marked_with_the_skeletons_steps_is_the_forward_pass() -> None:
+    """The nearest marked element of itself and its ancestors, by pointer jumping, equals a forward pass."""
+    from scrapy_bte.core.document import build
+    from scrapy_bte.core.tree import nearest_marked
+
+    rng = np.random.default_rng(7)
+    for depth in (1, 3, 17):
+        html = "<div><section><p>x</p></section>" * 3 + "<div>" * depth + "<p>deep</p>" + "</div>" * depth + "</div>"
+        doc = build(f"<html><body>{html}</body></html>")
+        parents = doc.skeleton.parents
+        for share in (0.1, 0.5):
+            marked = rng.random(len(parents)) < share
+            want = np.zeros(len(parents), dtype=np.int64)
+            for i in range(1, len(parents)):
+                want[i] = i if marked[i] else want[parents[i]]
+            assert np.array_equal(nearest_marked(doc, marked), want)

@@ -216,6 +216,17 @@ def path_or(doc: Document, own: np.ndarray) -> np.ndarray:
     return acc
 
 
+def nearest_marked(doc: Document, marked: np.ndarray) -> np.ndarray:
+    """Per element, the nearest of itself and its ancestors that ``marked`` (bool) marks, 0 for none:
+    the deepest, and so the last in document order, found by :func:`path_or`'s pointer jumping
+    with ``max`` in place of OR (a reply's post item nested in the post it answers is its own)."""
+    acc = np.where(marked, np.arange(len(marked), dtype=np.int64), 0)
+    acc[0] = 0
+    for jump in doc.skeleton.ancestor_jumps:
+        np.maximum(acc, acc[jump], out=acc)
+    return acc
+
+
 #: Sectioning elements and ``<main>``: a ``<header>`` or ``<footer>`` inside one is its own, not
 #: the page's (the rule of HTML's accessibility mapping for the banner and contentinfo landmarks).
 SECTIONING = ("article", "aside", "main", "nav", "section")

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..core.document import Document
-from ..core.tree import AttributeReader, page_level, path_or
+from ..core.tree import AttributeReader, nearest_marked, page_level, path_or
 from ..errors import ConfigError
 from ..evidence.hints import element_bits, group_bit
 from ..evidence.labels import label_features
@@ -435,11 +435,7 @@ def marked_thread(doc: Document) -> bool:
     inside = schema_posts_mask(doc)
     if not inside.any():
         return False
-    posts = _POST_ITEMS.per_element(doc)
-    parents = doc.skeleton.el_parent
-    owner = np.zeros(len(posts), dtype=np.int64)
-    for el in range(1, len(posts)):  # parents come before their children
-        owner[el] = el if posts[el] else owner[parents[el]]
+    owner = nearest_marked(doc, _POST_ITEMS.per_element(doc) > 0)
     container = np.asarray(doc.container, dtype=np.int64)
     found = np.unique(owner[container[inside]])
     return int(np.count_nonzero(found)) >= MARKED_POSTS
