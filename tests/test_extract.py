@@ -589,10 +589,11 @@ def test_starts_element_marks_the_blocks_a_new_name_tag_opens() -> None:
             assert got.dtype == bool and got.tolist() == (np.diff(seen, prepend=0) > 0).tolist(), name
 
 
-def test_path_or_with_the_skeletons_steps_is_the_forward_pass() -> None:
-    """Values OR-ed down the tree by the skeleton's pointer-jumping steps equal a forward pass."""
+def test_path_or_and_nearest_marked_with_the_skeletons_steps_are_the_forward_pass() -> None:
+    """Values OR-ed down the tree, and the nearest marked element of each element and its ancestors,
+    by the skeleton's pointer-jumping steps equal a forward pass."""
     from scrapy_bte.core.document import build
-    from scrapy_bte.core.tree import path_or
+    from scrapy_bte.core.tree import nearest_marked, path_or
 
     rng = np.random.default_rng(5)
     for depth in (1, 3, 17):
@@ -603,25 +604,11 @@ def test_path_or_with_the_skeletons_steps_is_the_forward_pass() -> None:
             own = rng.integers(0, 1 << 6, size=len(parents)).astype(np.int64)
             want = own.copy()
             want[0] = 0
+            marked = own % 3 == 0
+            nearest = np.zeros(len(parents), dtype=np.int64)
             for i in range(1, len(parents)):
                 want[i] |= want[parents[i]]
+                nearest[i] = i if marked[i] else nearest[parents[i]]
             assert np.array_equal(path_or(doc, own), want)
             assert np.array_equal(path_or(doc, own), want)  # the cached steps again
-
-
-def test_nearest_marked_with_the_skeletons_steps_is_the_forward_pass() -> None:
-    """The nearest marked element of itself and its ancestors, by pointer jumping, equals a forward pass."""
-    from scrapy_bte.core.document import build
-    from scrapy_bte.core.tree import nearest_marked
-
-    rng = np.random.default_rng(7)
-    for depth in (1, 3, 17):
-        html = "<div><section><p>x</p></section>" * 3 + "<div>" * depth + "<p>deep</p>" + "</div>" * depth + "</div>"
-        doc = build(f"<html><body>{html}</body></html>")
-        parents = doc.skeleton.parents
-        for share in (0.1, 0.5):
-            marked = rng.random(len(parents)) < share
-            want = np.zeros(len(parents), dtype=np.int64)
-            for i in range(1, len(parents)):
-                want[i] = i if marked[i] else want[parents[i]]
-            assert np.array_equal(nearest_marked(doc, marked), want)
+            assert np.array_equal(nearest_marked(doc, marked), nearest)
