@@ -1,7 +1,7 @@
 """WCXB scored by folds grouped by site: the shipped models never saw the page's site.
 
     python benchmarks/wcxb_folds.py [--folds 5] [--peers trafilatura,resiliparse,readability,justext]
-                                    [--limit N] [--json out.json] [--seed 0]
+                                    [--limit N] [--json out.json] [--seed 0] [--members 3]
 
 The shipped block model and page-type classifier are trained on all of WCXB's
 development split, so scoring them on it would score pages they learned from.
@@ -52,7 +52,14 @@ def _wcxb_blocks(folder: Path, pages: list[WcxbPage], limit: int | None):
 
 
 def fold_models(
-    data: Path, pages: list[WcxbPage], folds: np.ndarray, k: int, limit: int | None, out: Path, seed: int = 0
+    data: Path,
+    pages: list[WcxbPage],
+    folds: np.ndarray,
+    k: int,
+    limit: int | None,
+    out: Path,
+    seed: int = 0,
+    members: int = TrainConfig().members,
 ):
     """Per fold: (block model path, page-type model), neither trained on the fold's domains."""
     older = [load_set(data / name, LabelSource(body=True), quiet=True) for name in OLDER]
@@ -60,7 +67,7 @@ def fold_models(
     rows = page_type_training.wcxb_rows(data / "wcxb", limit)
     rows = page_type_training.join(rows, page_type_training.article_rows([data / s for s in ARTICLE_SETS], 150))
     domain_fold = {p.domain: int(f) for p, f in zip(pages, folds)}
-    config = TrainConfig(seed=seed)
+    config = TrainConfig(seed=seed, members=members)
     shipped = page_types.default_model().metadata["hyperparameters"]  # the shipped classifier's settings
     models = []
     for f in range(k):
@@ -98,6 +105,12 @@ def main() -> int:
         help="the block models' training seed (the shipped model's is 0): a second seed shows how far "
         "retraining alone moves the scores",
     )
+    parser.add_argument(
+        "--members",
+        type=int,
+        default=TrainConfig().members,
+        help="models averaged into each fold's block model (the shipped model's count by default)",
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     logging.disable(logging.CRITICAL)
@@ -105,7 +118,7 @@ def main() -> int:
     folds = np.array(domain_folds(pages, k=args.folds))
     rows: dict[str, tuple[list, list]] = {}
     with tempfile.TemporaryDirectory(prefix="scrapy-bte-wcxb-folds-") as tmp:
-        models = fold_models(args.data, pages, folds, args.folds, args.limit, Path(tmp), args.seed)
+        models = fold_models(args.data, pages, folds, args.folds, args.limit, Path(tmp), args.seed, args.members)
         records, seconds = [None] * len(pages), [0.0] * len(pages)
         for f, (block_path, type_model) in enumerate(models):
             page_types._default = type_model  # the classifier extract() asks: this fold's

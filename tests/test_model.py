@@ -8,6 +8,7 @@ import os
 import pickle
 import shutil
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,14 @@ from scrapy_bte import ACCELERATED, extract
 from scrapy_bte.api import parse
 from scrapy_bte.errors import ModelError
 from scrapy_bte.learned.auto import _same_article, decide, decide_reference, select
-from scrapy_bte.learned.estimators import LogisticRegression, MLPClassifier, SoftmaxClassifier, _softmax, relu_forward
+from scrapy_bte.learned.estimators import (
+    LogisticRegression,
+    MLPClassifier,
+    SoftmaxClassifier,
+    _softmax,
+    averaged,
+    relu_forward,
+)
 from scrapy_bte.learned.feature_schema import CONTEXT_NAMES, N_FEATURES
 from scrapy_bte.learned.features import block_features
 from scrapy_bte.learned.model import DEFAULT_MODEL, BlockModel, load, load_cached
@@ -76,6 +84,32 @@ def test_training_is_reproducible_with_a_seed() -> None:
     a = MLPClassifier((4,), epochs=5, seed=3).fit(X, y).predict_proba(X)
     b = MLPClassifier((4,), epochs=5, seed=3).fit(X, y).predict_proba(X)
     assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("hidden", [(), (6,), (5, 3)])
+def test_averaged_members_give_the_mean_of_their_log_odds(hidden: tuple[int, ...]) -> None:
+    X, y = _toy()
+    X = X * np.array([1.0, 30.0, 0.01, 5.0], dtype=np.float32) + np.array([0.0, 400.0, -2.0, 7.0], dtype=np.float32)
+    groups = np.arange(len(y)) // 10
+    # Each member's validation split differs, so each standardises its inputs with its own mean and scale.
+    members = [MLPClassifier(hidden, epochs=4, seed=s).fit(X, y, groups=groups) for s in range(3)]
+    assert not np.array_equal(members[0].mean_, members[1].mean_)
+    merged = averaged(members)
+    assert merged.hidden == tuple(3 * h for h in hidden)
+    want = np.mean([m.decision_function(X) for m in members], axis=0)
+    assert np.allclose(merged.decision_function(X), want, atol=1e-4)
+    alone = averaged(members[:1])
+    assert np.allclose(alone.decision_function(X), members[0].decision_function(X), atol=1e-5)
+
+
+def test_averaged_refuses_members_of_different_shapes() -> None:
+    X, y = _toy()
+    with pytest.raises(ValueError, match="no members"):
+        averaged([])
+    with pytest.raises(ValueError, match="layers"):
+        averaged([MLPClassifier((), epochs=1).fit(X, y), MLPClassifier((3,), epochs=1).fit(X, y)])
+    with pytest.raises(ValueError, match="inputs"):
+        averaged([MLPClassifier((), epochs=1).fit(X, y), MLPClassifier((), epochs=1).fit(X[:, :3], y)])
 
 
 def _tiny_block_model(ngram: bool = False) -> BlockModel:
@@ -290,6 +324,25 @@ def _write_set(folder: Path, n: int) -> None:
         (folder / f"{i}.txt").write_text("\n".join(b[3:-4] for b in body), encoding="utf-8")
 
 
+def test_a_model_of_several_members_is_their_average(tmp_path: Path) -> None:
+    from scrapy_bte.training.data import LabelSource, load_set
+    from scrapy_bte.training.fit import TrainConfig, train_block_model, training_pages
+
+    _write_set(tmp_path / "one", 6)
+    pages = training_pages([load_set(tmp_path / "one", LabelSource(), quiet=True)], 0.5)
+    config = TrainConfig(epochs=2, members=2)
+    both = train_block_model(pages, config)
+    alone = [train_block_model(pages, replace(config, members=1, seed=s)) for s in (0, 1)]
+    assert both.stage2 is not None and both.stage2.hidden == (16,)
+    doc = parse(ARTICLE)
+    X = block_features(doc)
+    p1 = [m.stage1.decision_function(X) for m in alone]
+    assert np.allclose(both.stage1.decision_function(X), np.mean(p1, axis=0), atol=1e-4)
+    # Each member's second stage reads the context of its own first stage's probabilities;
+    # the average reads that of the averaged first stage, which both members' contexts are near.
+    assert not np.allclose(alone[0].predict_document(doc, X), alone[1].predict_document(doc, X))
+
+
 @pytest.mark.parametrize("labels", [[], ["--content-selector", "div.post"], ["--use-markers"]])
 def test_train_and_evaluate_commands(tmp_path: Path, labels: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     from scrapy_bte.cli import main
@@ -298,9 +351,10 @@ def test_train_and_evaluate_commands(tmp_path: Path, labels: list[str], capsys: 
     _write_set(tmp_path / "two", 4)
     out = tmp_path / "m.npz"
     data = ["--data", str(tmp_path / "one"), str(tmp_path / "two")]
-    assert main(["train", *data, "-o", str(out), "--epochs", "3", "-q", *labels]) == 0
+    assert main(["train", *data, "-o", str(out), "--epochs", "3", "--members", "2", "-q", *labels]) == 0
     meta = json.loads(out.with_suffix(".json").read_text())
-    assert meta["command"].startswith("scrapy-bte train --data ") and "--epochs 3" in meta["command"]
+    assert meta["command"].startswith("scrapy-bte train --data ") and "--members 2 --epochs 3" in meta["command"]
+    assert meta["training_config"]["members"] == 2 and meta["stages"][1]["hidden"] == [16]
     assert meta["blocks"] > 0
     assert main(["evaluate", *data, "--method", "hybrid,model", "--model", str(out), "-q"]) == 0
     assert main(["evaluate", *data, "--method", "auto", "--loso", "--epochs", "2", "-q"]) == 0

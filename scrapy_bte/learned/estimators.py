@@ -239,6 +239,67 @@ class MLPClassifier:
         return out
 
 
+def averaged(members: Sequence[MLPClassifier]) -> MLPClassifier:
+    """One classifier whose log-odds are the mean of ``members``' log-odds, to the rounding.
+
+    Bagging without a runtime cost of its own: the members (same inputs and
+    depth, e.g. one stage trained with several seeds) become one wider
+    network. Each member's standardisation is folded into its first layer
+    against the first member's mean and scale; the first layers stand side
+    by side, deeper hidden layers block-diagonally, and the output layer
+    reads every member's last hidden units with its weights divided by the
+    member count. Logistic members average to one logistic model.
+    """
+    members = list(members)
+    if not members:
+        raise ValueError("no members to average")
+    depth = len(members[0].weights_)
+    if any(len(m.weights_) != depth for m in members):
+        raise ValueError("members must have the same number of layers")
+    mean, scale = members[0]._fitted()
+    k = len(members)
+    firsts, first_biases = [], []
+    for m in members:
+        m_mean, m_scale = m._fitted()
+        if m_mean.shape != mean.shape:
+            raise ValueError("members must read the same inputs")
+        # (x - m_mean) / m_scale == z * (scale / m_scale) + (mean - m_mean) / m_scale, z = (x - mean) / scale
+        w0 = m.weights_[0].astype(np.float64)
+        firsts.append((scale / m_scale).astype(np.float64)[:, None] * w0)
+        first_biases.append(((mean - m_mean) / m_scale).astype(np.float64) @ w0 + m.biases_[0])
+    out = MLPClassifier(
+        tuple(k * h for h in members[0].hidden),
+        **{key: value for key, value in members[0].get_params().items() if key != "hidden"},
+    )
+    out.mean_, out.scale_ = mean.copy(), scale.copy()
+    if depth == 1:
+        weights = [sum(firsts) / k]
+        biases = [sum(first_biases) / k]
+    else:
+        weights = [np.concatenate(firsts, axis=1)]
+        biases = [np.concatenate(first_biases)]
+        for i in range(1, depth - 1):
+            weights.append(_block_diagonal([m.weights_[i] for m in members]))
+            biases.append(np.concatenate([m.biases_[i] for m in members]))
+        weights.append(np.concatenate([m.weights_[-1] for m in members], axis=0) / k)
+        biases.append(sum(m.biases_[-1].astype(np.float64) for m in members) / k)
+    out.weights_ = [np.asarray(w, dtype=np.float32) for w in weights]
+    out.biases_ = [np.asarray(b, dtype=np.float32) for b in biases]
+    return out
+
+
+def _block_diagonal(blocks: Sequence[np.ndarray]) -> np.ndarray:
+    rows = sum(b.shape[0] for b in blocks)
+    cols = sum(b.shape[1] for b in blocks)
+    out = np.zeros((rows, cols), dtype=np.float64)
+    r = c = 0
+    for b in blocks:
+        out[r : r + b.shape[0], c : c + b.shape[1]] = b
+        r += b.shape[0]
+        c += b.shape[1]
+    return out
+
+
 class LogisticRegression(MLPClassifier):
     """The single-layer model: a linear decision over standardised features."""
 

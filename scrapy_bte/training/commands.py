@@ -41,6 +41,17 @@ def _ints(value: str) -> tuple[int, ...]:
     return sizes
 
 
+def _count(value: str) -> int:
+    """A positive whole number (``--members``)."""
+    try:
+        n = int(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from exc
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return n
+
+
 def _add_data_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--data",
@@ -101,6 +112,13 @@ def _add_train_options(p: argparse.ArgumentParser) -> None:
         metavar="SIZES",
         help="hidden layers of the first stage (default: none, logistic)",
     )
+    p.add_argument(
+        "--members",
+        type=_count,
+        default=d.members,
+        metavar="N",
+        help=f"train N models with seeds SEED, SEED+1, ... and average them into one (default {d.members})",
+    )
     p.add_argument("--epochs", type=int, default=d.epochs, help=f"maximum epochs (default {d.epochs})")
     p.add_argument("--seed", type=int, default=d.seed, help=f"random seed (default {d.seed})")
     p.add_argument("--learning-rate", type=float, default=d.learning_rate)
@@ -119,6 +137,7 @@ def _config(args: argparse.Namespace) -> TrainConfig:
     return TrainConfig(
         hidden=args.hidden,
         stage1_hidden=args.stage1_hidden,
+        members=args.members,
         epochs=args.epochs,
         seed=args.seed,
         learning_rate=args.learning_rate,
@@ -211,6 +230,7 @@ _FLAGS = (
     ("--body-labels", "body_labels"),
     ("--hidden", "hidden"),
     ("--stage1-hidden", "stage1_hidden"),
+    ("--members", "members"),
     ("--epochs", "epochs"),
     ("--seed", "seed"),
     ("--learning-rate", "learning_rate"),
@@ -264,8 +284,9 @@ def run_train(args: argparse.Namespace) -> int:
     if not pages:
         raise ConfigError("no labelled pages in the given sets")
     started = time.perf_counter()
-    bar = Progress("training", 4 + int(config.ngram), args.quiet)
-    steps = iter(range(1, 6))
+    total = 4 * config.members + int(config.ngram)
+    bar = Progress("training", total, args.quiet)
+    steps = iter(range(1, total + 1))
     model = train_block_model(pages, config, lambda msg: bar.update(next(steps), msg))
     train_seconds = time.perf_counter() - started
     known = np.concatenate([p.weight > 0 for p in pages])  # hand-labelled pages may leave blocks unlabelled
