@@ -343,6 +343,19 @@ def test_a_model_of_several_members_is_their_average(tmp_path: Path) -> None:
     assert not np.allclose(alone[0].predict_document(doc, X), alone[1].predict_document(doc, X))
 
 
+@pytest.mark.parametrize("members", ["0", "-1", "two"])
+def test_train_refuses_a_member_count_under_one(
+    tmp_path: Path, members: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scrapy_bte.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["train", "--data", str(tmp_path), "-o", str(tmp_path / "m.npz"), "--members", members])
+    assert exc.value.code == 2
+    assert "--members" in capsys.readouterr().err
+    assert not (tmp_path / "m.npz").exists()
+
+
 @pytest.mark.parametrize("labels", [[], ["--content-selector", "div.post"], ["--use-markers"]])
 def test_train_and_evaluate_commands(tmp_path: Path, labels: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     from scrapy_bte.cli import main
