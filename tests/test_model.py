@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from scrapy_bte import ACCELERATED, extract
 from scrapy_bte.api import parse
-from scrapy_bte.errors import ModelError
+from scrapy_bte.errors import ConfigError, ModelError
 from scrapy_bte.learned.auto import _same_article, decide, decide_reference, select
 from scrapy_bte.learned.estimators import (
     LogisticRegression,
@@ -341,6 +341,8 @@ def test_a_model_of_several_members_is_their_average(tmp_path: Path) -> None:
     # Each member's second stage reads the context of its own first stage's probabilities;
     # the average reads that of the averaged first stage, which both members' contexts are near.
     assert not np.allclose(alone[0].predict_document(doc, X), alone[1].predict_document(doc, X))
+    with pytest.raises(ConfigError, match="members must be 1 or more"):
+        train_block_model(pages, replace(config, members=0))
 
 
 @pytest.mark.parametrize("members", ["0", "-1", "two"])

@@ -111,6 +111,8 @@ def train_block_model(
     pages = list(pages)
     if not pages:
         raise ConfigError("no labelled pages to train on")
+    if config.members < 1:
+        raise ConfigError(f"members must be 1 or more, not {config.members}")
     ngram = None
     if config.ngram:
         say("n-gram stage")
@@ -124,7 +126,7 @@ def train_block_model(
             )
             for p in pages
         ]
-    stages = [_fit_stages(pages, replace(config, seed=config.seed + j), say) for j in range(max(config.members, 1))]
+    stages = [_fit_stages(pages, replace(config, seed=config.seed + j), say) for j in range(config.members)]
     stage1, stage2 = (averaged([s[0] for s in stages]), averaged([s[1] for s in stages]))
     return BlockModel(stage1, stage2, threshold=config.threshold, ngram=ngram)
 
