@@ -20,7 +20,8 @@ Models are trained once per held-out set into a temporary folder (about a
 minute each, plus reading the sets), with the training seed in
 ``BTE_LOSO_SEED`` (default 0, the shipped model's): a second seed shows how far
 retraining alone moves the scores. ``BTE_LOSO_MEMBERS`` sets how many models
-each is the average of (default: the shipped model's, ``TrainConfig.members``).
+each is the average of (default: the shipped model's, ``TrainConfig.members``),
+``BTE_LOSO_STAGES`` how many stages each has (``TrainConfig.stages``).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ SETS = ("dragnet", "l3s-gn1", "readability", "cleaneval-dev", "cleanportaleval",
 KEEP_COMMENTS = ("dragnet", "cleaneval-dev")
 SEED = int(os.environ.get("BTE_LOSO_SEED", "0"))
 MEMBERS = int(os.environ.get("BTE_LOSO_MEMBERS", str(TrainConfig().members)))
+STAGES = int(os.environ.get("BTE_LOSO_STAGES", str(TrainConfig().stages)))
 _TMP = Path(tempfile.mkdtemp(prefix="scrapy-bte-loso-model-"))
 atexit.register(shutil.rmtree, _TMP, ignore_errors=True)
 
@@ -67,7 +69,7 @@ def _typed() -> list:
 @cache
 def model_without(held_out: str) -> str:
     """Path of a model trained the shipped model's way on every development set but ``held_out``."""
-    config = TrainConfig(seed=SEED, members=MEMBERS)
+    config = TrainConfig(seed=SEED, members=MEMBERS, stages=STAGES)
     others = [data for name, data in _sets().items() if name != held_out] + _typed()
     model = train_block_model(training_pages(others, config.set_balance), config)
     path = _TMP / f"without-{held_out}.npz"

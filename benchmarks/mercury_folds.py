@@ -10,7 +10,7 @@ difference of 0.01 F1 can be noise, so the script prints a 95 % interval
 from a bootstrap over sites (pages of one site resampled together), for the
 peers too (``--peers``: same pages, same resamples):
 
-    python benchmarks/mercury_folds.py [--folds 5] [--peers trafilatura,readability] [--boot 2000] [--members 3]
+    python benchmarks/mercury_folds.py [--folds 5] [--peers trafilatura,readability] [--boot 2000] [--members 3] [--stages 2]
 """
 
 from __future__ import annotations
@@ -81,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--boot", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=0, help="the block models' training seed (the shipped model's is 0)")
     ap.add_argument("--members", type=int, default=TrainConfig().members, help="models averaged into each fold's model")
+    ap.add_argument("--stages", type=int, default=TrainConfig().stages, help="stages of each fold's model (2 or 3)")
     ap.add_argument("--peers", default="trafilatura,readability", help="comma-separated peer rows ('' for none)")
     args = ap.parse_args(argv)
     logging.disable(logging.CRITICAL)
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     mercury = load_set(args.data / "mercury", source, quiet=True)
     sites = [site_of(args.data / "mercury", page.name) for page in mercury.pages]
     fold = folds_by_site(sites, args.folds)
-    config = TrainConfig(seed=args.seed, members=args.members)
+    config = TrainConfig(seed=args.seed, members=args.members, stages=args.stages)
     n = len(mercury.pages)
     rows: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
     p, r, empty = np.zeros(n), np.zeros(n), np.zeros(n, dtype=bool)

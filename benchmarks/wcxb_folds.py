@@ -1,7 +1,7 @@
 """WCXB scored by folds grouped by site: the shipped models never saw the page's site.
 
     python benchmarks/wcxb_folds.py [--folds 5] [--peers trafilatura,resiliparse,readability,justext]
-                                    [--limit N] [--json out.json] [--seed 0] [--members 3]
+                                    [--limit N] [--json out.json] [--seed 0] [--members 3] [--stages 2]
 
 The shipped block model and page-type classifier are trained on all of WCXB's
 development split, so scoring them on it would score pages they learned from.
@@ -60,6 +60,7 @@ def fold_models(
     out: Path,
     seed: int = 0,
     members: int = TrainConfig().members,
+    stages: int = TrainConfig().stages,
 ):
     """Per fold: (block model path, page-type model), neither trained on the fold's domains."""
     older = [load_set(data / name, LabelSource(body=True), quiet=True) for name in OLDER]
@@ -67,7 +68,7 @@ def fold_models(
     rows = page_type_training.wcxb_rows(data / "wcxb", limit)
     rows = page_type_training.join(rows, page_type_training.article_rows([data / s for s in ARTICLE_SETS], 150))
     domain_fold = {p.domain: int(f) for p, f in zip(pages, folds)}
-    config = TrainConfig(seed=seed, members=members)
+    config = TrainConfig(seed=seed, members=members, stages=stages)
     shipped = page_types.default_model().metadata["hyperparameters"]  # the shipped classifier's settings
     models = []
     for f in range(k):
@@ -111,6 +112,9 @@ def main() -> int:
         default=TrainConfig().members,
         help="models averaged into each fold's block model (the shipped model's count by default)",
     )
+    parser.add_argument(
+        "--stages", type=int, default=TrainConfig().stages, help="stages of each fold's block model (2 or 3)"
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     logging.disable(logging.CRITICAL)
@@ -118,7 +122,9 @@ def main() -> int:
     folds = np.array(domain_folds(pages, k=args.folds))
     rows: dict[str, tuple[list, list]] = {}
     with tempfile.TemporaryDirectory(prefix="scrapy-bte-wcxb-folds-") as tmp:
-        models = fold_models(args.data, pages, folds, args.folds, args.limit, Path(tmp), args.seed, args.members)
+        models = fold_models(
+            args.data, pages, folds, args.folds, args.limit, Path(tmp), args.seed, args.members, args.stages
+        )
         records, seconds = [None] * len(pages), [0.0] * len(pages)
         for f, (block_path, type_model) in enumerate(models):
             page_types._default = type_model  # the classifier extract() asks: this fold's

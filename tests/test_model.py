@@ -29,7 +29,7 @@ from scrapy_bte.learned.estimators import (
     relu_forward,
 )
 from scrapy_bte.learned.feature_schema import CONTEXT_NAMES, N_FEATURES
-from scrapy_bte.learned.features import block_features
+from scrapy_bte.learned.features import block_features, context_features
 from scrapy_bte.learned.model import DEFAULT_MODEL, BlockModel, load, load_cached
 from scrapy_bte.learned.ngrams import NgramClassifier
 
@@ -112,7 +112,7 @@ def test_averaged_refuses_members_of_different_shapes() -> None:
         averaged([MLPClassifier((), epochs=1).fit(X, y), MLPClassifier((), epochs=1).fit(X[:, :3], y)])
 
 
-def _tiny_block_model(ngram: bool = False) -> BlockModel:
+def _tiny_block_model(ngram: bool = False, stages: int = 2) -> BlockModel:
     """A block model with the right shapes, fitted on random rows (fast, meaningless)."""
     rng = np.random.default_rng(0)
     n_in = N_FEATURES + int(ngram)
@@ -121,17 +121,19 @@ def _tiny_block_model(ngram: bool = False) -> BlockModel:
     s1 = LogisticRegression(epochs=2).fit(X, y)
     X2 = np.column_stack((X, rng.random((200, len(CONTEXT_NAMES))))).astype(np.float32)
     s2 = MLPClassifier((4,), epochs=2).fit(X2, y)
+    X3 = np.column_stack((X2, rng.random((200, len(CONTEXT_NAMES))))).astype(np.float32)
+    s3 = MLPClassifier((3,), epochs=2).fit(X3, y) if stages > 2 else None
     ng = (
         NgramClassifier().fit(["share this story", "the council approved a bridge"], np.array([0, 1]))
         if ngram
         else None
     )
-    return BlockModel(s1, s2, threshold=0.5, ngram=ng, metadata={"training_sets": ["toy"]})
+    return BlockModel(s1, s2, stage3=s3, threshold=0.5, ngram=ng, metadata={"training_sets": ["toy"]})
 
 
-@pytest.mark.parametrize("ngram", [False, True])
-def test_save_load_round_trip_gives_identical_probabilities(tmp_path: Path, ngram: bool) -> None:
-    model = _tiny_block_model(ngram)
+@pytest.mark.parametrize(("ngram", "stages"), [(False, 2), (True, 2), (False, 3), (True, 3)])
+def test_save_load_round_trip_gives_identical_probabilities(tmp_path: Path, ngram: bool, stages: int) -> None:
+    model = _tiny_block_model(ngram, stages)
     path = tmp_path / "m.npz"
     model.save(path)
     meta = json.loads(path.with_suffix(".json").read_text())
@@ -140,6 +142,29 @@ def test_save_load_round_trip_gives_identical_probabilities(tmp_path: Path, ngra
     X = block_features(doc)
     loaded = load(path)
     assert np.array_equal(model.predict_document(doc, X), loaded.predict_document(doc, X))
+    assert len(meta["stages"]) == stages and (loaded.stage3 is not None) == (stages == 3)
+
+
+def test_a_third_stage_reads_both_contexts() -> None:
+    model = _tiny_block_model(stages=3)
+    assert model.stage2 is not None and model.stage3 is not None
+    doc = parse(ARTICLE)
+    X = block_features(doc)
+    first = context_features(model.stage1.positive_proba(X), doc)
+    second = context_features(model.stage2.positive_proba(X, first), doc)
+    expected = model.stage3.positive_proba(np.column_stack((X, first, second)))
+    assert np.allclose(model.predict_document(doc, X), expected, atol=1e-6)
+    # Not what the first two stages say alone.
+    assert not np.allclose(model.predict_document(doc, X), model.stage2.positive_proba(X, first), atol=1e-3)
+    with pytest.raises(ModelError, match="third stage needs a second"):
+        BlockModel(model.stage1, None, stage3=model.stage3)
+
+
+def test_refuses_four_stages(saved: Path) -> None:
+    meta = json.loads(saved.with_suffix(".json").read_text())
+    _rewrite_meta(saved, stages=meta["stages"] * 2)
+    with pytest.raises(ModelError, match="one, two or three stages"):
+        load(saved)
 
 
 @pytest.fixture()
@@ -343,6 +368,26 @@ def test_a_model_of_several_members_is_their_average(tmp_path: Path) -> None:
     assert not np.allclose(alone[0].predict_document(doc, X), alone[1].predict_document(doc, X))
     with pytest.raises(ConfigError, match="members must be 1 or more"):
         train_block_model(pages, replace(config, members=0))
+    with pytest.raises(ConfigError, match="stages must be 2 or 3"):
+        train_block_model(pages, replace(config, stages=4))
+
+
+def test_a_three_stage_model_trains_and_averages_each_stage(tmp_path: Path) -> None:
+    from scrapy_bte.training.data import LabelSource, load_set
+    from scrapy_bte.training.fit import TrainConfig, train_block_model, training_pages
+
+    _write_set(tmp_path / "one", 6)
+    pages = training_pages([load_set(tmp_path / "one", LabelSource(), quiet=True)], 0.5)
+    config = TrainConfig(epochs=2, members=2, stages=3)
+    steps: list[str] = []
+    model = train_block_model(pages, config, steps.append)
+    assert model.stage3 is not None and model.stage3.hidden == (16,)
+    assert model.stage3.mean_ is not None and len(model.stage3.mean_) == N_FEATURES + 2 * len(CONTEXT_NAMES)
+    assert len(steps) == 14 and steps[-1] == "seed 1: stage 3"
+    two = train_block_model(pages, replace(config, stages=2))
+    # The first two stages are those of the two-stage model; the third is trained after them.
+    X = block_features(parse(ARTICLE))
+    assert np.array_equal(model.stage1.decision_function(X), two.stage1.decision_function(X))
 
 
 @pytest.mark.parametrize("members", ["0", "-1", "two"])
@@ -361,15 +406,18 @@ def test_train_refuses_a_member_count_under_one(
 @pytest.mark.parametrize("labels", [[], ["--content-selector", "div.post"], ["--use-markers"]])
 def test_train_and_evaluate_commands(tmp_path: Path, labels: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     from scrapy_bte.cli import main
+    from scrapy_bte.training.fit import TrainConfig
 
     _write_set(tmp_path / "one", 4)
     _write_set(tmp_path / "two", 4)
     out = tmp_path / "m.npz"
     data = ["--data", str(tmp_path / "one"), str(tmp_path / "two")]
-    assert main(["train", *data, "-o", str(out), "--epochs", "3", "--members", "2", "-q", *labels]) == 0
+    stages = ["--stages", "3"] if labels else []  # the three-stage model once, beside the default
+    assert main(["train", *data, "-o", str(out), "--epochs", "3", "--members", "2", "-q", *stages, *labels]) == 0
     meta = json.loads(out.with_suffix(".json").read_text())
-    assert meta["command"].startswith("scrapy-bte train --data ") and "--members 2 --epochs 3" in meta["command"]
+    assert meta["command"].startswith("scrapy-bte train --data ") and "--members 2 " in meta["command"]
     assert meta["training_config"]["members"] == 2 and meta["stages"][1]["hidden"] == [16]
+    assert len(meta["stages"]) == meta["training_config"]["stages"] == (3 if labels else TrainConfig().stages)
     assert meta["blocks"] > 0
     assert main(["evaluate", *data, "--method", "hybrid,model", "--model", str(out), "-q"]) == 0
     assert main(["evaluate", *data, "--method", "auto", "--loso", "--epochs", "2", "-q"]) == 0

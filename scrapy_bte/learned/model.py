@@ -1,4 +1,4 @@
-"""The two-stage block model and its files.
+"""The staged block model and its files.
 
 Files: ``model.npz`` holds only float arrays and is loaded with
 ``allow_pickle=False``; ``model.json`` beside it holds the feature names,
@@ -43,13 +43,16 @@ class PageArrays(BlockArrays, Protocol):
 
 
 class BlockModel:
-    """The learned method: features -> stage 1 -> context of its probabilities -> stage 2.
+    """The learned method: features -> stage 1 -> context of its probabilities -> stage 2 (-> stage 3).
 
     Stage 1 scores each block from :func:`~scrapy_bte.learned.features.block_features`
     (plus the n-gram score when an n-gram stage is present); stage 2 sees
     the block's features again plus :func:`~scrapy_bte.learned.features.context_features`
     of the stage-1 probabilities (neighbours, container, page), which is
-    what lets it keep whole runs of content. ``threshold`` turns the final
+    what lets it keep whole runs of content. A third stage, where present,
+    sees both contexts and that of the stage-2 probabilities: a card grid or
+    a thread whose blocks stage 1 scored apart, stage 2 scores more alike,
+    and their context then says so. ``threshold`` turns the final
     probability into keep/drop.
     """
 
@@ -58,12 +61,16 @@ class BlockModel:
         stage1: MLPClassifier,
         stage2: MLPClassifier | None = None,
         *,
+        stage3: MLPClassifier | None = None,
         threshold: float = 0.5,
         ngram: Any = None,
         metadata: dict[str, Any] | None = None,
     ) -> None:
         self.stage1 = stage1
         self.stage2 = stage2
+        if stage3 is not None and stage2 is None:
+            raise ModelError("a third stage needs a second")
+        self.stage3 = stage3
         self.threshold = threshold
         self.ngram = ngram
         self.metadata = metadata or {}
@@ -77,13 +84,17 @@ class BlockModel:
         p = self.stage1.positive_proba(*inputs)
         if self.stage2 is None:
             return p
-        return self.stage2.positive_proba(*inputs, context_features(p, doc))
+        first = context_features(p, doc)
+        p = self.stage2.positive_proba(*inputs, first)
+        if self.stage3 is None:
+            return p
+        return self.stage3.positive_proba(*inputs, first, context_features(p, doc))
 
     def save(self, path: str | Path, metadata: dict[str, Any] | None = None) -> None:
         """Write the .npz (float arrays only) and the JSON metadata beside it."""
         arrays: dict[str, np.ndarray] = {}
         stages = []
-        for name, clf in (("s1", self.stage1), ("s2", self.stage2)):
+        for name, clf in (("s1", self.stage1), ("s2", self.stage2), ("s3", self.stage3)):
             if clf is None:
                 continue
             for key, arr in clf.arrays().items():
@@ -158,8 +169,8 @@ def _load(path: Path) -> BlockModel:
     ):
         raise ModelError(f"{path}: the model's feature list differs from this version's")
     stages = meta.get("stages")
-    if not isinstance(stages, list) or not 1 <= len(stages) <= 2:
-        raise ModelError(f"{path}: metadata 'stages' must list one or two stages")
+    if not isinstance(stages, list) or not 1 <= len(stages) <= 3:
+        raise ModelError(f"{path}: metadata 'stages' must list one, two or three stages")
     threshold = meta.get("threshold", 0.5)
     if not isinstance(threshold, (int, float)) or not 0.0 < threshold < 1.0:
         raise ModelError(f"{path}: threshold must be a number in (0, 1)")
@@ -176,7 +187,7 @@ def _load(path: Path) -> BlockModel:
         hidden = stage.get("hidden") if isinstance(stage, dict) else None
         if not isinstance(hidden, list) or not all(isinstance(h, int) and h > 0 for h in hidden):
             raise ModelError(f"{path}: stage {i + 1} 'hidden' must be a list of positive integers")
-        inputs = n_in + (len(CONTEXT_NAMES) if i else 0)
+        inputs = n_in + i * len(CONTEXT_NAMES)  # stage k reads the contexts of the k - 1 stages before it
         classifiers.append(_classifier_from(arrays, f"s{i + 1}", hidden, inputs, path))
     known = {k for k in arrays if k.startswith("ngram.")} if ngram is not None else set()
     for i, clf in enumerate(classifiers):
@@ -187,6 +198,7 @@ def _load(path: Path) -> BlockModel:
     return BlockModel(
         classifiers[0],
         classifiers[1] if len(classifiers) > 1 else None,
+        stage3=classifiers[2] if len(classifiers) > 2 else None,
         threshold=float(threshold),
         ngram=ngram,
         metadata=meta,

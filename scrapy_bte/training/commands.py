@@ -119,6 +119,13 @@ def _add_train_options(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"train N models with seeds SEED, SEED+1, ... and average them into one (default {d.members})",
     )
+    p.add_argument(
+        "--stages",
+        type=int,
+        choices=(2, 3),
+        default=d.stages,
+        help=f"2: a second stage on the first's context; 3: and a third on the second's (default {d.stages})",
+    )
     p.add_argument("--epochs", type=int, default=d.epochs, help=f"maximum epochs (default {d.epochs})")
     p.add_argument("--seed", type=int, default=d.seed, help=f"random seed (default {d.seed})")
     p.add_argument("--learning-rate", type=float, default=d.learning_rate)
@@ -138,6 +145,7 @@ def _config(args: argparse.Namespace) -> TrainConfig:
         hidden=args.hidden,
         stage1_hidden=args.stage1_hidden,
         members=args.members,
+        stages=args.stages,
         epochs=args.epochs,
         seed=args.seed,
         learning_rate=args.learning_rate,
@@ -231,6 +239,7 @@ _FLAGS = (
     ("--hidden", "hidden"),
     ("--stage1-hidden", "stage1_hidden"),
     ("--members", "members"),
+    ("--stages", "stages"),
     ("--epochs", "epochs"),
     ("--seed", "seed"),
     ("--learning-rate", "learning_rate"),
@@ -284,7 +293,7 @@ def run_train(args: argparse.Namespace) -> int:
     if not pages:
         raise ConfigError("no labelled pages in the given sets")
     started = time.perf_counter()
-    total = 4 * config.members + int(config.ngram)
+    total = (4 if config.stages < 3 else 7) * config.members + int(config.ngram)
     bar = Progress("training", total, args.quiet)
     steps = iter(range(1, total + 1))
     model = train_block_model(pages, config, lambda msg: bar.update(next(steps), msg))
