@@ -188,6 +188,8 @@ def wcxb(folder: Path, show_misses: bool = False) -> None:
     pages = load_wcxb(folder)
     peer = _trafilatura()
     hits: dict[tuple[str, str], list[int]] = {}  # (page type or "all", field) -> [n, ours, trafilatura]
+    # (page type or "all", field) -> [pages WCXB gives no value, ours gives one, trafilatura gives one]
+    extra: dict[tuple[str, str], list[int]] = {}
     misses: list[str] = []
     spent = {"ours": 0.0, "trafilatura": 0.0}
     for page in pages:
@@ -202,6 +204,11 @@ def wcxb(folder: Path, show_misses: bool = False) -> None:
         for name in WCXB_FIELDS:
             want = getattr(page, name)
             if not want:
+                for group in ("all", page.page_type):
+                    row = extra.setdefault((group, name), [0, 0, 0])
+                    row[0] += 1
+                    row[1] += bool(ours[name])
+                    row[2] += bool(theirs.get(name))
                 continue
             ok = right(name, ours[name], want)
             peer_ok = right(name, theirs.get(name), want)
@@ -228,6 +235,14 @@ def wcxb(folder: Path, show_misses: bool = False) -> None:
                 continue
             n, ok, peer_ok = hits[(group, name)]
             print(f"| {group} | {name} | {n} | {ok} ({ok / n:.0%}) | {peer_ok} ({peer_ok / n:.0%}) |")
+    # A value where the page has none: a shop's review author, a listing's first card's date.
+    print("\n| page type | field | pages without a value | scrapy_bte gives one | trafilatura gives one |")
+    print("|---|---|---:|---:|---:|")
+    for group in groups:
+        for name in WCXB_FIELDS:
+            if (group, name) in extra and name != "title":
+                n, ours_n, peer_n = extra[(group, name)]
+                print(f"| {group} | {name} | {n} | {ours_n} ({ours_n / n:.0%}) | {peer_n} ({peer_n / n:.0%}) |")
     if show_misses and misses:
         print("\nMisses:")
         print("\n".join(misses))

@@ -239,7 +239,8 @@ def _extract_document(
         else selection_type(kind.name, kind.probabilities, lambda: _comments.marked_thread(doc))
     )
     title = read.title
-    sources = {k: v for k, v in read.sources.items() if k in fields}
+    byline = kind is None or profile(rules_type).byline  # no author nor date on a shop's item or a list
+    sources = {k: v for k, v in read.sources.items() if k in fields and (byline or k not in _BYLINE)}
     span = _bte.document_span(doc)
     n = doc.n_blocks
     probs = None
@@ -324,8 +325,8 @@ def _extract_document(
         kept_blocks=blocks,  # Python ints (from ``tolist``), in a list of this call's own
         span=None if span is None else (span.first_block, span.last_block),
         n_blocks=n,
-        author=read.author,
-        date=read.date,
+        author=read.author if byline else None,
+        date=read.date if byline else None,
         modified=read.modified,
         description=read.description,
         image=read.image,
@@ -337,6 +338,9 @@ def _extract_document(
         page_type=None if kind is None else kind.name,
     )
 
+
+#: The fields a page without a byline does not give (:attr:`~scrapy_bte.learned.profiles.Profile.byline`).
+_BYLINE = ("author", "date")
 
 # Numeric options and their smallest allowed value (None: any finite number).
 _NUMERIC_OPTIONS = {"gap": 0, "min_chars": 0, "max_link": None, "link_weight": None}

@@ -224,3 +224,17 @@ def test_page_text_leaves_out_its_furniture(crawled: dict[str, list[dict[str, An
     assert lines and all(coverage("\n".join(_gold(name)), [line]) < 0.5 for line in lines), "furniture in the gold"
     leaked = [line for line in lines if coverage(item.get("text") or "", [line]) >= 0.5]
     assert not leaked, f"{check} text in the text: {leaked}"
+
+
+@pytest.mark.parametrize(
+    ("name", "check"),
+    _page_params([(name, "byline") for name, entry in PAGES.items() if entry["page_type"] in ("product", "listing")]),
+)
+def test_a_shops_item_and_a_list_give_no_author_nor_date(
+    crawled: dict[str, list[dict[str, Any]]], name: str, check: str
+) -> None:
+    """A listing's cards carry their stories' bylines and dates, a product page its reviews'
+    authors: none of them is the page's, and the item leaves both empty."""
+    (item,) = crawled[name]
+    assert "author" in item and "date" in item
+    assert (item["author"], item["date"]) == (None, None)

@@ -543,4 +543,7 @@ def test_author_links_far_from_the_headline_name_no_one() -> None:
 def test_an_author_link_the_page_cuts_off_raises_nothing(tail: str, author: str | None) -> None:
     markup = "<html><body><h1>Quay plan agreed</h1><div>" + tail
     assert read_page(markup).author == author
-    assert extract(markup.encode(), fields=FIELD_NAMES).author == author
+    # The default reads the page too; a page of four words is no article to the page-type
+    # classifier (listing 0.64), and a listing gives no author (Profile.byline).
+    assert extract(markup.encode(), fields=FIELD_NAMES).author in (author, None)
+    assert extract(markup.encode(), method="hybrid", page_type=False, fields=FIELD_NAMES).author == author

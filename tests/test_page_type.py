@@ -410,3 +410,29 @@ def test_a_page_without_its_url_is_typed_by_the_address_it_declares(monkeypatch:
     assert result.canonical_url is None and "canonical_url" not in result.field_sources
     asked = extract(body.format(head=f"<link rel='canonical' href='{url}'>"), fields=["canonical_url"])
     assert asked.canonical_url == url and asked.field_sources["canonical_url"] == "link"
+
+
+_BYLINE_HEAD = (
+    '<head><meta name="author" content="Anna Kerr">'
+    '<meta property="article:published_time" content="2025-03-02T08:00:00+00:00">'
+)
+
+
+@pytest.mark.parametrize("name", ["article", "listing", "product"])
+def test_a_shops_item_and_a_list_give_no_author_nor_date(name: str) -> None:
+    build, url = PAGES[name]
+    html = build().replace("<head>", _BYLINE_HEAD, 1)
+    assert _BYLINE_HEAD in html
+    result = extract(html, url=url, fields=("author", "date", "description"))
+    assert result.page_type == name
+    if name == "article":
+        assert (result.author, result.date) == ("Anna Kerr", "2025-03-02T08:00:00+00:00")
+        assert {"author", "date"} <= set(result.field_sources)
+    else:
+        # What a reader finds there is a card's, a review's or the shop's, not the page's byline.
+        assert (result.author, result.date) == (None, None)
+        assert not {"author", "date"} & set(result.field_sources)
+        assert result.to_dict()["author"] is None
+    # Without the page type, nothing says the page has no byline.
+    untyped = extract(html, url=url, method="hybrid", page_type=False, fields=("author", "date"))
+    assert (untyped.author, untyped.date) == ("Anna Kerr", "2025-03-02T08:00:00+00:00")
