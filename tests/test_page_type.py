@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from scrapy_bte import extract
 from scrapy_bte.api import parse
+from scrapy_bte.core.scripts import weighted_words
 from scrapy_bte.errors import ConfigError, ModelError
 from scrapy_bte.fields import read
 from scrapy_bte.learned import page_type as pt
@@ -380,6 +382,18 @@ def test_count_columns_hold_the_logarithm_of_their_counts() -> None:
         parse(listing_page().replace("<title>News | Valley Mills Association</title>", "")), None
     )
     assert untitled[col["title_words"]] == 0
+
+
+def test_title_words_count_the_letters_of_scripts_without_spaces_as_the_blocks_do() -> None:
+    # A Japanese title of 30 letters is 12 words as the blocks count them, not the 2 its one
+    # space makes: split at spaces, it read as the short heading of a list.
+    title = "緑町商店街の空き店舗に若い店主が続々と出店 通りに三十年ぶりの活気"
+    col = pt.EVIDENCE_NAMES.index("title_words")
+    doc = parse(re.sub("<title>[^<]*</title>", f"<title>{title}</title>", article_page()))
+    assert doc.title_tag == title
+    evidence = pt.page_evidence(doc, None)
+    assert evidence[col] == np.float32(np.log1p(weighted_words(title)))
+    assert evidence[col] > np.float32(np.log1p(10)) and len(title.split()) == 2
 
 
 def test_a_page_without_its_url_is_typed_by_the_address_it_declares(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,6 +19,7 @@ from itertools import accumulate, chain, compress, count
 import numpy as np
 
 from ..core.document import Document
+from ..core.scripts import has_spaceless, weighted_words
 from .hints import block_hints, group_bit
 from .labels import label_features
 
@@ -87,6 +88,18 @@ def fold(text: str) -> str:
     return " ".join(_WORD_RE.findall(text.lower()))
 
 
+def names_a_headline(folded: str) -> bool:
+    """Whether a :func:`fold`-ed title is long enough for a block repeating it to be the headline:
+    two distinct words or more, or as many as the blocks count in it where it holds letters of a
+    script written without spaces (:func:`~scrapy_bte.core.scripts.weighted_words`). A one-word
+    title is a site's name; a Japanese or Chinese title written without a space or a mark is one
+    token of twenty letters, eight words."""
+    words = folded.split()
+    if len(words) >= 2 and len(set(words)) >= 2:
+        return True
+    return has_spaceless(folded) and weighted_words(folded) >= 2
+
+
 def repeats_title(text: str, title: str, reworded: bool = True) -> bool:
     """Whether ``text`` repeats ``title``, both :func:`fold`-ed: the one test of the headline rules
     (:func:`headline_mask`, :func:`find_headline` and :func:`scrapy_bte.fields.title.settle`).
@@ -152,9 +165,9 @@ def headline_mask(doc: Document, title: str | None, end: int | None = None) -> n
     n = doc.n_blocks
     out = np.zeros(n, dtype=bool)
     folded = fold(title) if title else ""
-    wanted = set(folded.split())
-    if title is None or len(wanted) < 2:
+    if title is None or not names_a_headline(folded):
         return out
+    wanted = set(folded.split())
     # Only blocks of about the title's length are compared with it.
     size = len(title)
     words, chars = (doc.words, doc.chars) if end is None else (doc.words[:end], doc.chars[:end])
@@ -198,10 +211,10 @@ def subject_mask(doc: Document, title: str | None) -> np.ndarray:
 def headline_mask_reference(doc: Document, title: str | None) -> np.ndarray:
     """The Python reference of :func:`headline_mask`: every block of about the title's length
     (1 to 40 words, 0.4 to 2.5 times the title's characters and 20 more) that repeats a title
-    of two words or more."""
+    of two words or more (:func:`names_a_headline`)."""
     out = np.zeros(doc.n_blocks, dtype=bool)
     folded = fold(title) if title else ""
-    if title is None or len(set(folded.split())) < 2:
+    if title is None or not names_a_headline(folded):
         return out
     size = len(title)
     near = (doc.words >= 1) & (doc.words <= 40) & (doc.chars >= 0.4 * size) & (doc.chars <= 2.5 * size + 20)

@@ -27,14 +27,36 @@ from ..evidence.words import (
     NEWSLETTER_RE,
     SHOP_BOX_SET,
 )
-from ..evidence.zones import top_furniture
+from ..evidence.zones import fold, repeats_title, top_furniture
 
 #: Label-like blocks of at most this many words are never body text.
 LABEL_WORDS = 6
 #: A box heading has at most this many words (letters of scripts without spaces count fractions).
 BOX_WORDS = 8
-#: A kept block of at least this many words is the body's first paragraph (for :func:`edge_mask`).
+#: A kept block of at least this many words is the body's first paragraph (:func:`first_paragraph`).
 FIRST_PARAGRAPH_WORDS = 20
+#: How many long kept blocks from the top :func:`first_paragraph` tests for repeating the title.
+HEADLINE_TRIES = 2
+
+
+def first_paragraph(doc: Document, keep: np.ndarray, title: str | None) -> int | None:
+    """The body's first paragraph: the first kept block of :data:`FIRST_PARAGRAPH_WORDS` words or
+    more that does not repeat the title (:func:`~scrapy_bte.evidence.zones.repeats_title`); None
+    when no kept block is that long.
+
+    A headline is rarely that long in words written with spaces, but in Japanese or Chinese, where
+    each letter counts a fraction of a word (:mod:`scrapy_bte.core.scripts`), a headline of fifty
+    letters is: read as the first paragraph, it was kept as body text (Publickey's headline in
+    mercury's set), since only what stands before the first paragraph is the page's top.
+    """
+    long_kept = (keep & (doc.words >= FIRST_PARAGRAPH_WORDS)).nonzero()[0].tolist()
+    if not long_kept:
+        return None
+    folded = fold(title) if title else ""
+    for b in long_kept[:HEADLINE_TRIES]:
+        if not folded or not repeats_title(fold(doc.texts[b]), folded):
+            return b
+    return long_kept[HEADLINE_TRIES] if len(long_kept) > HEADLINE_TRIES else None
 
 
 def edge_mask(doc: Document, keep: np.ndarray, title: str | None) -> np.ndarray:
@@ -57,11 +79,11 @@ def edge_mask(doc: Document, keep: np.ndarray, title: str | None) -> np.ndarray:
         text = texts[b]
         if ":" in text and text.partition(":")[0].lower().strip() in ACTION_BOX_SET:
             out[b] = True
-    long_kept = (keep & (doc.words >= FIRST_PARAGRAPH_WORDS)).nonzero()[0]
+    first = first_paragraph(doc, keep, title)
     # Only kept blocks are ever furniture: the top's are looked for where one stands before the
     # first paragraph (on about two pages in five).
-    if len(long_kept) and keep[: long_kept[0]].any():
-        out |= top_furniture(doc, int(long_kept[0]), title)
+    if first is not None and keep[:first].any():
+        out |= top_furniture(doc, first, title)
     out |= image_captions(doc)
     if np.count_nonzero(keep):
         out |= boxed_furniture(doc, keep) | signup_boxes(doc, keep)

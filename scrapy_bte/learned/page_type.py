@@ -51,6 +51,7 @@ import numpy as np
 
 from ..core import accel
 from ..core.document import HEADING_TAGS, Document
+from ..core.scripts import weighted_words
 from ..core.tree import path_or, strings_mentioning
 from ..errors import ModelError
 from ..evidence import hints as _hints
@@ -439,16 +440,18 @@ def _url_evidence(url: str | None, out: np.ndarray) -> None:
                 out[column] = 1.0
 
 
-def _title_evidence(title: str, out: np.ndarray) -> int:
+def _title_evidence(title: str, out: np.ndarray) -> float:
     """The title's columns but its word count, into ``out`` (at zero); returns the word count
-    (:func:`page_evidence` takes its logarithm with the other counts')."""
+    (:func:`page_evidence` takes its logarithm with the other counts'), counted as the blocks'
+    words are (:func:`~scrapy_bte.core.scripts.weighted_words`): split at spaces, a Japanese or
+    Chinese title of thirty letters was one or two words, the count of a list's short heading."""
     low = title.lower()
     out[_TITLE_PARTS] = len(_TITLE_SEPARATORS.findall(low))
     words = set(_SEGMENT_WORDS.findall(low))
     for column, vocabulary in _TITLE_WORD_COLUMNS:
         if not words.isdisjoint(vocabulary):
             out[column] = 1.0
-    return len(low.split())
+    return weighted_words(low)
 
 
 def _runs(doc: Document, words: np.ndarray, total: float, elements: np.ndarray, out: np.ndarray) -> None:
