@@ -22,6 +22,7 @@ from .methods import bte as _bte
 from .methods import comments as _comments
 from .methods import density as _density
 from .methods import hybrid as _hybrid
+from .methods import letterless as _letterless
 from .methods.reasons import Reason, Trace
 from .result import Extraction
 
@@ -304,6 +305,11 @@ def _extract_document(
             kept, comment_blocks = _comments.apply(doc, kept, comments, reasons)
         blocks = kept.nonzero()[0].tolist()
         paragraphs = [doc.texts[b] for b in blocks]
+    if _letterless.no_letters(paragraphs):
+        if reasons is not None:
+            reasons[blocks] = Reason.NO_LETTERS
+        kept = np.zeros(n, dtype=bool)
+        paragraphs, blocks = [], []
     total_chars = int(doc.chars.sum())
     kept_chars = int(doc.chars[kept].sum()) if n else 0
     kept_bytes = int(doc.bytes[kept].sum()) if n else 0

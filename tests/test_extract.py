@@ -11,7 +11,7 @@ import pytest
 from conftest import SAMPLES
 
 from scrapy_bte import ACCELERATED, ConfigError, Extraction, ExtractionError, extract
-from scrapy_bte.api import METHODS, parse
+from scrapy_bte.api import METHODS, extract_document, parse
 from scrapy_bte.core import tree
 from scrapy_bte.core.accel import native
 from scrapy_bte.core.document import STYLE_TAGS, build, step0
@@ -19,6 +19,8 @@ from scrapy_bte.core.scripts import char_f1, weighted_words
 from scrapy_bte.core.tree import AttributeReader
 from scrapy_bte.fields.title import title_parts
 from scrapy_bte.methods.bte import brute_force, document_span, max_span, token_runs
+from scrapy_bte.methods.letterless import no_letters
+from scrapy_bte.methods.reasons import Reason, Trace
 
 HERE = Path(__file__).parent
 SAMPLE = (SAMPLES / "article.html").read_bytes()
@@ -612,3 +614,35 @@ def test_path_or_and_nearest_marked_with_the_skeletons_steps_are_the_forward_pas
             assert np.array_equal(path_or(doc, own), want)
             assert np.array_equal(path_or(doc, own), want)  # the cached steps again
             assert np.array_equal(nearest_marked(doc, marked), nearest)
+
+
+def _calendar_page(comments: str = "") -> str:
+    """A blog page whose only text left is a calendar widget's day numbers."""
+    days = range(1, 36)
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{d}</td>" if d <= 31 else "<td></td>" for d in days[w * 7 : w * 7 + 7]) + "</tr>"
+        for w in range(5)
+    )
+    return (
+        "<html><head><title>July 2012</title></head><body>"
+        f"<table id='wp-calendar'>{rows}</table>{comments}</body></html>"
+    )
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_selection_without_a_letter_is_no_text(method: str) -> None:
+    # A calendar's days kept as a column of numbers; the page reads as empty instead.
+    result = extract(_calendar_page(), method=method)
+    assert (result.text, result.paragraphs, result.kept_blocks, result.words) == ("", [], [], 0)
+    assert result.text_ratio == 0.0 and result.confidence == 0.0
+
+
+def test_the_trace_says_why_a_letterless_selection_went() -> None:
+    doc = parse(_calendar_page())
+    trace = Trace()
+    result = extract_document(doc, method="auto", trace=trace)
+    assert result.text == ""
+    gone = [b for b in range(doc.n_blocks) if trace.reasons[b] == Reason.NO_LETTERS]
+    assert len(gone) >= 20 and all(doc.texts[b].isdigit() for b in gone)
+    assert no_letters(["2", "3", "17.07.2012"]) and not no_letters(["2", "März"]) and not no_letters([])
+    assert not no_letters(["七月"])  # Han letters are letters

@@ -38,6 +38,7 @@ class Reason(IntEnum):
     REPEATED = 19
     THREAD = 20
     NAME = 21
+    NO_LETTERS = 22
 
 
 DESCRIPTIONS = {
@@ -64,6 +65,7 @@ DESCRIPTIONS = {
     "or is a hidden copy of the kept text",
     Reason.THREAD: "a post of the forum thread: text of an element named for comments or replies",
     Reason.NAME: "the product's name: the first h1 repeating the page's title, a few blocks from the kept text",
+    Reason.NO_LETTERS: "the kept text holds no letter (a calendar's days, a pager's numbers): no page's text",
 }
 
 
@@ -90,6 +92,7 @@ NAMES = {
     Reason.REPEATED: "repeated",
     Reason.THREAD: "thread post",
     Reason.NAME: "product name",
+    Reason.NO_LETTERS: "no letters",
 }
 
 
