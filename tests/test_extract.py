@@ -19,7 +19,7 @@ from scrapy_bte.core.scripts import char_f1, weighted_words
 from scrapy_bte.core.tree import AttributeReader
 from scrapy_bte.fields.title import title_parts
 from scrapy_bte.methods.bte import brute_force, document_span, max_span, token_runs
-from scrapy_bte.methods.letterless import no_letters
+from scrapy_bte.methods.letterless import letterless
 from scrapy_bte.methods.reasons import Reason, Trace
 
 HERE = Path(__file__).parent
@@ -644,5 +644,10 @@ def test_the_trace_says_why_a_letterless_selection_went() -> None:
     assert result.text == ""
     gone = [b for b in range(doc.n_blocks) if trace.reasons[b] == Reason.NO_LETTERS]
     assert len(gone) >= 20 and all(doc.texts[b].isdigit() for b in gone)
-    assert no_letters(["2", "3", "17.07.2012"]) and not no_letters(["2", "März"]) and not no_letters([])
-    assert not no_letters(["七月"])  # Han letters are letters
+    assert letterless(["2", "3", "17.07.2012"]) and not letterless(["2", "März"]) and not letterless([])
+    assert not letterless(["七月"])  # Han letters are letters
+    # A calendar with its language links is no text; one beside a paragraph is the paragraph's page.
+    calendar = [str(day) for day in range(1, 32)]
+    assert letterless(["Espanol", "Deutsch", *calendar])
+    paragraph = "The harbour council met on Tuesday to discuss the ferry timetable for the coming winter season."
+    assert not letterless([paragraph, *calendar])

@@ -65,7 +65,7 @@ DESCRIPTIONS = {
     "or is a hidden copy of the kept text",
     Reason.THREAD: "a post of the forum thread: text of an element named for comments or replies",
     Reason.NAME: "the product's name: the first h1 repeating the page's title, a few blocks from the kept text",
-    Reason.NO_LETTERS: "the kept text holds no letter (a calendar's days, a pager's numbers): no page's text",
+    Reason.NO_LETTERS: "the kept blocks hold no letter, or mostly none beside a few words (a calendar's days, a pager's numbers): no page's text",
 }
 
 
