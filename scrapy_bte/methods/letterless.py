@@ -29,9 +29,12 @@ MIN_WORDS = 5
 def letterless(paragraphs: list[str]) -> bool:
     """Whether ``paragraphs`` are no text: none holds a letter, or most hold none and those that
     do hold fewer than :data:`MIN_WORDS` words together (False for none at all: nothing to drop)."""
-    if not paragraphs:
-        return False
-    lettered = [text for text in paragraphs if _LETTER_RE.search(text)]
-    if not lettered:
-        return True
-    return 2 * len(lettered) < len(paragraphs) and sum(map(weighted_words, lettered)) < MIN_WORDS
+    lettered = 0
+    words = 0.0
+    for text in paragraphs:
+        if _LETTER_RE.search(text):
+            lettered += 1
+            words += weighted_words(text)
+            if words >= MIN_WORDS:
+                return False  # text (on most pages, known from its first paragraph)
+    return bool(paragraphs) and 2 * lettered < len(paragraphs)
