@@ -1,5 +1,6 @@
-"""Page furniture in use: the flag columns of a page's blocks, the datelines and newsletter
-promotions ``extract()`` leaves out at the body's edges (but not inside it), and a headline as
+"""Page furniture in use: the flag columns of a page's blocks, the datelines, newsletter
+promotions and copyright notices ``extract()`` leaves out at the body's edges (but not inside
+it), and a headline as
 long as a paragraph, which is the page's top and not its first paragraph.
 
 The C pass against its Python reference is in ``native/test_furniture.py``.
@@ -15,7 +16,7 @@ import pytest
 from scrapy_bte import extract
 from scrapy_bte.core.document import build
 from scrapy_bte.evidence import labels, zones
-from scrapy_bte.learned.never_body import FIRST_PARAGRAPH_WORDS, first_paragraph
+from scrapy_bte.learned.never_body import FIRST_PARAGRAPH_WORDS, edge_notes, first_paragraph
 
 
 def test_features_flag_the_furniture_of_a_page() -> None:
@@ -52,6 +53,13 @@ _EDGE_BODY = "".join(
         ),
         ("<p>Sign up for our daily newsletter to get the best stories in your inbox.</p>", "", "newsletter"),
         ("", "<p>Subscribe to our newsletter.</p><p>27. Oktober 2025</p>", "Oktober"),
+        (
+            "",
+            "<p>© 2012 CBS Interactive Inc. All Rights Reserved. This material may not be published, "
+            "broadcast, rewritten, or redistributed.</p>",
+            "CBS Interactive",
+        ),
+        ("", "<p>25.10.2025</p><p>Copyright Stadtanzeiger 2025. Alle Rechte vorbehalten.</p>", "Stadtanzeiger"),
     ],
 )
 def test_datelines_and_newsletter_promotions_at_the_body_edges_go(top: str, bottom: str, gone: str) -> None:
@@ -69,6 +77,8 @@ def test_datelines_and_newsletter_promotions_at_the_body_edges_go(top: str, bott
         # a promotion inside the text stays, and so does a date sentence with other words
         "<p>The newsletter of the club was founded in 1990 and its members still write it.</p>",
         "<p>— Donald J. Trump (@realDonaldTrump) April 15, 2019</p>",
+        # a sentence about copyright is no notice
+        "<p>The court ruled that the copyright in the photographs belongs to the agency, not the paper.</p>",
     ],
 )
 def test_dated_blocks_and_newsletter_mentions_that_are_content_stay(inside: str) -> None:
@@ -143,3 +153,25 @@ def test_a_title_written_without_spaces_names_its_headline(title: str, found: bo
     mask = zones.headline_mask(doc, title)
     assert mask.tolist() == [found] + [False] * (doc.n_blocks - 1)
     assert np.array_equal(mask, zones.headline_mask_reference(doc, title))
+
+
+@pytest.mark.parametrize(
+    ("tail", "notice"),
+    [
+        (
+            "<p>© 2012 CBS Interactive Inc. All Rights Reserved. This material may not be published, broadcast, "
+            "rewritten, or redistributed.</p>",
+            True,
+        ),
+        ("<p>25.10.2025</p><p>Copyright Stadtanzeiger 2025. Alle Rechte vorbehalten.</p>", True),
+        ("<p>版权所有 © 2025 江城日报社</p>", True),
+        ("<p>The court ruled that the copyright in the photographs belongs to the agency, not the paper.</p>", False),
+    ],
+)
+def test_a_copyright_notice_at_the_body_edge_is_furniture(tail: str, notice: bool) -> None:
+    doc = build(f"<html><head><meta charset='utf-8'></head><body><article>{_EDGE_BODY}{tail}</article></body></html>")
+    keep = doc.words > 0
+    marked = edge_notes(doc, keep, np.zeros(doc.n_blocks, dtype=bool))
+    last = doc.n_blocks - 1
+    assert bool(marked[last]) == notice
+    assert not marked[: doc.texts.index(doc.texts[last]) - 1].any()  # the body stays
