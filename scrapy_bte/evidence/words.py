@@ -236,14 +236,23 @@ INVITE_RE = re.compile(
     re.IGNORECASE,
 )
 
-#: A copyright notice: it opens with the sign or the word, or says the rights are reserved, in the
+#: A copyright notice opens with the sign or the word, or says the rights are reserved, in the
 #: languages measured (English, German, French, Spanish, Italian, Portuguese, Polish, Dutch,
-#: Chinese and Japanese).
-COPYRIGHT_RE = re.compile(
-    r"^\s*(?:©|\(c\)\s|copyright\b)|all rights reserved|alle rechte vorbehalten|tous droits réservés|"
-    r"todos los derechos reservados|tutti i diritti riservati|todos os direitos reservados|"
-    r"wszelkie prawa zastrzeżone|alle rechten voorbehouden|版权所有|版權所有|無断転載|無断複製",
-    re.IGNORECASE,
+#: Chinese and Japanese); lower case.
+COPYRIGHT_STARTS = ("©", "(c) ", "copyright")
+RIGHTS_RESERVED = (
+    "all rights reserved",
+    "alle rechte vorbehalten",
+    "tous droits réservés",
+    "todos los derechos reservados",
+    "tutti i diritti riservati",
+    "todos os direitos reservados",
+    "wszelkie prawa zastrzeżone",
+    "alle rechten voorbehouden",
+    "版权所有",
+    "版權所有",
+    "無断転載",
+    "無断複製",
 )
 
 #: Hint groups, in bit order. Each lists the words (whole tokens of a class or id,

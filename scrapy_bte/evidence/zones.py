@@ -15,6 +15,7 @@ import math
 import re
 from bisect import bisect_right
 from itertools import accumulate, chain, compress, count
+from typing import Any
 
 import numpy as np
 
@@ -154,6 +155,14 @@ def _needles(title: str, longest: list[str]) -> list[str]:
     return needles
 
 
+def title_sized(words: Any, chars: Any, title: str) -> Any:
+    """Per block (of ``words`` and ``chars``, arrays or one block's numbers), whether it is of about
+    ``title``'s length, the only blocks compared with it: 1 to 40 words, 0.4 to 2.5 times its
+    characters and 20 more."""
+    size = len(title)
+    return (words >= 1) & (words <= 40) & (chars >= 0.4 * size) & (chars <= 2.5 * size + 20)
+
+
 def headline_mask(doc: Document, title: str | None, end: int | None = None) -> np.ndarray:
     """Blocks that repeat the page title (the headline, :func:`repeats_title`); with ``end``, only
     among the blocks before it (the rest of the mask stays false).
@@ -169,10 +178,8 @@ def headline_mask(doc: Document, title: str | None, end: int | None = None) -> n
         return out
     wanted = set(folded.split())
     # Only blocks of about the title's length are compared with it.
-    size = len(title)
     words, chars = (doc.words, doc.chars) if end is None else (doc.words[:end], doc.chars[:end])
-    near = (words >= 1) & (words <= 40) & (chars >= 0.4 * size) & (chars <= 2.5 * size + 20)
-    blocks = near.nonzero()[0].tolist()
+    blocks = title_sized(words, chars, title).nonzero()[0].tolist()
     if not blocks:
         return out
     # A word a block holds is a substring of it too, and substrings rule most candidates out unfolded:
@@ -216,9 +223,7 @@ def headline_mask_reference(doc: Document, title: str | None) -> np.ndarray:
     folded = fold(title) if title else ""
     if title is None or not names_a_headline(folded):
         return out
-    size = len(title)
-    near = (doc.words >= 1) & (doc.words <= 40) & (doc.chars >= 0.4 * size) & (doc.chars <= 2.5 * size + 20)
-    for b in np.flatnonzero(near).tolist():
+    for b in np.flatnonzero(title_sized(doc.words, doc.chars, title)).tolist():
         out[b] = repeats_title(fold(doc.texts[b]), folded)
     return out
 

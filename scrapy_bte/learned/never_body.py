@@ -22,13 +22,14 @@ from ..evidence.labels import MAX_WORDS, is_label, label_features
 from ..evidence.words import (
     ACTION_BOX_SET,
     BOX_SET,
-    COPYRIGHT_RE,
+    COPYRIGHT_STARTS,
     DATE_WORDS,
     INVITE_RE,
     NEWSLETTER_RE,
+    RIGHTS_RESERVED,
     SHOP_BOX_SET,
 )
-from ..evidence.zones import fold, repeats_title, top_furniture
+from ..evidence.zones import fold, repeats_title, title_sized, top_furniture
 
 #: Label-like blocks of at most this many words are never body text.
 LABEL_WORDS = 6
@@ -50,12 +51,17 @@ def first_paragraph(doc: Document, keep: np.ndarray, title: str | None) -> int |
     letters is: read as the first paragraph, it was kept as body text (Publickey's headline in
     mercury's set), since only what stands before the first paragraph is the page's top.
     """
-    long_kept = (keep & (doc.words >= FIRST_PARAGRAPH_WORDS)).nonzero()[0].tolist()
-    if not long_kept:
-        return None
-    folded = fold(title) if title else ""
+    long_kept = (keep & (doc.words >= FIRST_PARAGRAPH_WORDS)).nonzero()[0][: HEADLINE_TRIES + 1].tolist()
+    if not long_kept or not title:
+        return long_kept[0] if long_kept else None
+    folded = None
     for b in long_kept[:HEADLINE_TRIES]:
-        if not folded or not repeats_title(fold(doc.texts[b]), folded):
+        # Only a block of about the title's length is compared with it, as the headline rules
+        # compare (on most pages the first long block is far longer: no folding).
+        if not title_sized(doc.words[b], doc.chars[b], title):
+            return b
+        folded = fold(title) if folded is None else folded
+        if not repeats_title(fold(doc.texts[b]), folded):
             return b
     return long_kept[HEADLINE_TRIES] if len(long_kept) > HEADLINE_TRIES else None
 
@@ -118,8 +124,13 @@ def _promotion(text: str, words: float) -> bool:
 
 def _copyright(text: str, words: float) -> bool:
     """Whether a block is a copyright notice ("© 2012 CBS Interactive Inc. All Rights Reserved. This
-    material may not be published ...")."""
-    return words <= PROMO_WORDS and COPYRIGHT_RE.search(text) is not None
+    material may not be published ..."): it opens with :data:`COPYRIGHT_STARTS` or holds one of
+    :data:`RIGHTS_RESERVED` (substring searches: a pattern of their alternatives cost ten times as
+    much on the blocks at a body's edges)."""
+    if words > PROMO_WORDS:
+        return False
+    low = text.lower()
+    return low.lstrip().startswith(COPYRIGHT_STARTS) or any(phrase in low for phrase in RIGHTS_RESERVED)
 
 
 def edge_notes(doc: Document, keep: np.ndarray, known: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ..core.scripts import weighted_words
+from ..core.scripts import has_spaceless, weighted_words
 
 #: A letter of any script (a word character that is no digit and no underscore).
 _LETTER_RE = re.compile(r"[^\W\d_]")
@@ -34,7 +34,8 @@ def letterless(paragraphs: list[str]) -> bool:
     for text in paragraphs:
         if _LETTER_RE.search(text):
             lettered += 1
-            words += weighted_words(text)
+            # Words split at spaces are the count where no letter is space-less (the usual case).
+            words += weighted_words(text) if has_spaceless(text) else len(text.split())
             if words >= MIN_WORDS:
                 return False  # text (on most pages, known from its first paragraph)
     return bool(paragraphs) and 2 * lettered < len(paragraphs)
