@@ -305,7 +305,7 @@ def _extract_document(
             kept, comment_blocks = _comments.apply(doc, kept, comments, reasons)
         blocks = kept.nonzero()[0].tolist()
         paragraphs = [doc.texts[b] for b in blocks]
-    if _letterless.letterless(paragraphs):
+    if _letterless.letterless(paragraphs, map(doc.words.__getitem__, blocks)):
         if reasons is not None:
             reasons[blocks] = Reason.NO_LETTERS
         kept = np.zeros(n, dtype=bool)

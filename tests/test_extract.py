@@ -644,10 +644,16 @@ def test_the_trace_says_why_a_letterless_selection_went() -> None:
     assert result.text == ""
     gone = [b for b in range(doc.n_blocks) if trace.reasons[b] == Reason.NO_LETTERS]
     assert len(gone) >= 20 and all(doc.texts[b].isdigit() for b in gone)
-    assert letterless(["2", "3", "17.07.2012"]) and not letterless(["2", "März"]) and not letterless([])
-    assert not letterless(["七月"])  # Han letters are letters
-    # A calendar with its language links is no text; one beside a paragraph is the paragraph's page.
+
+
+def test_letterless_reads_letters_of_any_script_and_words_as_the_blocks_count_them() -> None:
+    def read(*texts: str) -> bool:
+        return letterless(list(texts), [weighted_words(text) for text in texts])
+
+    assert read("2", "3", "17.07.2012") and not read("2", "März") and not read()
+    assert not read("七月")  # Han letters are letters
+    # A calendar with its language links is no text; one beside a sentence is the sentence's page.
     calendar = [str(day) for day in range(1, 32)]
-    assert letterless(["Espanol", "Deutsch", *calendar])
-    paragraph = "The harbour council met on Tuesday to discuss the ferry timetable for the coming winter season."
-    assert not letterless([paragraph, *calendar])
+    assert read("Espanol", "Deutsch", *calendar)
+    assert not read("The harbour council met on Tuesday to discuss the ferry timetable.", *calendar)
+    assert not read("緑町商店街の空き店舗に若い店主", *calendar)  # 15 letters: 6 words

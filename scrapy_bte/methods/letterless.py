@@ -15,27 +15,27 @@ numbers.
 from __future__ import annotations
 
 import re
-
-from ..core.scripts import has_spaceless, weighted_words
+from collections.abc import Iterable
 
 #: A letter of any script (a word character that is no digit and no underscore).
 _LETTER_RE = re.compile(r"[^\W\d_]")
 #: Beside a majority of letterless blocks, the blocks with letters need this many words in all
-#: (counted as :func:`~scrapy_bte.core.scripts.weighted_words` counts them) to be text: fewer
+#: (as the blocks count them: :func:`~scrapy_bte.core.scripts.weighted_words`) to be text: fewer
 #: are a label or two ("Espanol", "Deutsch") beside the calendar, where a sentence is text.
 MIN_WORDS = 5
 
 
-def letterless(paragraphs: list[str]) -> bool:
-    """Whether ``paragraphs`` are no text: none holds a letter, or most hold none and those that
-    do hold fewer than :data:`MIN_WORDS` words together (False for none at all: nothing to drop)."""
+def letterless(paragraphs: list[str], words: Iterable[float]) -> bool:
+    """Whether ``paragraphs`` (of ``words`` words each, as the blocks count them; read only as far
+    as needed) are no text: none
+    holds a letter, or most hold none and those that do hold fewer than :data:`MIN_WORDS` words
+    together (False for none at all: nothing to drop)."""
     lettered = 0
-    words = 0.0
-    for text in paragraphs:
+    total = 0.0
+    for text, count in zip(paragraphs, words):
         if _LETTER_RE.search(text):
             lettered += 1
-            # Words split at spaces are the count where no letter is space-less (the usual case).
-            words += weighted_words(text) if has_spaceless(text) else len(text.split())
-            if words >= MIN_WORDS:
+            total += count
+            if total >= MIN_WORDS:
                 return False  # text (on most pages, known from its first paragraph)
     return bool(paragraphs) and 2 * lettered < len(paragraphs)
