@@ -128,8 +128,8 @@ def _promotion(text: str, words: float) -> bool:
 def _copyright(text: str, words: float) -> bool:
     """Whether a block is a copyright notice ("© 2012 CBS Interactive Inc. All Rights Reserved. This
     material may not be published ..."): it opens with :data:`COPYRIGHT_STARTS` or holds one of
-    :data:`RIGHTS_RESERVED` (substring searches: a pattern of their alternatives cost ten times as
-    much on the blocks at a body's edges)."""
+    :data:`RIGHTS_RESERVED` (substring searches: a pattern of their alternatives cost about three
+    times as much on the blocks at a body's edges)."""
     if words > PROMO_WORDS:
         return False
     low = text.lower()
