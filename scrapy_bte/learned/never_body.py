@@ -66,7 +66,7 @@ def first_paragraph(doc: Document, keep: np.ndarray, title: str | None) -> int |
     return long_kept[HEADLINE_TRIES] if len(long_kept) > HEADLINE_TRIES else None
 
 
-def edge_mask(doc: Document, keep: np.ndarray, title: str | None, first: int | None = -1) -> np.ndarray:
+def edge_mask(doc: Document, keep: np.ndarray, title: str | None, first: int | None) -> np.ndarray:
     """Blocks that are never the article body, whatever the model scored them; only the blocks
     of ``keep`` are certain to be read (another block may or may not be marked).
 
@@ -76,8 +76,7 @@ def edge_mask(doc: Document, keep: np.ndarray, title: str | None, first: int | N
     with its value ("Tags: ...", "Lesen Sie auch: ..."), a reading time;
     boxes a heading names as furniture (:func:`boxed_furniture`), photo
     captions (:func:`image_captions`) and sign-up boxes (:func:`signup_boxes`).
-    ``first`` is the body's first paragraph (:func:`first_paragraph`, None for no block), found
-    here when not given (-1).
+    ``first`` is the body's first paragraph (:func:`first_paragraph`; None: no block is one).
     """
     flags = label_features(doc)
     out = ((flags[:, 0] > 0) & (doc.words <= LABEL_WORDS)) | (flags[:, 1] > 0) | (flags[:, 5] > 0)
@@ -88,8 +87,6 @@ def edge_mask(doc: Document, keep: np.ndarray, title: str | None, first: int | N
         text = texts[b]
         if ":" in text and text.partition(":")[0].lower().strip() in ACTION_BOX_SET:
             out[b] = True
-    if first == -1:  # not given: found here
-        first = first_paragraph(doc, keep, title)
     # Only kept blocks are ever furniture: the top's are looked for where one stands before the
     # first paragraph (on about two pages in five).
     if first is not None and keep[:first].any():
