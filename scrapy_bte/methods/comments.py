@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.arrays import distinct
 from ..core.document import Document
 from ..core.tree import AttributeReader, nearest_marked, page_level, path_or
 from ..errors import ConfigError
@@ -437,7 +438,7 @@ def marked_thread(doc: Document) -> bool:
         return False
     owner = nearest_marked(doc, _POST_ITEMS.per_element(doc) > 0)
     container = np.asarray(doc.container, dtype=np.int64)
-    found = np.unique(owner[container[inside]])
+    found = distinct(owner[container[inside]])
     return int(np.count_nonzero(found)) >= MARKED_POSTS
 
 

@@ -29,6 +29,7 @@ import re
 import numpy as np
 
 from ..core import accel
+from ..core.arrays import distinct
 from ..core.document import Document
 from ..core.tree import page_level, path_or
 
@@ -109,8 +110,8 @@ def element_shapes(doc: Document) -> np.ndarray:
     (numbered in the order the words first occur among the page's attribute strings)."""
     sk = doc.skeleton
     per_string = np.empty(len(sk.attr_strings), dtype=np.int64)
-    distinct = class_shapes(sk.attr_strings, per_string)
-    return sk.el_name_id.astype(np.int64) * (distinct + 1) + per_string[sk.el_attr_id]
+    shapes = class_shapes(sk.attr_strings, per_string)
+    return sk.el_name_id.astype(np.int64) * (shapes + 1) + per_string[sk.el_attr_id]
 
 
 def _groups(doc: Document, *, across_parents: bool = False) -> tuple[np.ndarray, int, np.ndarray]:
@@ -220,15 +221,15 @@ def largest_group(doc: Document, allowed: np.ndarray) -> np.ndarray:
     members = np.concatenate(found_members)
     # One block once per candidate, though two of its ancestors are members.
     size = n_groups + len(parents)
-    pair = np.unique(keys * n + blocks)
+    pair = distinct(keys * n + blocks)
     keys, blocks = pair // n, pair % n
     words = np.asarray(doc.words, dtype=np.float64)
     key_words = np.bincount(keys, words[blocks], size)
     key_blocks = np.bincount(keys, minlength=size)
     # Members with text: a group's distinct member elements, a list's items.
     record = members >= 0
-    distinct = np.unique(np.concatenate(found_keys)[record] * len(parents) + members[record])
-    key_members = np.bincount(distinct // len(parents), minlength=size)
+    member_keys = distinct(np.concatenate(found_keys)[record] * len(parents) + members[record])
+    key_members = np.bincount(member_keys // len(parents), minlength=size)
     key_members += np.bincount(keys, doc.starts_element("li")[blocks] & (keys >= n_groups), size).astype(np.int64)
     best, best_words = _best_cards(key_words, key_members, key_blocks)
     if best < 0 or best_words < GROUP_SHARE * float(words.sum()):
