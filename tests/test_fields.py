@@ -15,6 +15,7 @@ from scrapy_bte.evidence.labels import byline_opener, byline_start
 from scrapy_bte.evidence.zones import find_headline, find_headline_held, fold, repeats_title
 from scrapy_bte.fields import dates, values
 from scrapy_bte.fields import title as title_rule
+from scrapy_bte.fields import zones as zones_module
 from scrapy_bte.fields.jsonld import Graph, parse
 from scrapy_bte.fields.read import read_markup, read_page, read_page_zones
 from scrapy_bte.fields.record import FIELD_NAMES, Fields
@@ -420,6 +421,46 @@ def test_job_titles_and_user_cards_are_cut_from_author_values() -> None:
     # names that hold capitals or job-like letters inside stay whole
     for name in ("Rachel MacDonald", "LeBron James", "Ann McEditor", "The Editors", "Maria Byrne", "TMZ Staff"):
         assert values.author(name) == name
+
+
+def test_author_values_that_name_no_one_give_way_to_the_next_source() -> None:
+    # an avatar's initial, a template's variable, a label alone, a line of other metadata
+    for raw in ("K", "page.head.extra.author", "{{ author }}", "%AUTHOR%", "By", "Author", "Language: Spanish"):
+        assert values.author(raw) is None, raw
+    # user names with dots, initials and short names stay
+    for name in ("sara.r.peter", "hayley.p", "JGD", "Bo Li", "julian", "Dr. Smith"):
+        assert values.author(name) == name
+    assert values.author("Authors:Aniruddha Roy, Jyoti Patel") == "Aniruddha Roy, Jyoti Patel"
+    assert values.author("Autoren: Anna Weber") == "Anna Weber"
+    # the reviewer or the illustrator is not the author; an editor named with the authors stays
+    assert values.author("Shelby Loos, DVM. Reviewed by Molly Price, DVM") == "Shelby Loos, DVM"
+    assert values.author("Ann Lee | Fact checked by Bo Li") == "Ann Lee"
+    assert values.author("Written by Ann Lee, medically reviewed by Dr. Bo Li") == "Ann Lee"
+    assert values.author("The Team, edited by Walter") == "The Team, edited by Walter"
+    markup = (
+        '<html><head><meta name="author" content="page.head.extra.author"></head><body>'
+        '<h1>Ferry timetable approved</h1><div class="byline">By Ana Beltrán</div>'
+        "<p>"
+        + "The council voted on the new ferry timetable after a long evening of debate. " * 6
+        + "</p></body></html>"
+    )
+    f = read_page(markup)
+    assert f.author == "Ana Beltrán" and f.sources["author"] == "byline-block"
+
+
+def test_a_sentence_in_the_authors_element_is_no_byline_nor_is_what_follows() -> None:
+    assert zones_module.byline_author("Jump to explainer Seven deep mysteries of history") == ""
+    assert zones_module.byline_author("By Ludwig van Beethoven and Ann Lee") == "Ludwig van Beethoven and Ann Lee"
+    assert zones_module.byline_author("julian") == "julian"
+    body = "<p>" + "The council voted on the new ferry timetable after a long evening of debate. " * 6 + "</p>"
+    markup = (
+        "<html><body><h1>Ferry timetable approved</h1>"
+        '<div class="author"><p>Thinking of taking the ferry? here is what changes</p></div>'
+        f'<div class="author-links"><p>Related links</p></div>{body}</body></html>'
+    )
+    doc = build(markup)
+    zones = page_zones(doc, "Ferry timetable approved")
+    assert zones.author is None and zones.byline == ()
 
 
 def test_a_microdata_author_cut_by_the_text_window_holds_no_markup() -> None:

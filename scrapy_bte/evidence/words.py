@@ -687,9 +687,26 @@ POST_FURNITURE_WORDS = (
 #: and "Written byAnn Lee" where the page glues the name to the label), cut from author values.
 BYLINE_PREFIX_RE = re.compile(
     r"^(?:(?:written|posted|reported|text|words|story|photos?|recipe|guide|article|authored)\s+)?"
-    r"(?:by|von|par|por|door|av|af|από|autor(?:in|a)?|author|auteur|text|tekst|redacción|redakcja|more stories by)"
+    r"(?:by|von|par|por|door|av|af|από|autor(?:in|a|en|es|as)?|authors?|auteurs?|text|tekst|redacción|redakcja"
+    r"|more stories by)"
     r"(?:\s*[:\-–—]?\s+|\s*:\s*|(?-i:(?<=by)(?=[A-Z])))|^(?-i:di|de)\s+(?=(?-i:[A-Z]))",
     re.IGNORECASE,
+)
+#: Where a byline's second credit starts, cut from author values with what follows ("Shelby Loos, DVM.
+#: Reviewed by Molly Price, DVM", "Ann Lee | Fact checked by Bo Li"): the reviewer, the illustrator or
+#: the translator is not the author. Not "edited by": WCXB's gold keeps "The Team, edited by Walter".
+CREDIT_CUT_RE = re.compile(
+    r"[\s.,;|•·-]+(?:(?:medically|fact[- ]checked\s+and|expert)\s+)?"
+    r"(?:reviewed|fact[- ]checked|illustrated|illustrations|photographed|photos|translated|"
+    r"geprüft|überprüft|übersetzt|révisé|relu|traduit|revisado|traducido|revisionato|tradotto)"
+    r"\s+(?:by|von|par|por|da|door)\b",
+    re.IGNORECASE,
+)
+#: Lower-case words a list of names holds ("Ludwig van Beethoven", "Ann Lee and Bo Li"): any other
+#: lower-case word in a byline line makes it a sentence, not names (:func:`scrapy_bte.fields.zones.byline_author`).
+NAME_PARTICLES = frozenset(
+    """van von vom zu zur de da das do dos di del della der den des du la le las los lo bin ibn al el ben ter
+    y e i and und et og och""".split()
 )
 #: Head words of the job titles printed after a byline's name ("Howard Blume, Staff Writer").
 JOB_WORDS = (

@@ -7,6 +7,8 @@ from urllib.parse import urljoin, urlsplit
 
 from ..core.document import clean_text
 from ..evidence.words import BYLINE_PREFIX_RE as _BY
+from ..evidence.words import BYLINE_START_CJK, BYLINE_START_WORDS
+from ..evidence.words import CREDIT_CUT_RE as _CREDIT_CUT
 from ..evidence.words import JOB_LEAD_WORDS as _JOB_LEADS
 from ..evidence.words import JOB_WORDS as _JOBS
 
@@ -30,6 +32,14 @@ _LANG = re.compile(r"^([a-zA-Z]{2,3})(?:[-_]([a-zA-Z]{4}))?(?:[-_]([a-zA-Z]{2}|\
 # a lower-case scheme, a host, then a path at most, without parameters, spaces or controls.
 _HTTP_HOST = re.compile(r"[hH][tT][tT][pP][sS]?://([^\x00-\x20\x7f-\U0010ffff/?#\[\]]*)(?:[/?#]|\Z)")
 _PLAIN_URL = re.compile(r"https?://[^\x00-\x20\x7f-\U0010ffff/?#;\[\]]+(?:/[^\x00-\x20\x7f-\U0010ffff?#;]*)?")
+# A template's variable printed instead of its value ("page.head.extra.author", "{{ author }}", "%AUTHOR%").
+_PLACEHOLDER = re.compile(
+    r"\{\{|\}\}|\$\{|<%|%>|^[\w.$%\[\]:-]*\b(?:author|creator|byline)\b[\w.$%\[\]:-]*$", re.IGNORECASE
+)
+# A line of the page's metadata, labelled as a byline is not ("Language: Spanish", "content: MarketingSherpa").
+_OTHER_LABEL = re.compile(r"^[^\W\d_]+\s*:\s")
+#: A byline's label standing alone ("By", "Author"), read where the name is an image or a link's title.
+_LABEL_ONLY = frozenset(word.rstrip(":：/／").casefold() for word in (*BYLINE_START_WORDS, *BYLINE_START_CJK))
 #: A name longer than this is a sentence, not a byline.
 MAX_AUTHOR_CHARS = 120
 
@@ -48,6 +58,9 @@ def author(value: object) -> str | None:
     if raw is None:
         return None
     raw = _BY.sub("", raw).strip(" ,;:|-–—")
+    credit = _CREDIT_CUT.search(raw)
+    if credit is not None:
+        raw = raw[: credit.start()].strip(" ,;:|-–—")
     raw = without_job_title(raw)
     count = _COUNT.search(raw)
     if count is not None:
@@ -55,7 +68,9 @@ def author(value: object) -> str | None:
     half = len(raw) // 2
     if len(raw) % 2 == 0 and raw[:half] == raw[half:]:
         raw = raw[:half]  # the name twice without a space: a visible and a screen-reader copy
-    if not raw or len(raw) > MAX_AUTHOR_CHARS or _URLISH.search(raw) or raw.startswith("@"):
+    if len(raw) < 2 or len(raw) > MAX_AUTHOR_CHARS or _URLISH.search(raw) or raw.startswith("@"):
+        return None  # nothing, an avatar's initial, a sentence, an address or a handle
+    if raw.casefold() in _LABEL_ONLY or _PLACEHOLDER.search(raw) or _OTHER_LABEL.match(raw):
         return None
     if not any(ch.isalpha() for ch in raw):
         return None

@@ -25,12 +25,16 @@ from ..core.document import Document
 from ..evidence.hints import element_bits, group_bit
 from ..evidence.labels import byline_opener
 from ..evidence.words import BYLINE_LABEL_RE as _BY_LABEL
-from ..evidence.words import MEMBER_SINCE_RE
+from ..evidence.words import MEMBER_SINCE_RE, NAME_PARTICLES
 from ..evidence.zones import find_headline_held
 from . import dates, values
 
 #: Blocks before and after the headline searched for a byline or dateline.
 BEFORE, AFTER = 4, 14
+#: A byline's names (:func:`~scrapy_bte.fields.values.author`: without "By" and the credits after them)
+#: with this many lower-case words, not :data:`~scrapy_bte.evidence.words.NAME_PARTICLES`, are a
+#: sentence. A user name alone ("julian") is one such word.
+SENTENCE_WORDS = 3
 #: A byline or dateline is short: at most this many words and characters.
 MAX_WORDS, MAX_CHARS = 24, 220
 # A block that is only a byline's label ("Author", "Topic Author", "Article by:"): the names follow.
@@ -105,7 +109,10 @@ class _ZoneHints:
 
 
 def byline_author(text: str) -> str | None:
-    """The names in a byline line: "By Ann Lee and Bo Li - 3 May 2024, 14:05" gives "Ann Lee and Bo Li"."""
+    """The names in a byline line: "By Ann Lee and Bo Li - 3 May 2024, 14:05" gives "Ann Lee and Bo Li";
+    None where the line holds no name, "" where it is a sentence (:data:`SENTENCE_WORDS`): then the
+    element the page names for its author holds other text, and no later block is read as the byline
+    (on the development sets the next one was a link or a heading: "Related links", "Search Site")."""
     body = text
     at = dates.first_at(body)
     if at == 0:
@@ -119,7 +126,13 @@ def byline_author(text: str) -> str | None:
     words = body.split()
     if not words or len(words) > 12 or len(body) > values.MAX_AUTHOR_CHARS:
         return None
-    return values.author(body)
+    name = values.author(body)
+    if (
+        name is not None
+        and sum(1 for w in name.split() if w[0].islower() and w not in NAME_PARTICLES) >= SENTENCE_WORDS
+    ):
+        return ""  # "Jump to explainer", "Di Montezemolo insists that ...": a sentence in the author's element
+    return name
 
 
 #: Openers of blocks that are captions and credits, never the article's byline.
@@ -204,13 +217,17 @@ def page_zones(
             and not any(ch.isdigit() for ch in text)
         ):
             name = byline_author(text)
-            if name is not None:
+            if name:
                 by_blocks.extend((pending_by, i))
                 author = name
                 pending_by = None
+            elif name == "":
+                author = ""  # a sentence where the names should be: no byline
         elif author is None and (by_words or hints & _AUTHOR_BIT or opener[i] == "address"):
             name = byline_author(text)
-            if name is not None and (
+            if name == "":
+                author = ""  # the author's element holds a sentence: no byline
+            elif name is not None and (
                 by_words or len(_WORD.findall(name)) >= len(_WORD.findall(values.without_job_title(text))) // 2
             ):
                 by_blocks.append(i)
