@@ -293,6 +293,13 @@ def test_dates(raw, iso):
     assert dates.normalize(raw) == iso
 
 
+def test_a_date_glued_to_the_next_label_is_read_first() -> None:
+    # two elements joined without a space: the published date, then the update
+    assert dates.from_text("April 26, 2024Updated on: October 28, 2024", month_first=True) == "2024-04-26"
+    assert dates.from_text("26. April 2024Aktualisiert am 28. Oktober 2024") == "2024-04-26"
+    assert dates.from_text("April 26, 20245") is None  # a longer number is no year
+
+
 def test_ambiguous_numeric_dates_follow_the_language():
     assert dates.from_text("03/04/2025") == "2025-04-03"
     assert dates.from_text("03/04/2025", month_first=True) == "2025-03-04"

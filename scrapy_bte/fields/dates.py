@@ -53,12 +53,15 @@ def _month_alternation(names: list[str]) -> str:
 
 _MONTH_ALT = _month_alternation(_MONTH_NAMES)
 _TIME = r"(?:[,\s]+(?:um|à|a las|alle|o|at|-|—|–|\|)?\s*(\d{1,2})[:.h](\d{2})(?:\s*([aApP])\.?[mM]\.?)?(?:\s*(Uhr|h|hrs|GMT|UTC|[ECMP][SD]T|CES?T))?)?"
-# 28 February 2025 / 28. Februar 2025 / 28 de febrero de 2025 / 28 lutego 2025
+# 28 February 2025 / 28. Februar 2025 / 28 de febrero de 2025 / 28 lutego 2025. The year ends at a
+# non-digit, not at a word's end: a page that joins two elements prints "April 26, 2024Updated on: ...".
 _DMY_TEXT = re.compile(
-    r"\b(\d{1,2})\.?\s*(?:de\s+)?(" + _MONTH_ALT + r")\.?,?\s*(?:de\s+)?(\d{4})\b" + _TIME, re.IGNORECASE
+    r"\b(\d{1,2})\.?\s*(?:de\s+)?(" + _MONTH_ALT + r")\.?,?\s*(?:de\s+)?(\d{4})(?!\d)" + _TIME, re.IGNORECASE
 )
 # February 28, 2025
-_MDY_TEXT = re.compile(r"\b(" + _MONTH_ALT + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b" + _TIME, re.IGNORECASE)
+_MDY_TEXT = re.compile(
+    r"\b(" + _MONTH_ALT + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?!\d)" + _TIME, re.IGNORECASE
+)
 # 2025年2月28日 (Chinese, Japanese), 2025년 2월 28일 (Korean)
 _CJK = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]" r"(?:\D{0,6}?(\d{1,2})[:時시](\d{2}))?")
 # 28.02.2025, 28/02/2025, 2025/02/28, 2025.02.28 (numeric, with an optional time)
