@@ -293,6 +293,36 @@ def test_dates(raw, iso):
     assert dates.normalize(raw) == iso
 
 
+@pytest.mark.parametrize(
+    ("meta", "date"),
+    [
+        ('<meta name="ptime" content="20120724093957"><meta name="pdate" content="20120724">', "2012-07-24"),
+        ('<meta name="published" content="July 17, 2025">', "2025-07-17"),
+        ('<meta name="ms.date" content="2025-03-06T00:00:00Z">', "2025-03-06T00:00:00+00:00"),
+        ('<meta name="originalpublicationdate" content="2012/07/24 16:59:42">', "2012-07-24T16:59:00"),
+        ('<meta name="published-date" content="2021-02-16">', "2021-02-16"),
+    ],
+)
+def test_the_publication_date_under_other_cmss_names(meta: str, date: str) -> None:
+    body = "<p>" + "The council voted on the new ferry timetable after a long evening of debate. " * 6 + "</p>"
+    f = read_page(f"<html><head>{meta}</head><body><h1>Ferry timetable approved</h1>{body}</body></html>")
+    assert f.date is not None and f.date.startswith(date) and f.sources["date"] == "meta"
+
+
+def test_a_printed_time_completes_the_markups_day() -> None:
+    body = "<p>" + "The council voted on the new ferry timetable after a long evening of debate. " * 6 + "</p>"
+    head = '<meta name="displaydate" content="2012-11-06">'
+    f = read_page(
+        f"<html><head>{head}</head><body><h1>Ferry timetable approved</h1><p>Nov. 6, 2012 2:57 PM</p>{body}</body></html>"
+    )
+    assert f.date == "2012-11-06T14:57:00" and f.sources["date"] == "dateline-block"
+    # another day printed within the markup's margin keeps the markup's
+    f = read_page(
+        f"<html><head>{head}</head><body><h1>Ferry timetable approved</h1><p>Nov. 7, 2012 2:57 PM</p>{body}</body></html>"
+    )
+    assert f.date == "2012-11-06" and f.sources["date"] == "meta"
+
+
 def test_a_date_glued_to_the_next_label_is_read_first() -> None:
     # two elements joined without a space: the published date, then the update
     assert dates.from_text("April 26, 2024Updated on: October 28, 2024", month_first=True) == "2024-04-26"

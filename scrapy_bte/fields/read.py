@@ -211,7 +211,29 @@ SOURCES: dict[str, dict[str, Source]] = {
         "json-ld": _art("datePublished", "dateCreated"),
         "article": _meta("article:published_time", "article:published", "og:article:published_time"),
         "dc": _meta("dc.date.issued", "dcterms.issued", "dcterms.created", "dc.date", "dcterms.date"),
-        "meta": _meta("date", "pubdate", "publishdate", "publish-date", "publish_date", "published_at", "pub_date"),
+        "meta": _meta(
+            "date",
+            "pubdate",
+            "publishdate",
+            "publish-date",
+            "publish_date",
+            "published_at",
+            "pub_date",
+            # the names other CMSs give it (the New York Times' ptime and pdate, Microsoft's docs' ms.date)
+            "published",
+            "published-date",
+            "published_date",
+            "publication_date",
+            "publicationdate",
+            "originalpublicationdate",
+            "article_date_original",
+            "displaydate",
+            "date-pub",
+            "rnews:datepublished",
+            "ptime",
+            "pdate",
+            "ms.date",
+        ),
         # what analytics, newsletter and scholarly-index tags state (Parse.ly, Sailthru, Cxense, Highwire)
         "tags": _meta(
             "parsely-pub-date",
@@ -384,6 +406,17 @@ def _printed_date_wins(markup_date: str | None, zones: Zones, doc: Document) -> 
     return a is not None and b is not None and abs((a - b).days) > DATELINE_DAYS
 
 
+def _printed_time_adds(markup_date: str | None, zones: Zones, doc: Document) -> bool:
+    """Whether the date printed next to the headline is the markup's day with its time: the markup
+    gives the day alone (``<meta name="displaydate" content="2012-11-06">``), the page prints
+    "Nov. 6, 2012 2:57 PM". A bare date, as for :func:`_printed_date_wins`."""
+    if not markup_date or len(markup_date) != 10 or not zones.date or len(zones.date) <= 10:
+        return False
+    if not all(dates.is_dateline(doc.texts[i]) for i in zones.dateline):
+        return False
+    return dates.day(markup_date) == dates.day(zones.date)
+
+
 def _month_first(language: str | None) -> bool:
     return language in ("en", "en-US")
 
@@ -485,6 +518,9 @@ def complete(
         value = out[name]
         if name in wanted and value and len(value) == 19:  # a local time: a <time> may say its zone
             out[name] = dates.with_offset(value, [time for time, _ in page.times])
-    if zones.date and (need_date or ("date" in wanted and _printed_date_wins(out["date"], zones, doc))):
+    printed_wins = "date" in wanted and (
+        _printed_date_wins(out["date"], zones, doc) or _printed_time_adds(out["date"], zones, doc)
+    )
+    if zones.date and (need_date or printed_wins):
         out["date"], sources["date"] = zones.date, "dateline-block"
     return Fields(**out, sources=sources), zones
