@@ -23,6 +23,8 @@ from scrapy_bte.fields.title import strip_site
 from scrapy_bte.fields.zones import page_zones
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fields"
+#: A body of text below the headline, for the pages these tests build.
+_BODY = "<p>" + "The council voted on the new ferry timetable after a long evening of debate. " * 6 + "</p>"
 URL = "https://www.example.org/section/page.html"
 
 
@@ -304,13 +306,13 @@ def test_dates(raw, iso):
     ],
 )
 def test_the_publication_date_under_other_cmss_names(meta: str, date: str) -> None:
-    body = "<p>" + "The council voted on the new ferry timetable after a long evening of debate. " * 6 + "</p>"
+    body = _BODY
     f = read_page(f"<html><head>{meta}</head><body><h1>Ferry timetable approved</h1>{body}</body></html>")
     assert f.date is not None and f.date.startswith(date) and f.sources["date"] == "meta"
 
 
 def test_a_printed_time_completes_the_markups_day() -> None:
-    body = "<p>" + "The council voted on the new ferry timetable after a long evening of debate. " * 6 + "</p>"
+    body = _BODY
     head = '<meta name="displaydate" content="2012-11-06">'
     f = read_page(
         f"<html><head>{head}</head><body><h1>Ferry timetable approved</h1><p>Nov. 6, 2012 2:57 PM</p>{body}</body></html>"
@@ -434,14 +436,14 @@ def test_graph_picks_the_article_node_among_others():
     ],
 )
 def test_a_byline_gives_the_name_without_job_title_or_labels(byline: str, author: str) -> None:
-    body = "<p>" + "The council voted on the new ferry timetable after a long evening of debate. " * 6 + "</p>"
+    body = _BODY
     markup = f"<html><body><h1>Ferry timetable approved after debate</h1>{byline}{body}</body></html>"
     f = read_page(markup)
     assert f.author == author and f.sources["author"] == "byline-block"
 
 
 def test_a_date_alone_in_an_author_element_is_no_author() -> None:
-    body = "<p>" + "The council voted on the new ferry timetable after a long evening of debate. " * 6 + "</p>"
+    body = _BODY
     markup = f'<html><body><h1>Ferry timetable approved</h1><div class="author"><p>August 28, 2025</p></div>{body}</body></html>'
     f = read_page(markup)
     assert f.author is None and f.date == "2025-08-28"
@@ -489,7 +491,7 @@ def test_a_sentence_in_the_authors_element_is_no_byline_nor_is_what_follows() ->
     assert zones_module.byline_author("Jump to explainer Seven deep mysteries of history") == ""
     assert zones_module.byline_author("By Ludwig van Beethoven and Ann Lee") == "Ludwig van Beethoven and Ann Lee"
     assert zones_module.byline_author("julian") == "julian"
-    body = "<p>" + "The council voted on the new ferry timetable after a long evening of debate. " * 6 + "</p>"
+    body = _BODY
     markup = (
         "<html><body><h1>Ferry timetable approved</h1>"
         '<div class="author"><p>Thinking of taking the ferry? here is what changes</p></div>'

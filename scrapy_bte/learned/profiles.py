@@ -112,8 +112,9 @@ class Profile:
     #: story's date). WCXB's gold gives no author on 255 of its 261 product, collection and listing
     #: pages and no date on 258; on the pages read with these profiles (the page-type classifier of
     #: each page's site fold), 41 of the authors and 41 of the dates read were not the page's, 5
-    #: and 2 were. (Service pages: 19 authors and 38 dates not the page's, 7 of each right, on
-    #: articles the classifier half took for services.)
+    #: and 2 were. Service pages the same: 19 authors and 38 dates read on the pages the
+    #: classifier calls services were not the page's, 2 and 5 were (mostly articles it half took
+    #: for services); WCXB's gold gives a date on 5 of its 157 service pages.
     byline: bool = True
 
 
@@ -179,6 +180,7 @@ PROFILES: dict[str, Profile] = {
         threshold=0.4, records=0.2, article_edges=False, drop_repeats=True, drop_repeated_prose=False
     ),
     "service": Profile(
+        byline=False,
         threshold=0.4,
         records=0.2,
         article_edges=False,
