@@ -487,6 +487,22 @@ def test_author_values_that_name_no_one_give_way_to_the_next_source() -> None:
     assert f.author == "Ana Beltrán" and f.sources["author"] == "byline-block"
 
 
+def test_an_organization_named_as_author_gives_way_to_the_printed_byline() -> None:
+    ld = (
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Ferry timetable approved",'
+        ' "author": {"@type": "NewsMediaOrganization", "name": "The Coast Gazette"}}</script>'
+    )
+    page = "<html><head>{}</head><body><h1>Ferry timetable approved</h1>{}" + _BODY + "</body></html>"
+    f = read_page(page.format(ld, '<div class="byline">By Ana Beltrán</div>'))
+    assert f.author == "Ana Beltrán" and f.sources["author"] == "byline-block"
+    # where no other source names one, the organization is the author
+    f = read_page(page.format(ld, ""))
+    assert f.author == "The Coast Gazette" and f.sources["author"] == "json-ld"
+    person = ld.replace("NewsMediaOrganization", "Person")
+    f = read_page(page.format(person, '<div class="byline">By Ana Beltrán</div>'))
+    assert f.author == "The Coast Gazette" and f.sources["author"] == "json-ld"
+
+
 def test_a_sentence_in_the_authors_element_is_no_byline_nor_is_what_follows() -> None:
     assert zones_module.byline_author("Jump to explainer Seven deep mysteries of history") == ""
     assert zones_module.byline_author("By Ludwig van Beethoven and Ann Lee") == "Ludwig van Beethoven and Ann Lee"

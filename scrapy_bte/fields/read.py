@@ -25,18 +25,37 @@ from .record import FIELD_NAMES, Fields
 from .zones import Zones, page_zones
 
 
-def _node_names(graph: Graph, value: Any) -> str | None:
-    """Author names of a JSON-LD ``author``/``creator``: a string, a Person, or a list of them."""
+def _organization(node: dict[str, Any]) -> bool:
+    """Whether a JSON-LD node's ``@type`` is an organization (``Organization``, ``NewsMediaOrganization``, ...)."""
+    kind = node.get("@type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return any(isinstance(k, str) and k.endswith(("Organization", "Corporation")) for k in kinds)
+
+
+def _node_names(graph: Graph, value: Any, organizations: bool = False) -> str | None:
+    """Author names of a JSON-LD ``author``/``creator``: a string, a Person, or a list of them;
+    with ``organizations``, the names of the organizations among them instead. A site that names
+    itself as the author ("USA TODAY", "Cleveland Clinic") often prints the writer's name in the
+    byline: the organization is the author only where no other source names one."""
     out: list[str] = []
     for item in value if isinstance(value, list) else [value]:
         item = graph.resolve(item)
         if isinstance(item, dict):
+            if _organization(item) != organizations:
+                continue
             item = item.get("name")
+        elif organizations:
+            continue
             if isinstance(item, list):
                 item = ", ".join(x for x in item if isinstance(x, str))
         if isinstance(item, str) and item.strip():
             out.append(item)
     return ", ".join(out) or None
+
+
+def _authors(page: Page) -> Any:
+    """The article node's ``author`` (or ``creator``), as the page's JSON-LD gives it."""
+    return page.article.get("author") or page.article.get("creator")
 
 
 def _node_image(graph: Graph, value: Any) -> str | None:
@@ -200,7 +219,7 @@ SOURCES: dict[str, dict[str, Source]] = {
         "title-tag": Page.title_tag,
     },
     "author": {
-        "json-ld": lambda p: _node_names(p.graph, p.article.get("author") or p.article.get("creator")),
+        "json-ld": lambda p: _node_names(p.graph, _authors(p)),
         "meta": _meta("author"),
         "article": _meta("article:author"),
         "dc": _meta("dc.creator", "dcterms.creator"),
@@ -492,6 +511,10 @@ def complete(
         linked = author_from_links(doc, zones.headline)
         if linked:
             out["author"], sources["author"] = linked, "author-link"
+        else:
+            named = clean("author", _node_names(page.graph, _authors(page), organizations=True), None)
+            if named:
+                out["author"], sources["author"] = named, "json-ld"
     for name in ("date", "modified"):
         value = out[name]
         if name in wanted and value and len(value) == 19:  # a local time: a <time> may say its zone
