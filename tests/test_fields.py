@@ -470,6 +470,9 @@ def test_author_values_that_name_no_one_give_way_to_the_next_source() -> None:
     for name in ("sara.r.peter", "hayley.p", "JGD", "Bo Li", "julian", "Dr. Smith"):
         assert values.author(name) == name
     assert values.author("Authors:Aniruddha Roy, Jyoti Patel") == "Aniruddha Roy, Jyoti Patel"
+    # a forum user's name, then the letter of their avatar
+    assert values.author("JosephF J") == "JosephF" and values.author("xJewishNinjax X") == "xJewishNinjax"
+    assert values.author("Malcolm X") == "Malcolm X" and values.author("Mary Ann M") == "Mary Ann M"
     assert values.author("Autoren: Anna Weber") == "Anna Weber"
     # the reviewer or the illustrator is not the author; an editor named with the authors stays
     assert values.author("Shelby Loos, DVM. Reviewed by Molly Price, DVM") == "Shelby Loos, DVM"

@@ -68,6 +68,9 @@ def author(value: object) -> str | None:
     half = len(raw) // 2
     if len(raw) % 2 == 0 and raw[:half] == raw[half:]:
         raw = raw[:half]  # the name twice without a space: a visible and a screen-reader copy
+    head, _, last = raw.rpartition(" ")
+    if len(last) == 1 and head and " " not in head and last.casefold() == head[0].casefold():
+        raw = head  # "JosephF J": a forum user's name, then the letter of their avatar
     if len(raw) < 2 or len(raw) > MAX_AUTHOR_CHARS or _URLISH.search(raw) or raw.startswith("@"):
         return None  # nothing, an avatar's initial, a sentence, an address or a handle
     if raw.casefold() in _LABEL_ONLY or _PLACEHOLDER.search(raw) or _OTHER_LABEL.match(raw):
