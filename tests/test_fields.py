@@ -506,6 +506,23 @@ def test_an_organization_named_as_author_gives_way_to_the_printed_byline() -> No
     assert f.author == "The Coast Gazette" and f.sources["author"] == "json-ld"
 
 
+def test_the_sites_own_name_as_author_gives_way_to_the_writer() -> None:
+    head = '<meta property="og:site_name" content="Rapid7"><meta name="author" content="{}">'
+    page = "<html><head>{}</head><body><h1>Metasploit weekly wrap-up</h1>{}" + _BODY + "</body></html>"
+    f = read_page(page.format(head.format("Rapid7"), '<div class="byline">By Spencer McIntyre ●</div>'))
+    assert f.author == "Spencer McIntyre" and f.sources["author"] == "byline-block"
+    # the site's name is the author where no one else is named, and on a person's own site
+    f = read_page(page.format(head.format("Rapid7"), ""))
+    assert f.author == "Rapid7" and f.sources["author"] == "meta"
+    assert values.names_site("Paperium.net", ["Paperium"]) and values.names_site("HomeAdvisor", ["Home Advisor"])
+    assert values.host_name("https://www.rapid7.com/blog/post/x") == "rapid7"
+    assert not values.names_site("Ann Lee", ["Rapid7", "rapid7"])
+    # a month's or a weekday's name alone is a dateline's word, not a name
+    for word in ("Sep", "May", "Oct.", "Friday", "Mittwoch"):
+        assert values.author(word) is None, word
+    assert zones_module.byline_author("But guess what?") == ""
+
+
 def test_a_sentence_in_the_authors_element_is_no_byline_nor_is_what_follows() -> None:
     assert zones_module.byline_author("Jump to explainer Seven deep mysteries of history") == ""
     assert zones_module.byline_author("By Ludwig van Beethoven and Ann Lee") == "Ludwig van Beethoven and Ann Lee"

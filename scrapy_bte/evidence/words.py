@@ -205,6 +205,14 @@ MONTHS = (
     "maggio|giugno|luglio|settembre|ottobre|dicembre|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|"
     "sierpnia|września|października|listopada|grudnia"
 )
+#: Days of the week, whole and abbreviated, in the same languages.
+WEEKDAYS = (
+    "mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    "montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|"
+    "dimanche|lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo|lunedì|martedì|mercoledì|"
+    "giovedì|venerdì|sabato|segunda|terça|quarta|quinta|sexta|poniedziałek|wtorek|środa|czwartek|piątek|"
+    "sobota|niedziela|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag"
+)
 # fmt: on
 # A date or time in digits: 2024-05-01, 1.5.2024, 05/01/24, 12:30, 2024年5月, 5月1日, 3時間前.
 # It reads \d{1,4}[./-]\d{1,2}[./-]\d{2,4} | \d{1,2}:\d{2} | \d{4}\s*年 | \d{1,2}\s*月\s*\d{1,2}\s*日 | \d+\s*(?:分|時間|日)前

@@ -436,7 +436,7 @@ def read_document(doc: Document, url: str | None = None, wanted: tuple[str, ...]
     blocks are looked for only where the markup lacks the author or date."""
     page = Page(doc.markup, doc, meta_keys(wanted))
     fields = choose(page, url, wanted)
-    return fields if _BLOCK_FIELDS.isdisjoint(wanted) else complete(fields, page, wanted)[0]
+    return fields if _BLOCK_FIELDS.isdisjoint(wanted) else complete(fields, page, wanted, url=url)[0]
 
 
 def read_page_zones(
@@ -449,7 +449,7 @@ def read_page_zones(
     """
     doc = build(markup) if doc is None else doc
     page = Page(markup, doc)
-    return complete(choose(page, url, wanted), page, wanted, all_zones=True)
+    return complete(choose(page, url, wanted), page, wanted, all_zones=True, url=url)
 
 
 #: The fields whose values may come from the page's blocks (:func:`complete`): the others need no block read.
@@ -457,7 +457,12 @@ _BLOCK_FIELDS = frozenset({"title", "author", "date", "language"})
 
 
 def complete(
-    fields: Fields, page: Page, wanted: tuple[str, ...] = FIELD_NAMES, *, all_zones: bool = False
+    fields: Fields,
+    page: Page,
+    wanted: tuple[str, ...] = FIELD_NAMES,
+    *,
+    all_zones: bool = False,
+    url: str | None = None,
 ) -> tuple[Fields, Zones]:
     """``fields`` completed from the page's blocks, and the blocks that were read.
 
@@ -478,6 +483,18 @@ def complete(
         lang, _ = _language.detect(_language.sample(doc.texts, doc.words))
         if lang:
             out["language"], sources["language"] = lang, "text"
+    # The site's own name as the author gives way to a person the page names elsewhere.
+    site_author: tuple[str, str] | None = None
+    sites: tuple[str | None, ...] = ()
+    if "author" in wanted and out["author"] is not None:
+        sites = (out["site_name"] or (_first(page, "site_name", None) or ("", ""))[1], values.host_name(url))
+        if values.names_site(out["author"], sites):
+            site_author = (sources.pop("author"), out["author"])
+            out["author"] = None
+            for other, name in candidates(page, "author", url):
+                if not values.names_site(name, sites):
+                    out["author"], sources["author"] = name, other
+                    break
     need_author = "author" in wanted and out["author"] is None
     need_date = "date" in wanted and (out["date"] is None or sources.get("date") == "time")
     if not (all_zones or need_author or need_date or "title" in wanted):
@@ -505,7 +522,7 @@ def complete(
         )
         if source is not None:
             sources["title"] = source
-    if need_author and zones.author:
+    if need_author and zones.author and not (site_author and values.names_site(zones.author, sites)):
         out["author"], sources["author"] = zones.author, "byline-block"
     elif need_author:
         linked = author_from_links(doc, zones.headline)
@@ -515,6 +532,8 @@ def complete(
             named = clean("author", _node_names(page.graph, _authors(page), organizations=True), None)
             if named:
                 out["author"], sources["author"] = named, "json-ld"
+            elif site_author is not None:
+                sources["author"], out["author"] = site_author
     for name in ("date", "modified"):
         value = out[name]
         if name in wanted and value and len(value) == 19:  # a local time: a <time> may say its zone

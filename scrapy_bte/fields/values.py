@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from urllib.parse import urljoin, urlsplit
 
 from ..core.document import clean_text
 from ..evidence.words import BYLINE_PREFIX_RE as _BY
-from ..evidence.words import BYLINE_START_CJK, BYLINE_START_WORDS
+from ..evidence.words import BYLINE_START_CJK, BYLINE_START_WORDS, MONTHS, WEEKDAYS
 from ..evidence.words import CREDIT_CUT_RE as _CREDIT_CUT
 from ..evidence.words import JOB_LEAD_WORDS as _JOB_LEADS
 from ..evidence.words import JOB_WORDS as _JOBS
@@ -38,8 +39,14 @@ _PLACEHOLDER = re.compile(
 )
 # A line of the page's metadata, labelled as a byline is not ("Language: Spanish", "content: MarketingSherpa").
 _OTHER_LABEL = re.compile(r"^[^\W\d_]+\s*:\s")
-#: A byline's label standing alone ("By", "Author"), read where the name is an image or a link's title.
-_LABEL_ONLY = frozenset(word.rstrip(":：/／").casefold() for word in (*BYLINE_START_WORDS, *BYLINE_START_CJK))
+#: A byline's label standing alone ("By", "Author"), read where the name is an image or a link's
+#: title, and a month's or a weekday's name alone ("Sep", "Friday"): a dateline's first word read
+#: where a name was wanted.
+_LABEL_ONLY = frozenset(
+    word.rstrip(":：/／").casefold() for word in (*BYLINE_START_WORDS, *BYLINE_START_CJK)
+) | frozenset(f"{MONTHS}|{WEEKDAYS}".split("|"))
+#: What a name's ends lose: separators and the bullets a byline sets between its parts ("Meaghan Weeden ●").
+NAME_EDGES = " ,;:|-–—•·●▪■"
 #: A name longer than this is a sentence, not a byline.
 MAX_AUTHOR_CHARS = 120
 
@@ -57,14 +64,14 @@ def author(value: object) -> str | None:
     raw = text(value)
     if raw is None:
         return None
-    raw = _BY.sub("", raw).strip(" ,;:|-–—")
+    raw = _BY.sub("", raw).strip(NAME_EDGES)
     credit = _CREDIT_CUT.search(raw)
     if credit is not None:
-        raw = raw[: credit.start()].strip(" ,;:|-–—")
+        raw = raw[: credit.start()].strip(NAME_EDGES)
     raw = without_job_title(raw)
     count = _COUNT.search(raw)
     if count is not None:
-        raw = raw[: count.start()].strip(" ,;:|-–—")
+        raw = raw[: count.start()].strip(NAME_EDGES)
     half = len(raw) // 2
     if len(raw) % 2 == 0 and raw[:half] == raw[half:]:
         raw = raw[:half]  # the name twice without a space: a visible and a screen-reader copy
@@ -73,11 +80,39 @@ def author(value: object) -> str | None:
         raw = head  # "JosephF J": a forum user's name, then the letter of their avatar
     if len(raw) < 2 or len(raw) > MAX_AUTHOR_CHARS or _URLISH.search(raw) or raw.startswith("@"):
         return None  # nothing, an avatar's initial, a sentence, an address or a handle
-    if raw.casefold() in _LABEL_ONLY or _PLACEHOLDER.search(raw) or _OTHER_LABEL.match(raw):
+    if raw.casefold().rstrip(".,") in _LABEL_ONLY or _PLACEHOLDER.search(raw) or _OTHER_LABEL.match(raw):
         return None
     if not any(ch.isalpha() for ch in raw):
         return None
     return raw
+
+
+def _site_key(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def names_site(name: str, sites: Iterable[str | None]) -> bool:
+    """Whether an author value is the site's own name ("Rapid7", "Paperium.net" on the site
+    "Paperium", "HomeAdvisor" on "Home Advisor"): equal to one of ``sites`` (its name, its host's
+    name) once case, spaces and marks are folded away, or inside one, or holding one ("About Sara
+    Harberson" on her own site)."""
+    key = _site_key(name)
+    if len(key) < 3:
+        return False
+    for site in sites:
+        other = _site_key(site or "")
+        if len(other) >= 3 and (other in key or key in other):
+            return True
+    return False
+
+
+def host_name(url: str | None) -> str | None:
+    """The name a host stands for: "rapid7" for ``https://www.rapid7.com/blog/...``."""
+    if not url:
+        return None
+    labels = (urlsplit(url).hostname or "").split(".")
+    labels = [label for label in labels if label not in ("www", "blog", "m")]
+    return labels[-2] if len(labels) >= 2 else None
 
 
 def without_job_title(name: str) -> str:
@@ -92,7 +127,7 @@ def without_job_title(name: str) -> str:
             start = k
             while start > 0 and _JOB_LEAD.match(words[start - 1]) is not None:
                 start -= 1
-            return " ".join(words[:start]).strip(" ,;:|-–—")
+            return " ".join(words[:start]).strip(NAME_EDGES)
     return name
 
 

@@ -122,10 +122,12 @@ def byline_author(text: str) -> str | None:
     cut = _NAME_END.search(body)
     if cut is not None and cut.start() > 0:
         body = body[: cut.start()]
-    body = body.strip(" ,;:|-–—")
+    body = body.strip(values.NAME_EDGES)
     words = body.split()
     if not words or len(words) > 12 or len(body) > values.MAX_AUTHOR_CHARS:
         return None
+    if body.endswith("?"):
+        return ""  # a question ("But guess what?"): a teaser's line in the author's element
     name = values.author(body)
     if (
         name is not None
