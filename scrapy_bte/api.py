@@ -11,6 +11,7 @@ import numpy as np
 from .core.blas import one_thread
 from .core.decode import looks_binary_text, non_html_format, to_unicode
 from .core.document import Document, build, clean_text
+from .core.hidden import undoubled
 from .errors import ConfigError, ExtractionError
 from .fields.read import read_document
 from .fields.record import FIELD_NAMES
@@ -305,11 +306,15 @@ def _extract_document(
             kept, comment_blocks = _comments.apply(doc, kept, comments, reasons)
         blocks = kept.nonzero()[0].tolist()
         paragraphs = [doc.texts[b] for b in blocks]
+    # A block the page printed twice without a space (a visible and a screen-reader copy) shows once.
+    shown = list(map(undoubled, paragraphs))
+    halved = [b for b, was, now in zip(blocks, paragraphs, shown) if was is not now]
+    paragraphs = shown
     if _letterless.letterless(paragraphs, map(doc.words.__getitem__, blocks)):
         if reasons is not None:
             reasons[blocks] = Reason.NO_LETTERS
         kept = np.zeros(n, dtype=bool)
-        paragraphs, blocks = [], []
+        paragraphs, blocks, halved = [], [], []
     total_chars = int(doc.chars.sum())
     kept_chars = int(doc.chars[kept].sum()) if n else 0
     kept_bytes = int(doc.bytes[kept].sum()) if n else 0
@@ -327,7 +332,7 @@ def _extract_document(
         density=kept_chars / kept_bytes if kept_bytes else 0.0,
         text_ratio=text_ratio,
         confidence=_confidence(doc, kept, span) if probs is None else _auto.confidence(doc, kept, probs),
-        words=round(float(doc.words[kept].sum())) if n else 0,
+        words=round(float(doc.words[kept].sum()) - float(doc.words[halved].sum()) / 2) if n else 0,
         kept_blocks=blocks,  # Python ints (from ``tolist``), in a list of this call's own
         span=None if span is None else (span.first_block, span.last_block),
         n_blocks=n,

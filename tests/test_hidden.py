@@ -9,7 +9,7 @@ import pytest
 
 from scrapy_bte import extract
 from scrapy_bte.core.document import build
-from scrapy_bte.core.hidden import MAX_ELEMENT_CHARS, SCREEN_READER_WORDS, cut, screen_reader_elements
+from scrapy_bte.core.hidden import MAX_ELEMENT_CHARS, SCREEN_READER_WORDS, cut, screen_reader_elements, undoubled
 from scrapy_bte.core.marks import Marks
 
 _BODY = "The river rose through the night and the town woke to water in every street. " * 6
@@ -65,6 +65,21 @@ def test_a_label_written_twice_for_eye_and_ear_reads_once() -> None:
     assert "itemsSeller" not in text
     assert "Opens in a new tab" not in text
     assert "Next story" in text
+
+
+def test_a_label_printed_twice_under_a_class_of_its_own_reads_once() -> None:
+    # eBay's second copy sits in a class this module does not know ("clipped"): the block reads once
+    page = (
+        "<html><body><article><h1>Flood in the valley</h1>"
+        "<p><span>Seller's other items</span><span class=\"clipped\">Seller's other items</span></p>"
+        f"<p>{_BODY}</p><p>________________________</p></article></body></html>"
+    )
+    found = extract(page, method="bte")
+    assert "Seller's other items" in found.paragraphs and "itemsSeller" not in found.text
+    assert found.words == len(found.text.split())
+    assert undoubled("EUR 20.99EUR 20.99") == "EUR 20.99"
+    assert undoubled("--------") == "--------" and undoubled("Yes Yes") == "Yes Yes"
+    assert undoubled("AnnAnn") == "AnnAnn" and undoubled("AnnAnn", 2) == "Ann"
 
 
 def test_noscript_after_a_dropped_element_is_still_opened_up() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from urllib.parse import urljoin, urlsplit
 
 from ..core.document import clean_text
+from ..core.hidden import undoubled
 from ..evidence.words import BYLINE_PREFIX_RE as _BY
 from ..evidence.words import BYLINE_START_CJK, BYLINE_START_WORDS, MONTHS, WEEKDAYS
 from ..evidence.words import CREDIT_CUT_RE as _CREDIT_CUT
@@ -72,9 +73,7 @@ def author(value: object) -> str | None:
     count = _COUNT.search(raw)
     if count is not None:
         raw = raw[: count.start()].strip(NAME_EDGES)
-    half = len(raw) // 2
-    if len(raw) % 2 == 0 and raw[:half] == raw[half:]:
-        raw = raw[:half]  # the name twice without a space: a visible and a screen-reader copy
+    raw = undoubled(raw, 2)  # the name twice without a space: a visible and a screen-reader copy
     head, _, last = raw.rpartition(" ")
     if len(last) == 1 and head and " " not in head and last.casefold() == head[0].casefold():
         raw = head  # "JosephF J": a forum user's name, then the letter of their avatar
