@@ -80,6 +80,7 @@ def test_a_label_printed_twice_under_a_class_of_its_own_reads_once() -> None:
     assert undoubled("EUR 20.99EUR 20.99") == "EUR 20.99"
     assert undoubled("--------") == "--------" and undoubled("Yes Yes") == "Yes Yes"
     assert undoubled("AnnAnn") == "AnnAnn" and undoubled("AnnAnn", 2) == "Ann"
+    assert undoubled("A sentence. " * 4) == "A sentence. " * 4  # a text repeated, not printed twice
 
 
 def test_noscript_after_a_dropped_element_is_still_opened_up() -> None:

@@ -180,6 +180,7 @@ def undoubled(text: str, shortest: int = UNDOUBLED_MIN) -> str:
     half = len(text) // 2
     if len(text) >= shortest and len(text) % 2 == 0 and text[:half] == text[half:]:
         once = text[:half]
-        if any(map(str.isalnum, once)):  # a rule of dots or stars is one line, not two copies
+        # Two copies, not a text that repeats a shorter one (a sentence forty times, a rule of dots).
+        if (text + text).find(text, 1) == half and any(map(str.isalnum, once)):
             return once
     return text
