@@ -178,7 +178,14 @@ def undoubled(text: str, shortest: int = UNDOUBLED_MIN) -> str:
     12 pages; WCXB's gold holds the single copy of 13 of them and the double of none (the other
     two are rows of dots, which stay as they are). ``shortest``: the shortest text read as two copies."""
     half = len(text) // 2
-    if len(text) >= shortest and len(text) % 2 == 0 and text[:half] == text[half:]:
+    # The first letters compared before the halves: most texts part at once, without a copy of either.
+    if (
+        len(text) >= shortest
+        and len(text) % 2 == 0
+        and text[0] == text[half]
+        and text[-1] == text[half - 1]
+        and text[:half] == text[half:]
+    ):
         once = text[:half]
         # Two copies, not a text that repeats a shorter one (a sentence forty times, a rule of dots).
         if (text + text).find(text, 1) == half and any(map(str.isalnum, once)):
