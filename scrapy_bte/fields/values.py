@@ -79,7 +79,12 @@ def author(value: object) -> str | None:
         raw = head  # "JosephF J": a forum user's name, then the letter of their avatar
     if len(raw) < 2 or len(raw) > MAX_AUTHOR_CHARS or _URLISH.search(raw) or raw.startswith("@"):
         return None  # nothing, an avatar's initial, a sentence, an address or a handle
-    if raw.casefold().rstrip(".,") in _LABEL_ONLY or _PLACEHOLDER.search(raw) or _OTHER_LABEL.match(raw):
+    if (
+        raw.casefold().rstrip(".,") in _LABEL_ONLY
+        # (the pattern only where it can match: one word, or template braces or percent signs)
+        or ((" " not in raw or "{" in raw or "}" in raw or "%" in raw) and _PLACEHOLDER.search(raw))
+        or (":" in raw and _OTHER_LABEL.match(raw))
+    ):
         return None
     if not any(ch.isalpha() for ch in raw):
         return None
