@@ -504,6 +504,10 @@ def test_an_organization_named_as_author_gives_way_to_the_printed_byline() -> No
     person = ld.replace("NewsMediaOrganization", "Person")
     f = read_page(page.format(person, '<div class="byline">By Ana Beltrán</div>'))
     assert f.author == "The Coast Gazette" and f.sources["author"] == "json-ld"
+    # a Person whose name is given as a list keeps it
+    listed = person.replace('"name": "The Coast Gazette"', '"name": ["Ana Beltrán | The Coast Gazette"]')
+    f = read_page(page.format(listed, ""))
+    assert f.author == "Ana Beltrán | The Coast Gazette" and f.sources["author"] == "json-ld"
 
 
 def test_the_sites_own_name_as_author_gives_way_to_the_writer() -> None:

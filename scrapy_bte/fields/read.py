@@ -44,10 +44,10 @@ def _node_names(graph: Graph, value: Any, organizations: bool = False) -> str | 
             if _organization(item) != organizations:
                 continue
             item = item.get("name")
-        elif organizations:
-            continue
             if isinstance(item, list):
                 item = ", ".join(x for x in item if isinstance(x, str))
+        elif organizations:
+            continue
         if isinstance(item, str) and item.strip():
             out.append(item)
     return ", ".join(out) or None
@@ -397,7 +397,7 @@ def _printed_date_wins(markup_date: str | None, zones: Zones, doc: Document) -> 
     """Whether the date printed next to the headline replaces the markup's: its block is a bare
     date (:func:`~.dates.is_dateline`, not an "Updated ..." line) and the days differ. CMSs keep
     a first draft's or a re-published copy's date in their markup; readers see the printed one."""
-    if not markup_date or not zones.date or not all(dates.is_dateline(doc.texts[i]) for i in zones.dateline):
+    if not markup_date or not zones.date or not _bare_dateline(zones, doc):
         return False
     a, b = dates.day(markup_date), dates.day(zones.date)
     return a is not None and b is not None and abs((a - b).days) > DATELINE_DAYS
@@ -409,9 +409,14 @@ def _printed_time_adds(markup_date: str | None, zones: Zones, doc: Document) -> 
     "Nov. 6, 2012 2:57 PM". A bare date, as for :func:`_printed_date_wins`."""
     if not markup_date or len(markup_date) != 10 or not zones.date or len(zones.date) <= 10:
         return False
-    if not all(dates.is_dateline(doc.texts[i]) for i in zones.dateline):
+    if not _bare_dateline(zones, doc):
         return False
     return dates.day(markup_date) == dates.day(zones.date)
+
+
+def _bare_dateline(zones: Zones, doc: Document) -> bool:
+    """Whether the date printed next to the headline stands alone in its blocks (not "Updated ...")."""
+    return all(dates.is_dateline(doc.texts[i]) for i in zones.dateline)
 
 
 def _month_first(language: str | None) -> bool:

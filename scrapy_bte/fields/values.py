@@ -98,16 +98,20 @@ def _site_key(text: str) -> str:
 def names_site(name: str, sites: Iterable[str | None]) -> bool:
     """Whether an author value is the site's own name ("Rapid7", "Paperium.net" on the site
     "Paperium", "HomeAdvisor" on "Home Advisor"): equal to one of ``sites`` (its name, its host's
-    name) once case, spaces and marks are folded away, or inside one, or holding one ("About Sara
-    Harberson" on her own site)."""
+    name) once case, spaces and marks are folded away, or, five letters or more, inside one or holding
+    one ("About Sara Harberson" on her own site; "npr" is not inside "Dan Price")."""
     key = _site_key(name)
     if len(key) < 3:
         return False
     for site in sites:
         other = _site_key(site or "")
-        if len(other) >= 3 and (other in key or key in other):
+        if len(other) >= 3 and (key == other or (len(other) >= 5 and other in key) or (len(key) >= 5 and key in other)):
             return True
     return False
+
+
+#: Labels a country's registry puts under its code ("co.uk", "com.au"): the name stands before them.
+_SECOND_LEVEL = frozenset(("co", "com", "org", "net", "gov", "edu", "ac", "or", "ne", "go"))
 
 
 def host_name(url: str | None) -> str | None:
@@ -116,6 +120,8 @@ def host_name(url: str | None) -> str | None:
         return None
     labels = (urlsplit(url).hostname or "").split(".")
     labels = [label for label in labels if label not in ("www", "blog", "m")]
+    if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL:
+        return labels[-3]  # "bbc" of bbc.co.uk, not "co"
     return labels[-2] if len(labels) >= 2 else None
 
 
