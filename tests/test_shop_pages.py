@@ -60,6 +60,33 @@ def test_results_named_for_the_filter_are_no_control() -> None:
     assert not comments.list_controls_mask(parse(html)).any()
 
 
+_GUIDE = [
+    "What should I look for in a trail sock?",
+    "Look for merino wool, which stays warm when wet and keeps odour away on long days outside.",
+    "A cushioned heel and toe help on rough ground, while a thin sock suits a warm summer walk.",
+]
+
+
+def test_a_guide_in_an_element_named_for_filters_is_no_filter() -> None:
+    """A shop's buying guide (a question and its answers) inside elements named ``filters`` and
+    ``facet-row``: sentences are no filter's labels, so the guide stays with the cards; the facet
+    panel named on its own inside the same row still goes."""
+    cards = "".join(f"<li class='product-card'><h3>{name}</h3><p>{text}</p></li>" for name, text in _ITEMS)
+    facets = "".join(f"<li>{f}</li>" for f in _FACETS[:-1])
+    guide = f"<h5>{_GUIDE[0]}</h5>" + "".join(f"<p>{t}</p>" for t in _GUIDE[1:])
+    html = (
+        f"<html><body><div class='facet-row'><aside class='filter-sidebar'><ul class='facet-list'>{facets}</ul></aside>"
+        f"<ul class='product-grid'>{cards}</ul>"
+        f"<div class='expandable-section filters'>{guide}</div></div></body></html>"
+    )
+    _, kept = _select(html, [0.8] * (len(_FACETS) - 1 + 2 * len(_ITEMS) + len(_GUIDE)), "collection")
+    assert kept == {t for item in _ITEMS for t in item} | set(_GUIDE)
+    assert comments.is_prose(_GUIDE[1]) and not comments.is_prose(_GUIDE[0])
+    assert not comments.is_prose(
+        "Barbecook (14) Broil King (5) Char-Broil (6) Campingaz (11) Weber (40) and more brands."
+    )
+
+
 _DESCRIPTION = [
     "A lightweight laptop with a fanless design, a bright display and a battery for a full day of work.",
     "The keyboard is backlit and the trackpad is large enough for gestures with two hands.",

@@ -97,9 +97,10 @@ _CONSENT_MEMO = 50_000
 _PAGE_ELEMENTS = ("html", "body")
 
 
-def _mask(doc: Document, reader: AttributeReader, keep: np.ndarray | None = None) -> np.ndarray:
+def _mask(doc: Document, reader: AttributeReader, keep: np.ndarray | None = None, *, prose: bool = True) -> np.ndarray:
     """Per block, whether it lies inside an element ``reader`` names; with ``keep``, per kept
-    block (the others are ``False``), inside one that holds less than half the kept words."""
+    block (the others are ``False``), inside one that holds less than half the kept words and,
+    where ``prose`` is False, none of the kept blocks that read as sentences (:func:`is_prose`)."""
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool)
     own = reader.per_element(doc)
@@ -111,8 +112,32 @@ def _mask(doc: Document, reader: AttributeReader, keep: np.ndarray | None = None
     if np.count_nonzero(inside):
         own = own.copy()
         own[_holders(doc, keep)] = 0
+        if not prose:
+            texts = doc.texts
+            parents = doc.el_parent
+            for b in inside.nonzero()[0].tolist():
+                if is_prose(texts[b]):
+                    el = int(doc.container[b])
+                    while el > 0 and own[el] >= 0:  # -1: this element's ancestors are cleared already
+                        own[el] = -1
+                        el = int(parents[el])
+            own[own < 0] = 0
         inside = _inside(doc, own) & keep
     return inside
+
+
+#: :func:`is_prose`: the fewest words of a paragraph, ...
+PROSE_WORDS = 15
+#: ... which ends a sentence somewhere (a period, question or exclamation mark before a space or
+#: at the end), and holds no count in brackets ("Broil King (5)"), a facet's.
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_COUNT = re.compile(r"\(\d[\d,.]*\)")
+
+
+def is_prose(text: str) -> bool:
+    """Whether ``text`` reads as sentences, not as labels: :data:`PROSE_WORDS` words or more,
+    a sentence's end, no bracketed count."""
+    return len(text.split()) >= PROSE_WORDS and _SENTENCE_END.search(text) is not None and _COUNT.search(text) is None
 
 
 def _inside(doc: Document, own: np.ndarray, *, parts_only: bool = False) -> np.ndarray:
@@ -176,8 +201,14 @@ def list_controls_mask(doc: Document, keep: np.ndarray | None = None) -> np.ndar
     """Per block, whether it lies inside an element named for a list's filters, facets or
     sorting ("Black (12)", "$25 to $50 (31)", "Sort: Best Match"), never a collection's items
     (with ``keep``, the kept blocks, inside none that holds half the kept words: :func:`_holders`; a shop names the
-    wrapper of its product grid ``page-with-filter``)."""
-    return _mask(doc, _LIST_CONTROLS, keep)
+    wrapper of its product grid ``page-with-filter``), nor an element that holds prose.
+
+    A filter is a label and a count, never a paragraph: an element so named that holds a kept
+    block of sentences (:func:`is_prose`) is no filter panel, and neither are the elements
+    named so around it (Brother's category pages put their buying guide, questions and answers,
+    in ``expandable-section filters``; WCXB's gold keeps it). A panel of filters named on its
+    own inside one still goes."""
+    return _mask(doc, _LIST_CONTROLS, keep, prose=False)
 
 
 #: ``role="contentinfo"``: the ARIA name of a page's footer, on an element of any name.
