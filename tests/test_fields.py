@@ -414,6 +414,33 @@ def test_site_name_is_stripped_from_titles():
     assert strip_site("Ferry news - and more", ["Lakeside Gazette"]) == "Ferry news - and more"
 
 
+def test_the_address_names_the_site_at_a_titles_end_only():
+    hosts = values.host_names("https://shop.samsonite.com/luggage/")
+    assert hosts == ("samsonite", "samsonite.com")
+    assert values.host_names("https://www.bbc.co.uk/news/1") == ("bbc", "bbc.co.uk")
+    assert values.host_names(None) == () and values.host_names("not a url") == ()
+    assert strip_site("Carry-On Luggage | Samsonite", [], hosts) == "Carry-On Luggage"
+    assert (
+        strip_site("Family Insurance | bcbs.com", [], values.host_names("https://www.bcbs.com/x")) == "Family Insurance"
+    )
+    assert strip_site("Data Agency | Punto Rojo", [], values.host_names("https://puntorojo.com/en/")) == "Data Agency"
+    # A brand before a home page's slogan is its title; a part that only mentions the host stays.
+    talkspace = values.host_names("https://www.talkspace.com/")
+    assert strip_site("Talkspace - Online Therapy", [], talkspace) == "Talkspace - Online Therapy"
+    assert strip_site("Therapy tips | Talkspace blog", [], talkspace) == "Therapy tips | Talkspace blog"
+    # A logo's heading matches as printed, not folded: "Quickstart¶" is no site name.
+    assert strip_site("Quickstart — Flask Docs", ["Quickstart¶"], ("palletsprojects",)) == "Quickstart — Flask Docs"
+
+
+def test_a_pages_title_loses_the_site_its_address_names():
+    head = "<head><meta property='og:title' content='Quality Carry-On Luggage | Samsonite'></head>"
+    html = f"<html>{head}<body><p>{'Light cases for short trips and long weekends away. ' * 8}</p></body></html>"
+    assert extract(html, url="https://shop.samsonite.com/carry-on/").title == "Quality Carry-On Luggage"
+    assert extract(html).title == "Quality Carry-On Luggage | Samsonite"
+    canonical = head.replace("</head>", "<link rel='canonical' href='https://www.samsonite.com/carry-on'></head>")
+    assert extract(html.replace(head, canonical)).title == "Quality Carry-On Luggage"
+
+
 def test_graph_picks_the_article_node_among_others():
     graph = Graph(['{"@graph": [{"@type": "WebPage", "name": "Page"}, {"@type": "Article", "headline": "H"}]}'])
     assert graph.article()["headline"] == "H"

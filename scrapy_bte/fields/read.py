@@ -524,6 +524,7 @@ def complete(
             # The headline was searched for among the markup's titles (else the title tag's):
             # where there are none, no heading repeats one.
             zones.headline_held if markup_titles else False,
+            url or out["canonical_url"],
         )
         if source is not None:
             sources["title"] = source

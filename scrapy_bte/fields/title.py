@@ -13,8 +13,9 @@ page has one title. The order of preference:
    gives no title takes its first ``h1``.
 3. Otherwise the markup's title loses a leading or trailing part that names
    the site (``og:site_name`` and kin, or an ``h1`` among the first blocks
-   that is the site's logo); a ``<title>`` then keeps the part a heading of
-   the page repeats, else its longest part.
+   that is the site's logo), or a trailing part the page's address names
+   ("| Samsonite" on ``shop.samsonite.com``, "| bcbs.com"); a ``<title>`` then
+   keeps the part a heading of the page repeats, else its longest part.
 
 Parts are split at :data:`TITLE_SEPARATORS` throughout, the one pattern.
 """
@@ -27,6 +28,7 @@ from itertools import compress
 
 from ..core.document import Document
 from ..evidence.zones import fold, repeats_title
+from .values import host_names, site_key
 
 #: Separators between the parts of a title ("Headline | Section | Site", "Site: Headline"). A ``weak``
 #: one (a colon not spaced on both sides, an underscore) sets off the site's name but never splits a
@@ -47,20 +49,27 @@ def title_parts(title: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def strip_site(title: str, names: Iterable[str]) -> str:
+def strip_site(title: str, names: Iterable[str], hosts: Iterable[str] = ()) -> str:
     """``title`` without a leading or trailing part that names the site ("Headline | Site").
 
     ``names`` are the site's name and the page's other candidates for it
-    (a logo heading such as ``<h1>Site</h1>``).
+    (a logo heading such as ``<h1>Site</h1>``). ``hosts`` are the names the page's address gives
+    (:func:`~.values.host_names`), which end a title only: "Headline | bcbs.com" loses its end,
+    while a brand before a home page's slogan ("Talkspace - Online Therapy") is its title, in
+    WCXB's gold as on the page.
     """
     folded = {n.casefold().strip() for n in names if n and n.strip()}
-    if not folded:
+    # The address's names with marks folded away: "bcbs.com" and "bcbs" are one.
+    ends = {key for key in map(site_key, hosts) if len(key) >= 3}
+    if not folded and not ends:
         return title
     best = title
     for m in TITLE_SEPARATORS.finditer(title):
         head, tail = title[: m.start()].strip(), title[m.end() :].strip()
         low = tail.casefold()
-        if head and (low in folded or any(name.startswith(low) and len(low) >= 3 for name in folded)):
+        if head and (
+            low in folded or site_key(low) in ends or any(name.startswith(low) and len(low) >= 3 for name in folded)
+        ):
             best = head
             break
     sep = TITLE_SEPARATORS.search(best)
@@ -107,6 +116,7 @@ def settle(
     markup_titles: list[str],
     site_name: Callable[[], str | None],
     held: bool | None = None,
+    url: str | None = None,
 ) -> tuple[str | None, str | None]:
     """The page's title and its source, from the markup's (``title`` read from ``source``) and the
     ``headline`` block of ``doc`` (:func:`~.zones.find_headline` given ``markup_titles``): steps 2
@@ -127,7 +137,7 @@ def settle(
     if not title:
         return title, source
     logos = [doc.texts[i] for i, name in enumerate(doc.opener[:LOGO_BLOCKS]) if name == "h1"]
-    title = strip_site(title, [site_name() or "", *logos])
+    title = strip_site(title, [site_name() or "", *logos], host_names(url))
     if source == "title-tag":
         # The blocks a heading opens, picked in C (``compress``): a page has thousands of blocks.
         title = title_tag_part(title, compress(doc.texts, map(_HEADINGS.__contains__, doc.opener)))

@@ -91,7 +91,9 @@ def author(value: object) -> str | None:
     return raw
 
 
-def _site_key(text: str) -> str:
+def site_key(text: str) -> str:
+    """``text`` as a site's name compares: case, spaces and marks folded away ("Home Advisor",
+    "homeadvisor", "HomeAdvisor" are one name; "bcbs.com" is "bcbscom")."""
     return "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
@@ -100,11 +102,11 @@ def names_site(name: str, sites: Iterable[str | None]) -> bool:
     "Paperium", "HomeAdvisor" on "Home Advisor"): equal to one of ``sites`` (its name, its host's
     name) once case, spaces and marks are folded away, or, five letters or more, inside one or holding
     one ("About Sara Harberson" on her own site; "npr" is not inside "Dan Price")."""
-    key = _site_key(name)
+    key = site_key(name)
     if len(key) < 3:
         return False
     for site in sites:
-        other = _site_key(site or "")
+        other = site_key(site or "")
         if len(other) >= 3 and (key == other or (len(other) >= 5 and other in key) or (len(key) >= 5 and key in other)):
             return True
     return False
@@ -118,11 +120,28 @@ def host_name(url: str | None) -> str | None:
     """The name a host stands for: "rapid7" for ``https://www.rapid7.com/blog/...``."""
     if not url:
         return None
-    labels = (urlsplit(url).hostname or "").split(".")
-    labels = [label for label in labels if label not in ("www", "blog", "m")]
+    labels = _host_labels(url)
     if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL:
         return labels[-3]  # "bbc" of bbc.co.uk, not "co"
     return labels[-2] if len(labels) >= 2 else None
+
+
+def host_names(url: str | None) -> tuple[str, ...]:
+    """The names a title may give its site by the address: the host's name ("bcbs") and the
+    domain ("bcbs.com" of ``https://www.bcbs.com/...``)."""
+    name = host_name(url)
+    if name is None or url is None:
+        return ()
+    labels = _host_labels(url)
+    return name, ".".join(labels[labels.index(name) :])
+
+
+def _host_labels(url: str) -> list[str]:
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return []
+    return [label for label in host.split(".") if label not in ("www", "blog", "m")]
 
 
 def without_job_title(name: str) -> str:
