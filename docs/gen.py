@@ -64,8 +64,9 @@ ARTICLE_FIELD_DOCS: dict[str, tuple[str, str]] = {
     "title": (
         "the headline",
         "JSON-LD `headline`, `og:title`, `twitter:title`, microdata `headline`, Dublin Core, `<title>`; then the "
-        "page's `h1`/`h2` that repeats one of these with the site's name or a section around it replaces it, and a "
-        "site name left at either end is cut; without any, the first `h1`",
+        "page's `h1`/`h2` that repeats one of these with the site's name or a section around it replaces it, a "
+        "site name left at either end is cut (at the end, also the name the address gives), and of a title in "
+        "parts the part a heading repeats stays; without any, the first `h1`",
     ),
     "author": (
         'the names as the page gives them, joined by ", "',

@@ -432,6 +432,29 @@ def test_the_address_names_the_site_at_a_titles_end_only():
     assert strip_site("Quickstart — Flask Docs", ["Quickstart¶"], ("palletsprojects",)) == "Quickstart — Flask Docs"
 
 
+def test_a_markup_title_keeps_the_part_a_heading_repeats():
+    """``og:title`` "Flexbox - Learn web development" on a page whose heading reads "Flexbox¶": the
+    heading's part is the title (documentation and shops name the section or the site after it); a
+    title no heading repeats a part of stays whole, where a ``<title>`` keeps its longest part."""
+    headings = ["Flexbox¶", "Related topics"]
+    assert title_rule.title_tag_part("Flexbox - Learn web development", headings, longest=False) == "Flexbox"
+    assert title_rule.title_tag_part("Grid - Learn web development", headings, longest=False) == (
+        "Grid - Learn web development"
+    )
+    assert title_rule.title_tag_part("Grid - Learn web development", headings) == "Learn web development"
+    body = "<p>" + "A flexible box lays out its items in one direction and spreads the free space. " * 6 + "</p>"
+    # The page's menus come first, as on MDN's pages (an h1 among the first blocks may be a logo).
+    menu = "".join(f"<li><a href='/{k}'>Guide {k}</a></li>" for k in range(60))
+    html = (
+        "<html><head><meta property='og:title' content='Flexbox - Learn web development'></head>"
+        f"<body><nav><ul>{menu}</ul></nav><main><h1>Flexbox</h1>{body}</main></body></html>"
+    )
+    assert extract(html).title == "Flexbox"
+    # A logo printed as the site's name ends the title with marks of its own: it goes, the headline stays.
+    logo = "<html><head><title>Autumn colours :: Hill Blog ::</title></head><body><h1>Hill Blog</h1>"
+    assert extract(logo + body + "</body></html>").title == "Autumn colours"
+
+
 def test_a_pages_title_loses_the_site_its_address_names():
     head = "<head><meta property='og:title' content='Quality Carry-On Luggage | Samsonite'></head>"
     html = f"<html>{head}<body><p>{'Light cases for short trips and long weekends away. ' * 8}</p></body></html>"

@@ -14,8 +14,9 @@ page has one title. The order of preference:
 3. Otherwise the markup's title loses a leading or trailing part that names
    the site (``og:site_name`` and kin, or an ``h1`` among the first blocks
    that is the site's logo), or a trailing part the page's address names
-   ("| Samsonite" on ``shop.samsonite.com``, "| bcbs.com"); a ``<title>`` then
-   keeps the part a heading of the page repeats, else its longest part.
+   ("| Samsonite" on ``shop.samsonite.com``, "| bcbs.com"). Then the title
+   keeps the part a heading of the page repeats ("Flexbox" of "Flexbox - Learn
+   web development"); a ``<title>`` without one keeps its longest part.
 
 Parts are split at :data:`TITLE_SEPARATORS` throughout, the one pattern.
 """
@@ -59,8 +60,9 @@ def strip_site(title: str, names: Iterable[str], hosts: Iterable[str] = ()) -> s
     WCXB's gold as on the page.
     """
     folded = {n.casefold().strip() for n in names if n and n.strip()}
-    # The address's names with marks folded away: "bcbs.com" and "bcbs" are one.
-    ends = {key for key in map(site_key, hosts) if len(key) >= 3}
+    # At the end, a name matches with marks folded away: "bcbs.com" and "bcbs" are one, and so are a
+    # logo's "Site" and the title's "Site ::".
+    ends = {key for key in map(site_key, [*folded, *hosts]) if len(key) >= 3}
     if not folded and not ends:
         return title
     best = title
@@ -80,12 +82,13 @@ def strip_site(title: str, names: Iterable[str], hosts: Iterable[str] = ()) -> s
     return best
 
 
-def title_tag_part(title: str, headings: Iterable[str]) -> str:
-    """The part of a ``<title>`` ("Headline - Section - Site") that is the headline.
+def title_tag_part(title: str, headings: Iterable[str], longest: bool = True) -> str:
+    """The part of a title ("Headline - Section - Site") that is the headline.
 
     A part one of ``headings`` (the page's heading texts, read only when the
-    title has parts) repeats wins; else the longest part, as sites put the headline next to
-    short section and site names.
+    title has parts) repeats wins; else, with ``longest``, the longest part, as sites put the
+    headline next to short section and site names (a ``<title>``), and without it the whole title
+    (``og:title`` and the other markup titles, whose parts are more often one headline).
     """
     parts = title_parts(title)
     if len(parts) <= 1:
@@ -94,7 +97,7 @@ def title_tag_part(title: str, headings: Iterable[str]) -> str:
     for part in parts:
         if fold(part) in heads:
             return part
-    return max(parts, key=len)
+    return max(parts, key=len) if longest else title
 
 
 #: Headings among the first blocks that may be the site's logo (a title part equal to one is the site's name).
@@ -138,7 +141,6 @@ def settle(
         return title, source
     logos = [doc.texts[i] for i, name in enumerate(doc.opener[:LOGO_BLOCKS]) if name == "h1"]
     title = strip_site(title, [site_name() or "", *logos], host_names(url))
-    if source == "title-tag":
-        # The blocks a heading opens, picked in C (``compress``): a page has thousands of blocks.
-        title = title_tag_part(title, compress(doc.texts, map(_HEADINGS.__contains__, doc.opener)))
+    # The blocks a heading opens, picked in C (``compress``): a page has thousands of blocks.
+    title = title_tag_part(title, compress(doc.texts, map(_HEADINGS.__contains__, doc.opener)), source == "title-tag")
     return title, source
