@@ -77,7 +77,7 @@ ARTICLE_FIELD_DOCS: dict[str, tuple[str, str]] = {
         "published, ISO 8601 with time and offset where the page has them",
         "JSON-LD `datePublished`, `article:published_time`, Dublin Core dates, `<meta name=date>` and kin, microdata "
         "`datePublished`, a `<time>` marked as the publication time, the WebPage node's date, the page's dateline "
-        "block, the first `<time datetime>`",
+        "block, the first `<time datetime>`, a dateline at the body's edges",
     ),
     "modified": (
         "last modified",

@@ -13,6 +13,8 @@ from .core.decode import looks_binary_text, non_html_format, to_unicode
 from .core.document import Document, build, clean_text
 from .core.hidden import undoubled
 from .errors import ConfigError, ExtractionError
+from .fields import dates as _dates
+from .fields import zones as _zones
 from .fields.read import read_document
 from .fields.record import FIELD_NAMES
 from .learned import auto as _auto
@@ -241,7 +243,8 @@ def _extract_document(
         else selection_type(kind.name, kind.probabilities, lambda: _comments.marked_thread(doc))
     )
     title = read.title
-    byline = kind is None or profile(rules_type).byline  # no author nor date on a shop's item or a list
+    rules = profile(rules_type)
+    byline = kind is None or rules.byline  # no author nor date on a shop's item or a list
     sources = {k: v for k, v in read.sources.items() if k in fields and (byline or k not in _BYLINE)}
     span = _bte.document_span(doc)
     n = doc.n_blocks
@@ -300,7 +303,7 @@ def _extract_document(
         else:
             _check(options, tuple(_hybrid.DEFAULTS), extra=("comments",))
             kept = _hybrid.select(doc, span, **options, reasons=reasons)
-        if method == "auto" and profile(rules_type).comments_are_content:
+        if method == "auto" and rules.comments_are_content:
             comment_blocks = []  # a thread's posts are its content, not apart from it
         else:
             kept, comment_blocks = _comments.apply(doc, kept, comments, reasons)
@@ -315,6 +318,12 @@ def _extract_document(
             reasons[blocks] = Reason.NO_LETTERS
         kept = np.zeros(n, dtype=bool)
         paragraphs, blocks, halved = [], [], []
+    date = read.date if byline else None
+    if date is None and byline and rules.body_dateline and "date" in fields and blocks:
+        # No date from the markup nor around the headline: a dateline at the body's edges gives it.
+        date = _zones.body_dateline(doc, blocks, _dates.month_first(read.language))
+        if date is not None:
+            sources["date"] = "body-dateline"
     total_chars = int(doc.chars.sum())
     kept_chars = int(doc.chars[kept].sum()) if n else 0
     kept_bytes = int(doc.bytes[kept].sum()) if n else 0
@@ -337,7 +346,7 @@ def _extract_document(
         span=None if span is None else (span.first_block, span.last_block),
         n_blocks=n,
         author=read.author if byline else None,
-        date=read.date if byline else None,
+        date=date,
         modified=read.modified,
         description=read.description,
         image=read.image,

@@ -21,6 +21,7 @@ from scrapy_bte.fields.read import read_markup, read_page, read_page_zones
 from scrapy_bte.fields.record import FIELD_NAMES, Fields
 from scrapy_bte.fields.title import strip_site
 from scrapy_bte.fields.zones import page_zones
+from scrapy_bte.learned.profiles import PROFILES
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fields"
 #: A body of text below the headline, for the pages these tests build.
@@ -430,6 +431,38 @@ def test_the_address_names_the_site_at_a_titles_end_only():
     assert strip_site("Therapy tips | Talkspace blog", [], talkspace) == "Therapy tips | Talkspace blog"
     # A logo's heading matches as printed, not folded: "Quickstart¶" is no site name.
     assert strip_site("Quickstart — Flask Docs", ["Quickstart¶"], ("palletsprojects",)) == "Quickstart — Flask Docs"
+
+
+def _blog(after_body: str) -> str:
+    paragraphs = "".join(
+        f"<p>Day {k}: we walked along the ridge and watched the leaves turn over the valley below, then we"
+        " stopped for tea at the old mill and talked about the long winter ahead.</p>"
+        for k in range(20)
+    )
+    return (
+        "<html><head><title>Autumn walks</title></head><body>"
+        f"<article><h1>Autumn walks</h1>{paragraphs}</article>{after_body}</body></html>"
+    )
+
+
+def test_a_dateline_under_the_body_gives_the_date():
+    """A blog prints "Posted on April 13, 2023" under its twenty paragraphs, far below the headline
+    whose neighbours the byline search reads: the dateline at the body's edge gives the date."""
+    page = _blog("<p>Posted on April 13, 2023</p>")
+    found = extract(page, fields=FIELD_NAMES)
+    assert (found.date, found.field_sources["date"]) == ("2023-04-13", "body-dateline")
+    assert extract(page).date is None  # fields not asked for are not read
+    # A comment section after the body is a section of its own: its dates are its comments'.
+    comments = (
+        "<div class='comments'><h3>3 Responses to Autumn walks</h3><ol><li><p>Ann Lee says:</p>"
+        "<p>May 2, 2024</p><p>Lovely walk, thanks for sharing it with us all.</p></li></ol></div>"
+    )
+    assert extract(_blog(comments), fields=FIELD_NAMES).date is None
+    # A revision's date, a version or a sentence with a date in it is no dateline.
+    doc = build(_blog("<p>Last updated May 2, 2024</p><p>Version 2.4.12 of the guide, May 2024.</p>"))
+    blocks = list(range(1, doc.n_blocks - 2))
+    assert zones_module.body_dateline(doc, blocks) is None
+    assert not PROFILES["documentation"].body_dateline and PROFILES["forum"].body_dateline
 
 
 def test_a_markup_title_keeps_the_part_a_heading_repeats():

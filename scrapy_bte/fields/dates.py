@@ -200,6 +200,12 @@ def day(value: str) -> date | None:
         return None
 
 
+def month_first(language: str | None) -> bool:
+    """Whether a page in ``language`` writes an ambiguous numeric date (03/04/2025) month first:
+    US English, and English without a region."""
+    return language in ("en", "en-US")
+
+
 def is_dateline(text: str) -> bool:
     """Whether ``text`` is a printed publication date: a date and at most
     :data:`DATELINE_EXTRA_WORDS` other words, none saying it is a revision's."""

@@ -419,10 +419,6 @@ def _bare_dateline(zones: Zones, doc: Document) -> bool:
     return all(dates.is_dateline(doc.texts[i]) for i in zones.dateline)
 
 
-def _month_first(language: str | None) -> bool:
-    return language in ("en", "en-US")
-
-
 def read_page(
     markup: str, url: str | None = None, doc: Document | None = None, wanted: tuple[str, ...] = FIELD_NAMES
 ) -> Fields:
@@ -509,7 +505,7 @@ def complete(
     zones = page_zones(
         doc,
         markup_titles or doc.title_tag,
-        month_first=_month_first(out["language"]),
+        month_first=dates.month_first(out["language"]),
         byline=all_zones or need_author,
         dateline=all_zones or "date" in wanted,
     )

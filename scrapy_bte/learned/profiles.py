@@ -116,6 +116,10 @@ class Profile:
     #: classifier calls services were not the page's, 2 and 5 were (mostly articles it half took
     #: for services); WCXB's gold gives a date on 5 of its 157 service pages.
     byline: bool = True
+    #: Where no other source gave a date, a dateline among the kept blocks gives it
+    #: (:func:`~scrapy_bte.fields.zones.body_dateline`). Not on documentation pages, whose dated
+    #: lines are versions, build stamps and revisions.
+    body_dateline: bool = True
 
 
 ARTICLE = Profile()
@@ -177,7 +181,12 @@ PROFILES: dict[str, Profile] = {
         min_probability=0.5,
     ),
     "documentation": Profile(
-        threshold=0.4, records=0.2, article_edges=False, drop_repeats=True, drop_repeated_prose=False
+        threshold=0.4,
+        records=0.2,
+        article_edges=False,
+        drop_repeats=True,
+        drop_repeated_prose=False,
+        body_dateline=False,
     ),
     "service": Profile(
         byline=False,
