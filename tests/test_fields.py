@@ -420,6 +420,7 @@ def test_the_address_names_the_site_at_a_titles_end_only():
     assert hosts == ("samsonite", "samsonite.com")
     assert values.host_names("https://www.bbc.co.uk/news/1") == ("bbc", "bbc.co.uk")
     assert values.host_names(None) == () and values.host_names("not a url") == ()
+    assert values.host_names("http://[::1") == () and not values.is_absolute("http://[::1")
     assert strip_site("Carry-On Luggage | Samsonite", [], hosts) == "Carry-On Luggage"
     assert (
         strip_site("Family Insurance | bcbs.com", [], values.host_names("https://www.bcbs.com/x")) == "Family Insurance"
@@ -486,6 +487,18 @@ def test_a_markup_title_keeps_the_part_a_heading_repeats():
     # A logo printed as the site's name ends the title with marks of its own: it goes, the headline stays.
     logo = "<html><head><title>Autumn colours :: Hill Blog ::</title></head><body><h1>Hill Blog</h1>"
     assert extract(logo + body + "</body></html>").title == "Autumn colours"
+
+
+@pytest.mark.parametrize("address", ["http://[::1", "https://[zz]/page", "//[::1", "http://[::1]:99999/x"])
+def test_an_address_urllib_cannot_read_reads_no_fields_from_it(address: str) -> None:
+    """An unreadable URL given for the page, or declared by it as its canonical address, neither
+    resolves the page's links nor names its site; the fields are read all the same."""
+    head = f"<head><link rel='canonical' href='{address}'><meta property='og:image' content='{address}/a.png'></head>"
+    html = f"<html>{head}<body><h1>Ferry news</h1><p>{'The ferry runs again from the harbour. ' * 8}</p></body></html>"
+    for url in (address, None):
+        for method in ("auto", "bte"):
+            found = extract(html, url=url, method=method, fields=FIELD_NAMES)
+            assert found.title == "Ferry news" and "ferry runs again" in found.text
 
 
 def test_a_pages_title_loses_the_site_its_address_names():

@@ -212,7 +212,10 @@ def is_absolute(value: str | None) -> bool:
     plain = _HTTP_HOST.match(value)
     if plain is not None:
         return plain.group(1) != ""  # the host urlsplit finds
-    parts = urlsplit(value)
+    try:
+        parts = urlsplit(value)
+    except ValueError:  # "http://[::1": an address urllib cannot read is no base to resolve against
+        return False
     return parts.scheme in ("http", "https") and bool(parts.netloc)
 
 
