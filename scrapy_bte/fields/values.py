@@ -118,22 +118,21 @@ _SECOND_LEVEL = frozenset(("co", "com", "org", "net", "gov", "edu", "ac", "or", 
 
 def host_name(url: str | None) -> str | None:
     """The name a host stands for: "rapid7" for ``https://www.rapid7.com/blog/...``."""
-    if not url:
-        return None
-    labels = _host_labels(url)
-    if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL:
-        return labels[-3]  # "bbc" of bbc.co.uk, not "co"
-    return labels[-2] if len(labels) >= 2 else None
+    names = host_names(url)
+    return names[0] if names else None
 
 
 def host_names(url: str | None) -> tuple[str, ...]:
     """The names a title may give its site by the address: the host's name ("bcbs") and the
-    domain ("bcbs.com" of ``https://www.bcbs.com/...``)."""
-    name = host_name(url)
-    if name is None or url is None:
+    domain ("bcbs.com" of ``https://www.bcbs.com/...``); none for an address without a domain."""
+    if not url:
         return ()
     labels = _host_labels(url)
-    return name, ".".join(labels[labels.index(name) :])
+    # "bbc" of bbc.co.uk, not "co"
+    at = len(labels) - 3 if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL else len(labels) - 2
+    if at < 0:
+        return ()
+    return labels[at], ".".join(labels[at:])
 
 
 def _host_labels(url: str) -> list[str]:
