@@ -30,8 +30,20 @@ _SEEN: dict[str, str] = {}
 SEEN_MAX = 8192
 
 
+#: Digits past which a decimal reference names no character (U+10FFFF is 1114111): int() of
+#: a run of more than 4,300 digits raises (Python's limit on decimal conversions), so such a
+#: reference, its leading zeros aside, decodes as html.unescape decodes any out of range one.
+_MAX_CODE_DIGITS = 7
+_DIGITS = frozenset("0123456789")
+
+
 def _decode(ref: str) -> str:
     """One reference, given without its "&"."""
+    if ref[:1] == "#" and ref[1:2] in _DIGITS:
+        digits = ref[1:].rstrip(";").lstrip("0")
+        if len(digits) > _MAX_CODE_DIGITS:
+            return "\ufffd"
+        ref = "#" + (digits or "0") + (";" if ref.endswith(";") else "")
     return html.unescape("&" + ref)
 
 

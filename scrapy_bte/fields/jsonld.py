@@ -10,12 +10,12 @@ a headline and a date.
 
 from __future__ import annotations
 
-import html as _html
 import json
 import re
 from typing import Any
 
 from ..core.boundedjson import TooDeep, check
+from ..core.entities import unescape
 
 #: schema.org types that are an article (``CreativeWork`` subtypes for
 #: written pieces); a node of one of these is the page's article.
@@ -78,7 +78,7 @@ def parse(raw: str) -> list[Any]:
         text = text.replace(wrapper, "")
     text = text.strip().rstrip(";")
     if "&quot;" in text or "&#" in text:
-        text = _html.unescape(text)
+        text = unescape(text)
     repaired = _TRAILING_COMMA.sub(r"\1", text)
     try:
         check(repaired)  # unescaping may have made brackets of entities
@@ -161,7 +161,7 @@ class Graph:
 
     def resolve(self, value: Any) -> Any:
         """A ``{"@id": ...}`` reference replaced by the node it names."""
-        if isinstance(value, dict) and set(value) == {"@id"}:
+        if isinstance(value, dict) and set(value) == {"@id"} and isinstance(value["@id"], str):
             return self.by_id.get(value["@id"], value)
         return value
 
