@@ -155,3 +155,32 @@ def test_random_bytes_and_executables_are_refused() -> None:
 def test_text_with_a_few_control_characters_is_still_a_page() -> None:
     page = "<html><body><p>" + "A sentence of the article. \x0b\x1b" * 40 + "</p></body></html>"
     assert extract(page).words > 100
+
+
+@pytest.mark.parametrize("method", ["auto", "bte"])
+def test_decimal_references_past_pythons_digit_limit(method: str) -> None:
+    """int() refuses decimal strings of more than 4,300 digits: a reference that long raised
+    ValueError in the text and in a JSON-LD script. It reads as html.unescape reads any
+    reference past U+10FFFF, and its leading zeros count for nothing, as they always did."""
+    huge, zeros = "&#" + "9" * 5000 + ";", "&#" + "0" * 5000 + "65;"
+    result = extract(f"<p>{ARTICLE} {huge} {zeros}</p>", method=method)
+    assert "\ufffd A" in result.text
+    page = _ld('{"@type": "NewsArticle", "headline": "Bridge &#' + "0" * 5000 + '66;ridge", "x": &quot;&#' + "9" * 5000)
+    assert extract(page, method=method, fields=("title",)).title == "Bridge Bridge"
+
+
+@pytest.mark.parametrize("key", ["author", "image", "publisher", "mainEntityOfPage"])
+@pytest.mark.parametrize("ref", [[], ["a"], {"a": 1}, 7])
+def test_jsonld_references_whose_id_is_not_a_string(key: str, ref: object) -> None:
+    """``{"@id": [...]}`` raised TypeError (unhashable) where a reference is resolved."""
+    node = {"@type": "NewsArticle", "headline": "Bridge", key: {"@id": ref}}
+    result = extract(_ld(json.dumps(node)), fields=FIELD_NAMES, url="https://example.com/a")
+    assert result.title == "Bridge" and result.words > 50
+
+
+def test_nested_noscript_start_tags_are_read_once() -> None:
+    """Each of 20,000 nested ``<noscript>`` start tags searched to the one end tag and counted
+    the words of all the markup between: about 20 s. Start tags inside an element already
+    counted are not read again; the text after them is found."""
+    page = "<html><body>" + "<noscript>" * 20_000 + "note</noscript>" + ARTICLE + "</body></html>"
+    assert "old stone bridge" in extract(page, method="bte", page_type=False).text
