@@ -215,8 +215,10 @@ static inline int separator_at(int kind, const void *data, Py_ssize_t n, Py_ssiz
 /* Whether words.NUMERIC_DATE_RE matches at `i`, a decimal digit: its branches after the first digit,
  * \d{0,3}[./-]\d{1,2}[./-]\d{2,4} | \d?:\d{2} | \d{3}\s*年 | \d?\s*月\s*\d{1,2}\s*日 | \d*\s*(?:分|時間|日)前,
  * each count of a bounded repetition tried in turn. A \s* or \d* run is taken whole: a shorter one
- * leaves a space or digit where the literal after it is needed. */
-static int date_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
+ * leaves a space or digit where the literal after it is needed. The last branch is tried where a run
+ * of digits starts (`run_start`), as the pattern's (?<!\d\d) has it: the same run read from each of
+ * its digits made a page of 80,000 digits (pi's) take seconds. */
+static int date_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i, int run_start)
 {
     for (Py_ssize_t k = 0; k <= 3 && (k == 0 || decimal_at(kind, data, n, i + k)); k++) {
         Py_ssize_t p = i + 1 + k;
@@ -245,6 +247,8 @@ static int date_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
             if (char_at(kind, data, n, skip_space(kind, data, p + m, n), DAY))
                 return 1;
     }
+    if (!run_start)
+        return 0;
     Py_ssize_t p = i + 1;
     while (decimal_at(kind, data, n, p))
         p++;
@@ -258,7 +262,7 @@ static int date_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
 static int numeric_date(int kind, const void *data, Py_ssize_t n)
 {
     for (Py_ssize_t i = 0; i < n; i++)
-        if (decimal_at(kind, data, n, i) && date_at(kind, data, n, i))
+        if (decimal_at(kind, data, n, i) && date_at(kind, data, n, i, i == 0 || !decimal_at(kind, data, n, i - 1)))
             return 1;
     return 0;
 }

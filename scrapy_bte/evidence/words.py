@@ -192,7 +192,7 @@ CREDIT_STARTS = (
     "image courtesy",
 )
 READ_TIME_RE = re.compile(
-    r"\d+\s*(?:-\s*)?(?:min(?:ute)?s?\.?\s+(?:read|lesezeit|de lectura|de lecture|di lettura|czytania)|"
+    r"(?<!\d)\d+\s*(?:-\s*)?(?:min(?:ute)?s?\.?\s+(?:read|lesezeit|de lectura|de lecture|di lettura|czytania)|"
     r"minuten? lesezeit|分で読める)|(?:lesezeit|tiempo de lectura|temps de lecture|reading time)\s*[:：]?\s*\d",
     re.IGNORECASE,
 )
@@ -218,7 +218,7 @@ WEEKDAYS = (
 # It reads \d{1,4}[./-]\d{1,2}[./-]\d{2,4} | \d{1,2}:\d{2} | \d{4}\s*年 | \d{1,2}\s*月\s*\d{1,2}\s*日 | \d+\s*(?:分|時間|日)前
 # with the first digit of every branch taken out in front, so that a search skips in C to the next digit.
 NUMERIC_DATE_RE = re.compile(
-    r"\d(?:\d{0,3}[./-]\d{1,2}[./-]\d{2,4}|\d?:\d{2}|\d{3}\s*年|\d?\s*月\s*\d{1,2}\s*日|\d*\s*(?:分|時間|日)前)"
+    r"\d(?:\d{0,3}[./-]\d{1,2}[./-]\d{2,4}|\d?:\d{2}|\d{3}\s*年|\d?\s*月\s*\d{1,2}\s*日|(?<!\d\d)\d*\s*(?:分|時間|日)前)"
 )
 #: Words that make a number a date: month names (English, German, Spanish, French, Italian, Polish)
 #: and "ago" in a few languages ("3 hours ago", "vor 3 Stunden", "hace 3 horas").
@@ -704,7 +704,7 @@ BYLINE_PREFIX_RE = re.compile(
 #: Reviewed by Molly Price, DVM", "Ann Lee | Fact checked by Bo Li"): the reviewer, the illustrator or
 #: the translator is not the author. Not "edited by": WCXB's gold keeps "The Team, edited by Walter".
 CREDIT_CUT_RE = re.compile(
-    r"[\s.,;|•·-]+(?:(?:medically|fact[- ]checked\s+and|expert)\s+)?"
+    r"(?<![\s.,;|•·-])[\s.,;|•·-]+(?:(?:medically|fact[- ]checked\s+and|expert)\s+)?"
     r"(?:reviewed|fact[- ]checked|illustrated|illustrations|photographed|photos|translated|"
     r"geprüft|überprüft|übersetzt|révisé|relu|traduit|revisado|traducido|revisionato|tradotto)"
     r"\s+(?:by|von|par|por|da|door)\b",
@@ -793,7 +793,7 @@ RESULT_COUNT_RE = re.compile(
 #: pages are gold, 0 of 18 on listing and product pages; a review's score on an article or a service
 #: page ("8.5/10") is its content, and the pattern leaves scores with a slash alone.
 RATING_RE = re.compile(
-    r"^[\s(\[]*(?:\d[\d,.]*\s*k?\s*[)\]]?\s*)+(?:customer\s+|product\s+)?(?:reviews?|ratings?|stars?|votes?|"
+    r"^[\s(\[]*(?:\d[\d,.]*(?![\d,.])\s*(?:k\s*)?(?:[)\]]\s*)?)+(?:customer\s+|product\s+)?(?:reviews?|ratings?|stars?|votes?|"
     r"bewertungen|rezensionen|avis|opiniones|reseñas|recensioni|beoordelingen|opinie|avaliações)[\s)\].]*$"
     r"|^(?:rated\s+)?\d(?:[.,]\d)?\s*(?:out\s+of|von|sur|de|su)\s*5(?:\s*(?:stars?|sternen?|étoiles?|estrellas?))?[\s.]*$",
     re.IGNORECASE,
