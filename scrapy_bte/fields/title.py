@@ -50,6 +50,10 @@ def title_parts(title: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
+#: Characters a site's name part may hold beyond four times the longest name (spaces, marks).
+SITE_PART_SLACK = 16
+
+
 def strip_site(title: str, names: Iterable[str], hosts: Iterable[str] = ()) -> str:
     """``title`` without a leading or trailing part that names the site ("Headline | Site").
 
@@ -65,8 +69,14 @@ def strip_site(title: str, names: Iterable[str], hosts: Iterable[str] = ()) -> s
     ends = {key for key in map(site_key, [*folded, *hosts]) if len(key) >= 3}
     if not folded and not ends:
         return title
+    # A part longer than this names no site: every name is shorter, and a host's name folds from
+    # at most four times its letters. Only the parts after the last few separators are read so,
+    # not the rest of a "title" of 20,000 bars (each read in full: seconds).
+    longest = 4 * max(map(len, (*folded, *ends))) + SITE_PART_SLACK
     best = title
     for m in TITLE_SEPARATORS.finditer(title):
+        if len(title) - m.end() > longest:
+            continue
         head, tail = title[: m.start()].strip(), title[m.end() :].strip()
         low = tail.casefold()
         if head and (
