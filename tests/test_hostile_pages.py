@@ -184,3 +184,67 @@ def test_nested_noscript_start_tags_are_read_once() -> None:
     counted are not read again; the text after them is found."""
     page = "<html><body>" + "<noscript>" * 20_000 + "note</noscript>" + ARTICLE + "</body></html>"
     assert "old stone bridge" in extract(page, method="bte", page_type=False).text
+
+
+def _shop(card_text: str) -> str:
+    cards = "".join(
+        f'<div class="product-card"><h3><a href="/products/p{i}">Widget number {i} deluxe</a></h3><p>{card_text}</p>'
+        '<span class="price">$19.99</span><button>Add to cart</button></div>'
+        for i in range(12)
+    )
+    return (
+        '<html><head><title>Widget Deluxe | Shop</title><meta property="og:type" content="product"></head><body>'
+        '<h1>Widget Deluxe</h1><p class="price">$19.99</p><button>Add to cart</button><p>This widget is a wonderful '
+        f"widget made of the finest materials for everyday use in the kitchen.</p>{cards}</body></html>"
+    )
+
+
+PI = "3." + "1415926535897932384626433832795028841971" * 5_000  # 200,000 digits
+
+#: Pages whose text a pattern or a rule read again from each of its characters: each took from
+#: seconds (pi's 200,000 digits, 80 s) to hours (a card's 40-digit number, where a rating's pattern
+#: tried every way of cutting it into numbers) before it read each character once or a few times.
+#: A regression shows as a test run that does not end.
+BACKTRACKING = {
+    "pi_digits": (f"<html><body><h1>Pi</h1><p>{ARTICLE}</p><p>{PI}</p></body></html>", {}),
+    "digits_then_minutes": (f"<html><body>{ARTICLE}<p>{'7' * 100_000} min</p></body></html>", {}),
+    "digits_then_kanji_ago": (f"<html><body>{ARTICLE}<p>{'7' * 100_000} 分</p></body></html>", {}),
+    "card_of_digits": (_shop("1" * 40 + "x"), {"url": "https://shop.example.com/collections/all"}),
+    "card_of_spaced_digits": (_shop("1 " * 40 + "x"), {"url": "https://shop.example.com/collections/all"}),
+    "author_of_dots": (f'<html><head><meta name="author" content="A{"." * 50_000}B"></head>{ARTICLE}</html>', {}),
+    "author_of_bars": (f'<html><head><meta name="author" content="A{"|" * 50_000}B"></head>{ARTICLE}</html>', {}),
+    "title_of_bars": (f"<html><head><title>A{'|' * 50_000}B</title></head>{ARTICLE}</html>", {"url": "https://b.com/"}),
+    "title_of_colons": (
+        f"<html><head><title>A{' :: ' * 20_000}</title></head>{ARTICLE}</html>",
+        {"url": "https://a.com/"},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BACKTRACKING))
+@pytest.mark.parametrize("method", ["auto", "bte"])
+def test_pages_that_made_a_pattern_backtrack(name: str, method: str) -> None:
+    html, options = BACKTRACKING[name]
+    result = extract(html, method=method, fields=FIELD_NAMES, **options)
+    assert "old stone bridge" in result.text or "wonderful widget" in result.text
+    if name.startswith("title_of"):
+        assert result.title  # a title of its own odd parts: still read
+
+
+def test_the_date_and_rating_patterns_on_long_runs_as_the_c_pass_reads_them() -> None:
+    """The patterns, read alone (the Python reference), on the runs that made them backtrack,
+    and the C pass of the text flags agreeing with its reference there."""
+    from scrapy_bte.evidence import labels
+    from scrapy_bte.evidence.words import CREDIT_CUT_RE, NUMERIC_DATE_RE, RATING_RE, READ_TIME_RE
+
+    digits = "7" * 200_000
+    assert NUMERIC_DATE_RE.search(digits + "x") is None
+    assert NUMERIC_DATE_RE.search(digits + " 分前").span() == (0, len(digits) + 3)
+    assert READ_TIME_RE.search(digits + " min") is None
+    assert READ_TIME_RE.search(digits + " min read").span() == (0, len(digits) + 9)
+    assert RATING_RE.match("1" * 60 + "x") is None and RATING_RE.match("1 " * 60 + "x") is None
+    assert RATING_RE.match("(1,204) reviews") and RATING_RE.match("4.8k ratings")
+    assert CREDIT_CUT_RE.search("A" + ";" * 200_000 + "B") is None
+    assert CREDIT_CUT_RE.search("Ann Lee, ;; reviewed by Bo Li").start() == 7
+    texts = [digits + "x", "3." + digits, digits + " 分前", "2024-05-01 " + digits, digits + " min read"]
+    assert labels.text_flags(texts).tolist() == labels.text_flags_reference(texts).tolist()
