@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
+from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -40,6 +42,8 @@ _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 def as_markup(html: HtmlInput, encoding: str | None, content_type: str | None, max_bytes: int | None) -> str:
     """Decoded markup of any accepted input: what :func:`parse` builds from and labels read."""
+    if max_bytes is not None and (not isinstance(max_bytes, Integral) or isinstance(max_bytes, bool)):
+        raise ConfigError(f"max_bytes must be a whole number of bytes or None, got {max_bytes!r}")
     if isinstance(html, (bytes, bytearray, memoryview)):
         data = bytes(html)
         if max_bytes is not None and len(data) > max_bytes:
@@ -156,7 +160,8 @@ def extract(
     type, and report it either way. ``options`` tune the method (see the README). Raises
     :class:`~scrapy_bte.errors.ExtractionError` for input that is not a
     document (binary bodies, wrong types, over ``max_bytes``) and
-    :class:`~scrapy_bte.errors.ConfigError` for unknown methods or options.
+    :class:`~scrapy_bte.errors.ConfigError` for unknown methods or options and for arguments of the
+    wrong type (``fields`` not a list of names, ``url`` not a str, ``max_bytes`` not a whole number).
     """
     if method not in METHODS:
         raise ConfigError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
@@ -186,7 +191,10 @@ def check_fields(fields: Any) -> tuple[str, ...]:
     """The ``fields`` argument validated: a tuple of known field names (``None`` = none)."""
     if fields is None:
         return ()
-    if isinstance(fields, str) or not all(isinstance(name, str) for name in fields):
+    if isinstance(fields, str) or not isinstance(fields, Iterable):
+        raise ConfigError(f"fields must be a list of field names, got {fields!r}")
+    fields = list(fields)  # once: an iterator is read here only
+    if not all(isinstance(name, str) for name in fields):
         raise ConfigError(f"fields must be a list of field names, got {fields!r}")
     unknown = sorted(set(fields) - set(FIELD_NAMES))
     if unknown:
@@ -213,6 +221,8 @@ def extract_document(
     """
     if not isinstance(page_type, bool):
         raise ConfigError(f"page_type must be True or False, got {page_type!r}")
+    if url is not None and not isinstance(url, str):
+        raise ConfigError(f"url must be a str or None, got {type(url).__name__}")
     with one_thread():
         return _extract_document(doc, method=method, url=url, fields=fields, typed=page_type, trace=trace, **options)
 

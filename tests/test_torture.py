@@ -123,3 +123,29 @@ def test_binary_bodies_named_in_the_error() -> None:
 def test_bad_options_raise_config_error(method: str, options: dict[str, Any]) -> None:
     with pytest.raises(ConfigError):
         extract(tc.ARTICLE_PAGE, method=method, **options)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"fields": 1}, "fields must be a list"),
+        ({"fields": ["title", 3]}, "fields must be a list"),
+        ({"url": b"https://example.com/", "fields": ["image"]}, "url must be a str"),
+        ({"url": 5, "fields": ["canonical_url"]}, "url must be a str"),
+        ({"url": 5}, "url must be a str"),
+        ({"max_bytes": "5"}, "max_bytes must be a whole number"),
+        ({"max_bytes": 2.5}, "max_bytes must be a whole number"),
+        ({"max_bytes": True}, "max_bytes must be a whole number"),
+    ],
+)
+def test_wrong_argument_types_raise_config_error(arguments: dict[str, Any], message: str) -> None:
+    """These raised a bare TypeError from deep inside (a regex given bytes, ``int > str``)."""
+    with pytest.raises(ConfigError, match=message):
+        extract(tc.ARTICLE_PAGE, **arguments)
+
+
+def test_fields_may_be_any_iterable_of_names() -> None:
+    import numpy as np
+
+    assert extract(tc.ARTICLE_PAGE, fields=iter(["title", "language"])).language is not None
+    assert extract(tc.ARTICLE_PAGE, max_bytes=np.int64(10**6)).words > 0
