@@ -22,7 +22,7 @@ from .core import accel
 from .errors import BTEError
 from .fields.record import FIELD_NAMES
 from .formats import FORMATS, Writer
-from .outfile import AtomicOutput, clobbers
+from .outfile import AtomicOutput, Guarded, Unwritable, clobbers
 from .pool.cpus import usable_cpus
 from .sources import BadInput, Item, Skipped, expand, is_warc, read
 from .terminal import printable
@@ -87,16 +87,17 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     if isinstance(options, str):
         print(f"scrapy-bte: {options}", file=sys.stderr)
         return EXIT_USAGE
-    if args.jobs is not None and args.jobs < 0:
-        print("scrapy-bte: --jobs must be >= 0", file=sys.stderr)
+    if args.jobs is not None and not 0 <= args.jobs <= MAX_JOBS:
+        print(f"scrapy-bte: --jobs must be between 0 and {MAX_JOBS}", file=sys.stderr)
         return EXIT_USAGE
     if args.max_bytes < 1:
         print("scrapy-bte: --max-bytes must be >= 1", file=sys.stderr)
         return EXIT_USAGE
-    try:  # a bad method, option or model fails once here, not once per page
-        extract(_PROBE_HTML, method=args.method, encoding=None, **options)
+    try:  # a bad method, option or model fails once here, not once per page (the probes under any --max-bytes)
+        probe = {**options, "max_bytes": None}
+        extract(_PROBE_HTML, method=args.method, encoding=None, **probe)
         if args.encoding:
-            extract(b"<p>x</p>", method=args.method, encoding=args.encoding, **options)
+            extract(b"<p>x</p>", method=args.method, encoding=args.encoding, **probe)
     except BTEError as exc:  # unknown method, option, model or encoding
         print(f"scrapy-bte: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -116,8 +117,28 @@ def _cmd_extract(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         out = output.file
     summary = Summary()
-    writer = Writer(out, args.format, headers=headers, title=args.title, comments=args.comments == "keep")
-    jobs = default_jobs(inputs) if args.jobs is None else args.jobs
+    name = printable(args.output) if args.output else "standard output"
+    guarded: Any = Guarded(out, name)
+    try:
+        writer = Writer(guarded, args.format, headers=headers, title=args.title, comments=args.comments == "keep")
+        return _extract_into(args, options, inputs, writer, output, summary)
+    except Unwritable as exc:  # a full disk: one line, the previous output as it was
+        if output is not None:
+            output.discard()
+        print(f"scrapy-bte: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+
+
+def _extract_into(
+    args: argparse.Namespace,
+    options: dict[str, Any],
+    inputs: list[str],
+    writer: Writer,
+    output: AtomicOutput | None,
+    summary: Summary,
+) -> int:
+    """The run of ``extract`` once its output is open: every input through ``writer``."""
+    jobs = default_jobs(inputs) if args.jobs is None else min(args.jobs, most_workers(inputs))
     progress = Progress(len(inputs))
     inputs_read = 0
 
@@ -148,12 +169,15 @@ def _cmd_extract(args: argparse.Namespace) -> int:
             output.discard()  # the previous output stays as it was
         raise
     finally:
-        writer.close()
         progress.close()
+        writer.close()
         if output is None:
-            out.flush()
+            writer.out.flush()
     if output is not None:
-        output.commit()
+        try:
+            output.commit()
+        except OSError as exc:
+            raise Unwritable(printable(args.output), exc) from exc
     if not args.quiet:
         print(f"scrapy-bte: {summary.line()}", file=sys.stderr)
     if summary.errors or summary.bad_inputs:
@@ -163,6 +187,15 @@ def _cmd_extract(args: argparse.Namespace) -> int:
 
 #: Inputs from which ``--jobs`` defaults to worker processes: starting them costs about 1.6 s.
 WORKERS_PAY_FROM = 1000
+
+
+#: The most worker processes ``--jobs`` starts: each is a Python process of about 100 MB.
+MAX_JOBS = 256
+
+
+def most_workers(inputs: Sequence[str]) -> int:
+    """Workers that could all have a page: one per input, unless one is a WARC file (many pages)."""
+    return MAX_JOBS if any(path != "-" and is_warc(path) for path in inputs) else max(len(inputs), 1)
 
 
 def default_jobs(inputs: Sequence[str]) -> int:
@@ -237,7 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="N",
-        help="extract in N worker processes, each page with --timeout; 0 extracts in this process "
+        help=f"extract in N worker processes (at most {MAX_JOBS}, and no more than there are inputs unless one is a "
+        "WARC file), each page with --timeout; 0 extracts in this process "
         f"(default: one per usable CPU for {WORKERS_PAY_FROM} inputs or more, or a WARC file, on 2 CPUs or more; "
         "else 0)",
     )

@@ -123,6 +123,29 @@ def refusal(path: str, max_bytes: int | None = None) -> str | None:
     return reason
 
 
+#: Bytes read at a time under a limit.
+READ_CHUNK = 1 << 20
+
+
+def read_up_to(stream: BinaryIO, limit: int | None) -> bytes:
+    """All of ``stream``, or its first ``limit`` + 1 bytes where it holds more (the caller refuses it).
+
+    Read a chunk at a time: ``read(limit + 1)`` allocates its whole size first, so a limit of a
+    petabyte (``--max-bytes``) raised MemoryError before a byte was read.
+    """
+    if limit is None:
+        return stream.read()
+    parts: list[bytes] = []
+    size = 0
+    while size <= limit:
+        chunk = stream.read(min(READ_CHUNK, limit + 1 - size))
+        if not chunk:
+            break
+        parts.append(chunk)
+        size += len(chunk)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
 def read_file(path: str, max_bytes: int | None = None) -> Page | BadInput:
     """One file's bytes, refused by kind and size before reading (and again after opening)."""
     reason = refusal(path, max_bytes)
@@ -138,7 +161,7 @@ def read_file(path: str, max_bytes: int | None = None) -> Page | BadInput:
         if reason is not None:
             return BadInput(path, reason)
         try:
-            body = handle.read() if max_bytes is None else handle.read(max_bytes + 1)
+            body = read_up_to(handle, max_bytes)
         except OSError as exc:
             return BadInput(path, exc.strerror or str(exc))
     if max_bytes is not None and len(body) > max_bytes:
@@ -151,7 +174,7 @@ def read(paths: Iterable[str], *, stdin: BinaryIO | None = None, max_bytes: int 
     for path in expand(paths):
         if path == "-":
             stream = stdin if stdin is not None else sys.stdin.buffer
-            body = stream.read() if max_bytes is None else stream.read(max_bytes + 1)
+            body = read_up_to(stream, max_bytes)
             if max_bytes is not None and len(body) > max_bytes:
                 yield BadInput("-", f"over the limit of {max_bytes} bytes (--max-bytes)")
             else:
