@@ -160,3 +160,37 @@ def _copy_mode(target: Path, tmp: Path) -> None:
         os.umask(umask)
         mode = 0o666 & ~umask
     os.chmod(tmp, mode)
+
+
+class Unwritable(Exception):
+    """The output could not be written (a full disk, ``/dev/full``, a failing device)."""
+
+    def __init__(self, name: str, error: OSError) -> None:
+        super().__init__(f"cannot write {name}: {error.strerror or error}")
+        self.error = error
+
+
+class Guarded:
+    """A text stream whose write errors are :class:`Unwritable`, naming the output, so that the
+    command reports one line instead of a traceback. A closed pipe stays a ``BrokenPipeError``
+    (``scrapy-bte extract ... | head`` ends quietly)."""
+
+    def __init__(self, stream: TextIO, name: str) -> None:
+        self.stream = stream
+        self.name = name
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise Unwritable(self.name, exc) from exc
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise Unwritable(self.name, exc) from exc
