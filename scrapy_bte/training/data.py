@@ -15,13 +15,14 @@ training (weight 0). A page with a label file needs no gold text.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ..api import as_markup, parse
-from ..errors import ConfigError
+from ..errors import ConfigError, ExtractionError
 from ..fields.read import read_document
 from ..learned.features import block_features
 from ..methods.bte import document_span
@@ -112,14 +113,22 @@ def load_set(
     if not pages:
         raise ConfigError(f"no <id>.html + <id>.txt pairs or <id>.labels.json hand labels in {folder}")
     bar = Progress(f"features {folder.name}", len(pages), quiet)
+    readable: list[Page] = []
     blocks: list[PageBlocks | None] = []
     hand = 0
     for i, page in enumerate(pages):
-        found, by_hand = _page_blocks(page, source, folder / f"{page.name}.html")
+        try:
+            found, by_hand = _page_blocks(page, source, folder / f"{page.name}.html")
+        except ExtractionError as exc:  # a binary file named .html: one page less, not the whole run
+            sys.stderr.write(f"scrapy-bte: skipped {folder / page.name}.html: {exc}\n")
+            continue
+        readable.append(page)
         blocks.append(found)
         hand += by_hand
         bar.update(i + 1)
-    return SetData(folder.name, pages, blocks, hand)
+    if not readable:
+        raise ConfigError(f"no page of {folder} is an HTML document")
+    return SetData(folder.name, readable, blocks, hand)
 
 
 def load_pages(folder: Path, limit: int | None = None) -> list[Page]:
