@@ -281,3 +281,93 @@ def test_explain_survives_deep_jsonld_and_never_overwrites_its_input(capsys, tmp
     code, _, err = run(capsys, "explain", "/dev/zero", "-o", str(report))
     assert code == EXIT_USAGE and "not a regular file" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["deep.html", "report.html"]
+
+
+# -- limits, a full disk, workers, a set with a binary page ------------------------------------------
+
+
+def test_any_max_bytes_reads_stdin_and_files_and_a_small_one_refuses_only_the_input(tmp_path):
+    """``--max-bytes 99999999999999999999999`` raised OverflowError and a petabyte MemoryError (the
+    read allocated the whole limit first); a limit under the size of the command's own check page
+    refused that page as a usage error."""
+    for limit in ("99999999999999999999999", str(2**50)):
+        for source in ("-", str(SAMPLE)):
+            proc = cli("extract", "--max-bytes", limit, source, stdin=subprocess.PIPE)
+            out, err = proc.communicate(SAMPLE.read_text(encoding="utf-8") if source == "-" else None, timeout=60)
+            assert proc.returncode == EXIT_OK, err
+            assert len(out.split()) > 100 and "Traceback" not in err
+    proc = cli("extract", "--max-bytes", "5", "-", stdin=subprocess.PIPE)
+    _, err = proc.communicate("<p>hello there</p>", timeout=60)
+    assert proc.returncode == EXIT_FAILED and "cannot read -: over the limit of 5 bytes" in err
+
+
+def test_read_up_to_reads_a_chunk_at_a_time():
+    import io
+
+    from scrapy_bte import sources
+
+    data = bytes(range(256)) * 20_000  # 5 MB: several chunks
+    assert sources.read_up_to(io.BytesIO(data), None) == data
+    assert sources.read_up_to(io.BytesIO(data), len(data)) == data
+    assert sources.read_up_to(io.BytesIO(data), 3 * sources.READ_CHUNK) == data[: 3 * sources.READ_CHUNK + 1]
+    assert sources.read_up_to(io.BytesIO(data), 10) == data[:11]
+    assert sources.read_up_to(io.BytesIO(b""), 10) == b""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("fmt", ["text", "json", "csv"])
+def test_a_full_disk_is_one_line_and_the_previous_output_stays(tmp_path, fmt):
+    """Writing to ``/dev/full`` (``-o`` or standard output) ended in an OSError traceback."""
+    proc = cli("extract", "--format", fmt, "-o", "/dev/full", str(SAMPLE))
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == EXIT_FAILED
+    assert err.splitlines() == ["scrapy-bte: cannot write /dev/full: No space left on device"]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "scrapy_bte", "extract", "--format", fmt, str(SAMPLE)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    err = done.stderr
+    assert done.returncode == EXIT_FAILED and "Traceback" not in err
+    assert "scrapy-bte: cannot write standard output: No space left on device" in err
+
+
+def test_jobs_are_bounded_by_the_inputs_and_a_maximum(capsys, monkeypatch, tmp_path):
+    """``-j 30`` on one page started 30 workers; ``-j 100000`` tried to start 100,000."""
+    from scrapy_bte import cli as command
+
+    started: list[int] = []
+    real = command.extract_all
+
+    def counting(items, *, jobs, **kwargs):
+        started.append(jobs)
+        return real(items, jobs=jobs, **kwargs)
+
+    monkeypatch.setattr(command, "extract_all", counting)
+    code, out, _ = run(capsys, "extract", "-j", "30", str(SAMPLE))
+    assert code == EXIT_OK and len(out.split()) > 100 and started == [1]
+    folder = folder_of_pages(tmp_path / "in", ("a.html", "b.html", "c.html"))
+    assert run(capsys, "extract", "-j", "8", str(folder))[0] == EXIT_OK and started[-1] == 3
+    code, _, err = run(capsys, "extract", "-j", "100000", str(SAMPLE))
+    assert code == EXIT_USAGE and "--jobs must be between 0 and 256" in err and len(started) == 2
+
+
+def test_evaluate_skips_a_binary_page_and_scores_the_rest(capsys, tmp_path):
+    """One PNG named .html in a set ended ``scrapy-bte evaluate`` with no table."""
+    folder = tmp_path / "set"
+    folder.mkdir()
+    for name in ("a", "b"):
+        (folder / f"{name}.html").write_bytes(SAMPLE.read_bytes())
+        (folder / f"{name}.txt").write_text("The article's text.", encoding="utf-8")
+    (folder / "c.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 10)
+    (folder / "c.txt").write_text("x", encoding="utf-8")
+    code, out, err = run(capsys, "evaluate", "--data", str(folder), "--method", "bte", "-q")
+    assert code == EXIT_OK and "| bte | set |" in out
+    assert f"skipped {folder / 'c.html'}: binary body" in err
+    (folder / "a.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 10)
+    (folder / "b.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 10)
+    code, _, err = run(capsys, "evaluate", "--data", str(folder), "--method", "bte", "-q")
+    assert code != EXIT_OK and "no page of" in err and "Traceback" not in err
