@@ -119,6 +119,7 @@ def torture_pages() -> list[tuple[str, bytes]]:
     pages = [
         ("one-word paragraphs, 10 MB", one_word_paragraphs(10 * 10**6)),
         ("table cells, 9.7 MB", table_cells(9_700_000)),
+        ("one-character lines, 1.7 MB", ("<html><body>" + "\u4e2d<br>" * 260_000 + "</body></html>").encode()),
     ]
     from scrapy_bte.testing import torture
 

@@ -697,14 +697,14 @@ def block_evidence_reference(doc: Document, elements: np.ndarray, path: np.ndarr
     names = skeleton.name_strings
     named = np.fromiter(map(_CONTAINER_BIT.get, names, repeat(0)), np.int64, len(names))[skeleton.el_name_id]
     named[0] = 0
-    sums[_CONTAINER_SUMS] = (words @ _bit_columns(path_or(doc, named)[container], len(CONTAINER_TAGS))) * share
+    sums[_CONTAINER_SUMS] = _bit_sums(words, path_or(doc, named)[container], len(CONTAINER_TAGS)) * share
 
     _runs(doc, words, total, elements, sums)
     if total > 0:
         _slots(doc, words, total, sums)
 
     n_hints = _hints.N_GROUPS + len(_hints.PAGE_GROUP_NAMES)
-    sums[_HINT_SUMS] = (words @ _bit_columns(path | own, n_hints)) * share
+    sums[_HINT_SUMS] = _bit_sums(words, path | own, n_hints) * share
     # Elements per page-group bit: a histogram of the page bits taken together, then one product.
     page_bits = np.bincount(elements >> _hints.N_GROUPS, minlength=len(_PAGE_BIT_TABLE))
     sums[_PAGE_COUNTS:] = page_bits @ _PAGE_BIT_TABLE
@@ -714,6 +714,24 @@ def block_evidence_reference(doc: Document, elements: np.ndarray, path: np.ndarr
 _OPENER_SHARE_SUMS = _SUM[f"opener_share_{OPENER_GROUPS[0][0]}"] + np.arange(len(OPENER_GROUPS))
 _CONTAINER_SUMS = _SUM[f"in_{CONTAINER_TAGS[0]}_share"] + np.arange(len(CONTAINER_TAGS))
 _HINT_SUMS = _SUM[f"hint_{_hints.GROUP_NAMES[0]}"] + np.arange(_hints.N_GROUPS + len(_hints.PAGE_GROUP_NAMES))
+
+
+#: Rows of 0/1 columns :func:`_bit_sums` makes at a time: a block soup of 260,000 one-character
+#: blocks made them all at once, 80 MB of float64 (a page of 1.7 MB); every development page has
+#: fewer blocks, so its sums are the one product they always were.
+BIT_ROWS = 8192
+
+
+def _bit_sums(weights: np.ndarray, values: np.ndarray, width: int) -> np.ndarray:
+    """``weights @ _bit_columns(values, width)``: per bit, the weights of the rows that set it,
+    :data:`BIT_ROWS` rows at a time."""
+    if len(values) <= BIT_ROWS:
+        return weights @ _bit_columns(values, width)
+    out = np.zeros(width, dtype=np.float64)
+    for start in range(0, len(values), BIT_ROWS):
+        stop = start + BIT_ROWS
+        out += weights[start:stop] @ _bit_columns(values[start:stop], width)
+    return out
 
 
 def _bit_columns(values: np.ndarray, width: int) -> np.ndarray:
