@@ -295,11 +295,26 @@ static PyObject *title_overlap(PyObject *Py_UNUSED(self), PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
+    /* Each distinct word once: a title of 50,000 "1." made one probe chain of 50,000 equal words,
+     * each insertion walking it to its end (seconds). */
     for (Py_ssize_t r = 0; r < count; r++) {
-        size_t i = (size_t)t.runs[r].hash & t.mask;
-        while (t.slots[i])
-            i = (i + 1) & t.mask;
-        t.slots[i] = r + 1;
+        const Run *run = &t.runs[r];
+        size_t i = (size_t)run->hash & t.mask;
+        int seen = 0;
+        while (t.slots[i] && !seen) {
+            const Run *w = &t.runs[t.slots[i] - 1];
+            if (w->hash == run->hash && w->len == run->len) {
+                Py_ssize_t k = 0;
+                while (k < run->len &&
+                       PyUnicode_READ(t.kind, t.data, w->start + k) == PyUnicode_READ(t.kind, t.data, run->start + k))
+                    k++;
+                seen = k == run->len;
+            }
+            if (!seen)
+                i = (i + 1) & t.mask;
+        }
+        if (!seen)
+            t.slots[i] = r + 1;
     }
     /* The slice [max(0, first - 10) : first + 1] of the reference, a negative end counting from the last block. */
     Py_ssize_t lo = first - 10 > 0 ? first - 10 : 0, hi = first + 1 < 0 ? first + 1 + n : first + 1;
