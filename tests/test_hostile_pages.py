@@ -199,6 +199,19 @@ def _shop(card_text: str) -> str:
     )
 
 
+def _thread(note: str) -> str:
+    posts = "".join(
+        f'<div class="post" itemprop="comment" itemscope itemtype="https://schema.org/Comment">'
+        f'<div class="username">user{i}</div><div class="post-content" itemprop="text"><p>Reply {i}: {ARTICLE}</p>'
+        f'</div><div class="likes">{note}</div></div>'
+        for i in range(6)
+    )
+    return (
+        "<html><head><title>Tram extension: which route? - Forum</title></head><body><h1>Tram extension</h1>"
+        f'<div itemscope itemtype="https://schema.org/DiscussionForumPosting">{posts}</div></body></html>'
+    )
+
+
 PI = "3." + "1415926535897932384626433832795028841971" * 5_000  # 200,000 digits
 
 #: Pages whose text a pattern or a rule read again from each of its characters: each took from
@@ -211,6 +224,7 @@ BACKTRACKING = {
     "digits_then_kanji_ago": (f"<html><body>{ARTICLE}<p>{'7' * 100_000} 分</p></body></html>", {}),
     "card_of_digits": (_shop("1" * 40 + "x"), {"url": "https://shop.example.com/collections/all"}),
     "card_of_spaced_digits": (_shop("1 " * 40 + "x"), {"url": "https://shop.example.com/collections/all"}),
+    "post_note_of_commas": (_thread("," * 100_000 + " likes x"), {"url": "https://forum.example.com/t/tram/1"}),
     "author_of_dots": (f'<html><head><meta name="author" content="A{"." * 50_000}B"></head>{ARTICLE}</html>', {}),
     "author_of_bars": (f'<html><head><meta name="author" content="A{"|" * 50_000}B"></head>{ARTICLE}</html>', {}),
     "title_of_bars": (f"<html><head><title>A{'|' * 50_000}B</title></head>{ARTICLE}</html>", {"url": "https://b.com/"}),

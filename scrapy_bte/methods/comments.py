@@ -407,13 +407,17 @@ def post_comments_mask(doc: Document, keep: np.ndarray) -> np.ndarray:
     return path_or(doc, mark)[container] > 0
 
 
-#: A post's note is a short line.
+#: A post's note is a short line: this many words and characters at most. (The longest note on
+#: the development pages has 151 characters; a block of 100,000 commas and " likes x" made the
+#: pattern try every way of splitting the commas, a minute.)
 NOTE_WORDS = 25
+NOTE_CHARS = 400
 
 
 def post_notes_mask(doc: Document) -> np.ndarray:
     """Per block, whether it is a post's edit note or the guest's prompt to sign in under a thread
-    (:data:`~scrapy_bte.evidence.words.POST_NOTE_RE`, :data:`NOTE_WORDS` words at most): text
+    (:data:`~scrapy_bte.evidence.words.POST_NOTE_RE`, :data:`NOTE_WORDS` words and
+    :data:`NOTE_CHARS` characters at most): text
     forum software writes in words, where no element's name says it is furniture; or a letter
     alone, the avatar Discourse and NodeBB draw for a poster without a picture (WCXB by site
     folds: 4 forum pages better, none worse)."""
@@ -426,7 +430,7 @@ def post_notes_mask(doc: Document) -> np.ndarray:
     # whole page: some milliseconds on a long thread).
     texts = [doc.texts[b] for b in short.tolist()]
     for i in texts_holding(texts, list(POST_NOTE_WORDS)):
-        out[short[i]] = POST_NOTE_RE.search(texts[i]) is not None
+        out[short[i]] = len(texts[i]) <= NOTE_CHARS and POST_NOTE_RE.search(texts[i]) is not None
     for i, text in enumerate(texts):
         if len(text) <= 3 and len(letter := text.strip()) == 1 and letter.isalpha():
             out[short[i]] = True
