@@ -384,12 +384,31 @@ class AttrsArticle:
     html: str | None = None
 
 
-@pytest.mark.parametrize("make", [dict, ScrapyArticle, DataclassArticle, AttrsArticle])
+@dataclasses.dataclass(frozen=True)
+class FrozenDataclassArticle:
+    url: str
+    text: str | None = None
+    bte: dict | None = None
+    html: str | None = None
+
+
+@attrs.frozen
+class FrozenAttrsArticle:
+    url: str
+    text: str | None = None
+    bte: dict | None = None
+    html: str | None = None
+
+
+ITEM_KINDS = [dict, ScrapyArticle, DataclassArticle, AttrsArticle, FrozenDataclassArticle, FrozenAttrsArticle]
+
+
+@pytest.mark.parametrize("make", ITEM_KINDS)
 def test_filler_fills_every_item_kind(make: Any) -> None:
     runtime = _runtime()
     item = make(url="u")
     assert runtime.filler.needs_text(item) and runtime.filler.check(item)
-    runtime.filler.fill(item, EXTRACTION)
+    item = runtime.filler.fill(item, EXTRACTION)
     adapter = ItemAdapter(item)
     assert adapter["text"] == "Main text."
     assert adapter["bte"] == EXTRACTION.scores()
@@ -416,7 +435,7 @@ def test_filler_reports_a_class_missing_fields_once(caplog: pytest.LogCaptureFix
     assert runtime.stats.get("bte/errors/item_fields") == 3
 
 
-@pytest.mark.parametrize("make", [dict, ScrapyArticle, DataclassArticle, AttrsArticle])
+@pytest.mark.parametrize("make", ITEM_KINDS)
 def test_pipeline_extracts_from_the_html_field_and_drops_it(make: Any) -> None:
     crawler = get_crawler(settings_dict={"BTE_WORKERS": 0, "BTE_HTML_FIELD": "html", "BTE_DROP_HTML_FIELD": True})
     pipeline = BTEItemPipeline.from_crawler(crawler)

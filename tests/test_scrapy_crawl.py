@@ -289,6 +289,26 @@ def test_html_field_is_extracted_and_dropped(crawl: Callable[..., CrawlResult]) 
     assert_clean_log(result)
 
 
+@pytest.mark.parametrize("workers", [0, 1])
+def test_frozen_items_are_filled_in_copies_and_none_is_lost(crawl: Callable[..., CrawlResult], workers: int) -> None:
+    """Writing into a frozen dataclass or attrs item raised out of the spider middleware: the
+    item and every later item of its callback were lost (two_items yields two; a PDF's item is
+    filled with its skip reason)."""
+    pages = [
+        {"path": "/two_items.html", "item": "frozen"},
+        {"path": "/article1.html", "item": "frozen_attrs"},
+        {"path": "/doc.pdf", "item": "frozen"},
+    ]
+    result = crawl(pages, settings={"BTE_WORKERS": workers})
+    assert len(result.items) == 4
+    for item in result.by_path("/two_items.html"):
+        assert_article(item["text"], TWO_ITEMS_SENTENCES)
+    assert_article(result.one("/article1.html")["text"], ARTICLE1_SENTENCES)
+    assert result.one("/doc.pdf")["bte"]["error"] == "skipped: non_html"
+    assert result.stat("bte/items") == 3
+    assert_clean_log(result)
+
+
 def test_item_class_missing_fields_logs_one_error(crawl: Callable[..., CrawlResult]) -> None:
     result = crawl(
         [{"path": "/article1.html", "item": "bare"}, {"path": "/two_items.html", "item": "bare"}],

@@ -10,6 +10,7 @@ component fills an item.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,25 @@ if TYPE_CHECKING:
     from .crawl_stats import CrawlStats
 
 logger = logging.getLogger(__name__)
+
+
+def with_values(item: Any, changes: dict[str, Any]) -> Any:
+    """*item* with the fields of ``changes`` set: written into it, or, where its class is frozen
+    (``@dataclass(frozen=True)``, ``@attrs.frozen``), a copy made with them. Writing into a frozen
+    item raised out of the spider middleware and lost it with every later item of its callback."""
+    adapter = ItemAdapter(item)
+    try:
+        for name, value in changes.items():
+            adapter[name] = value
+    except AttributeError:  # FrozenInstanceError, dataclasses' and attrs' alike
+        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+            return dataclasses.replace(item, **changes)
+        import attrs  # installed with Twisted, as Scrapy is
+
+        if attrs.has(type(item)):
+            return attrs.evolve(item, **changes)
+        raise
+    return item
 
 
 def _unset(value: Any) -> bool:
@@ -79,11 +99,11 @@ class ItemFiller:
             self._fields_by_class[cls] = names
         return names
 
-    def _fill_fields(self, adapter: ItemAdapter, item: Any, extraction: Extraction | None) -> None:
+    def _fill_fields(self, changes: dict[str, Any], adapter: ItemAdapter, extraction: Extraction | None) -> None:
         """Article fields the spider has not set, from ``extraction`` (None: empty columns)."""
-        for name in self.article_fields(item):
+        for name in self.article_fields(adapter.item):
             if _unset(adapter.get(name)):
-                adapter[name] = getattr(extraction, name) if extraction is not None else None
+                changes[name] = getattr(extraction, name) if extraction is not None else None
 
     def has_text(self, item: Any) -> bool:
         """Items whose text field is already set are left alone."""
@@ -107,42 +127,44 @@ class ItemFiller:
             return False
         return True
 
-    def fill(self, item: Any, extraction: Extraction) -> None:
-        """Write text, scores and the article fields into *item* (call :meth:`check` first)."""
+    def fill(self, item: Any, extraction: Extraction) -> Any:
+        """Write text, scores and the article fields into *item* (call :meth:`check` first);
+        returns the item, a copy where its class is frozen (:func:`with_values`)."""
         adapter = ItemAdapter(item)
-        adapter[self.config.text_field] = extraction.text
-        scores = extraction.scores()
+        changes: dict[str, Any] = {self.config.text_field: extraction.text}
+        self._scores(changes, extraction.scores())
+        self._fill_fields(changes, adapter, extraction)
+        if extraction.comments is not None and self.config.comments:
+            # An optional field: classes that do not declare it still get their text.
+            declared = ItemAdapter.get_field_names_from_class(type(item))
+            if (declared is None or "comments" in declared) and _unset(adapter.get("comments")):
+                changes["comments"] = extraction.comments
+        item = with_values(item, changes)
+        self.stats.inc("bte/items")
+        return item
+
+    def fill_skipped(self, item: Any, reason: str) -> Any:
+        """Say in *item* why it has no text: empty text, and scores that are
+        all None but ``error = "skipped: <reason>"``. Nested and flat alike,
+        so every exported item explains itself, and a CSV exporter (which
+        takes its columns from the first item it sees) gets every column.
+        Returns the item, as :meth:`fill` does."""
+        changes: dict[str, Any] = {self.config.text_field: ""}
+        scores: dict[str, Any] = dict.fromkeys(SCORE_KEYS)
+        scores["error"] = f"skipped: {reason}"
+        self._scores(changes, scores)
+        self._fill_fields(changes, ItemAdapter(item), None)
+        return with_values(item, changes)
+
+    def _scores(self, changes: dict[str, Any], scores: dict[str, Any]) -> None:
         if self.config.flat_scores:
             # Every flat field is always written (bte_error = None on success)
             # so a CSV exporter that takes its columns from the first item
             # still has a bte_error column for later failures.
             for key, name in FLAT_SCORE_FIELDS.items():
-                adapter[name] = scores.get(key)
+                changes[name] = scores.get(key)
         elif self.config.scores_field is not None:
-            adapter[self.config.scores_field] = scores
-        self._fill_fields(adapter, item, extraction)
-        if extraction.comments is not None and self.config.comments:
-            # An optional field: classes that do not declare it still get their text.
-            declared = ItemAdapter.get_field_names_from_class(type(item))
-            if (declared is None or "comments" in declared) and _unset(adapter.get("comments")):
-                adapter["comments"] = extraction.comments
-        self.stats.inc("bte/items")
-
-    def fill_skipped(self, item: Any, reason: str) -> None:
-        """Say in *item* why it has no text: empty text, and scores that are
-        all None but ``error = "skipped: <reason>"``. Nested and flat alike,
-        so every exported item explains itself, and a CSV exporter (which
-        takes its columns from the first item it sees) gets every column."""
-        adapter = ItemAdapter(item)
-        adapter[self.config.text_field] = ""
-        scores: dict[str, Any] = dict.fromkeys(SCORE_KEYS)
-        scores["error"] = f"skipped: {reason}"
-        if self.config.flat_scores:
-            for key, name in FLAT_SCORE_FIELDS.items():
-                adapter[name] = scores.get(key)
-        elif self.config.scores_field is not None:
-            adapter[self.config.scores_field] = scores
-        self._fill_fields(adapter, item, None)
+            changes[self.config.scores_field] = scores
 
     def scores_of(self, item: Any) -> dict[str, Any] | None:
         """The scores this crawl wrote into *item* (nested or flat), or None if it wrote none."""

@@ -85,10 +85,10 @@ class BTESpiderMiddleware:
                     extraction = await self._extraction_for(response)
                     looked_up = True
                 if extraction is not None:
-                    filler.fill(obj, extraction)
+                    obj = filler.fill(obj, extraction)
                 else:
                     meta = response.request.meta if response.request is not None else {}
-                    filler.fill_skipped(obj, meta.get("bte_skipped", "not extracted"))
+                    obj = filler.fill_skipped(obj, meta.get("bte_skipped", "not extracted"))
             yield obj
         if not looked_up:
             self._count_saved(response)

@@ -19,6 +19,7 @@ from scrapy.exceptions import DropItem
 
 from ..core.fingerprint import NearDuplicateIndex, from_hex
 from ..result import Extraction
+from .filler import with_values
 from .runtime import BTERuntime
 
 if TYPE_CHECKING:
@@ -91,11 +92,11 @@ class BTEItemPipeline:
         if isinstance(carried, Extraction):
             # Never let the object itself reach an exporter.
             if self.config.flat_scores or self.config.scores_field is None:
-                self._remove(adapter, carried_field)
+                item = self._remove(item, carried_field)
             else:
-                adapter[carried_field] = carried.scores()
+                item = with_values(item, {carried_field: carried.scores()})
             if not filler.has_text(item) and filler.check(item):
-                filler.fill(item, carried)
+                item = filler.fill(item, carried)
             return item
         html_field = self.config.html_field
         if html_field is None or html_field not in adapter:
@@ -104,16 +105,16 @@ class BTEItemPipeline:
         if isinstance(html, (str, bytes)) and html and not filler.has_text(item) and filler.check(item):
             url = adapter.get("url")
             extraction = await self.runtime.extract(html, url=url if isinstance(url, str) else None)
-            filler.fill(item, extraction)
+            item = filler.fill(item, extraction)
         if self.config.drop_html_field:
-            self._remove(adapter, html_field)
+            item = self._remove(item, html_field)
         return item
 
     @staticmethod
-    def _remove(adapter: ItemAdapter, name: str) -> None:
+    def _remove(item: Any, name: str) -> Any:
         """Remove a field: dicts and scrapy Items lose the key; dataclass and
-        attrs items get None (deleting their attribute would break them)."""
-        if isinstance(adapter.item, MutableMapping):
-            adapter.item.pop(name, None)
-        else:
-            adapter[name] = None
+        attrs items get None (deleting their attribute would break them), frozen ones in a copy."""
+        if isinstance(item, MutableMapping):
+            item.pop(name, None)
+            return item
+        return with_values(item, {name: None})
