@@ -40,6 +40,12 @@ HtmlInput = Any  # bytes | str | lxml element
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
+def without_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate as U+FFFD: a str from a lenient decoder upstream
+    (``json.loads`` of ``"\\ud800"``, ``surrogateescape``) that UTF-8 could not encode again."""
+    return text if text.isascii() else _SURROGATE_RE.sub("\ufffd", text)
+
+
 def as_markup(html: HtmlInput, encoding: str | None, content_type: str | None, max_bytes: int | None) -> str:
     """Decoded markup of any accepted input: what :func:`parse` builds from and labels read."""
     if max_bytes is not None and (not isinstance(max_bytes, Integral) or isinstance(max_bytes, bool)):
@@ -59,8 +65,7 @@ def as_markup(html: HtmlInput, encoding: str | None, content_type: str | None, m
             raise ExtractionError(f"{kind} body: not an HTML document")
         if "\x00" in html:
             html = html.replace("\x00", "")
-        # Lone surrogates (from a lenient decoder upstream) could not be encoded again.
-        return html if html.isascii() else _SURROGATE_RE.sub("\ufffd", html)
+        return without_surrogates(html)
     if hasattr(html, "tag") and hasattr(html, "getroottree"):
         from lxml import etree
 

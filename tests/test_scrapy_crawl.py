@@ -309,6 +309,28 @@ def test_frozen_items_are_filled_in_copies_and_none_is_lost(crawl: Callable[...,
     assert_clean_log(result)
 
 
+@pytest.mark.parametrize("workers", [0, 1])
+def test_html_of_an_item_says_what_became_of_it(crawl: Callable[..., CrawlResult], workers: int) -> None:
+    """HTML an item carries: a lone surrogate (``json.loads`` of "\\ud800") failed with workers
+    (UnicodeEncodeError) and not without; a value that is no text (an int) and HTML over
+    ``BTE_MAX_BYTES`` went through without text, error or stat, the large one extracted anyway."""
+    sentence = "The lone surrogate stays out of the way of this sentence about the harbour."
+    pages = [
+        {"path": "/article1.html", "set": {"html": "\ud800<html><body><p>" + sentence * 3 + "</p></body></html>"}},
+        {"path": "/article2.html", "set": {"html": 12345}},
+        {"path": "/two_items.html", "set": {"html": "<p>" + "word " * 100_000 + "</p>"}},
+    ]
+    settings = {"BTE_HTML_FIELD": "html", "BTE_DROP_HTML_FIELD": True, "BTE_WORKERS": workers, "BTE_MAX_BYTES": 200_000}
+    result = crawl(pages, settings=settings)  # (a feed cannot write the lone surrogate itself)
+    assert len(result.items) == 4
+    carried = result.one("/article1.html")
+    assert sentence in carried["text"] and "error" not in carried["bte"]
+    assert result.one("/article2.html")["bte"]["error"] == "skipped: html_not_text"
+    assert [item["bte"]["error"] for item in result.by_path("/two_items.html")] == ["skipped: too_large"] * 2
+    assert result.stat("bte/skipped/html_not_text") == 1 and result.stat("bte/skipped/too_large") == 2
+    assert result.stat("bte/errors") == 0
+
+
 def test_item_class_missing_fields_logs_one_error(crawl: Callable[..., CrawlResult]) -> None:
     result = crawl(
         [{"path": "/article1.html", "item": "bare"}, {"path": "/two_items.html", "item": "bare"}],

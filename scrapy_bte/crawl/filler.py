@@ -44,7 +44,7 @@ def with_values(item: Any, changes: dict[str, Any]) -> Any:
     return item
 
 
-def _unset(value: Any) -> bool:
+def is_unset(value: Any) -> bool:
     """A text field counts as unset when missing, None or empty."""
     return value is None or (isinstance(value, (str, bytes)) and not value)
 
@@ -102,12 +102,12 @@ class ItemFiller:
     def _fill_fields(self, changes: dict[str, Any], adapter: ItemAdapter, extraction: Extraction | None) -> None:
         """Article fields the spider has not set, from ``extraction`` (None: empty columns)."""
         for name in self.article_fields(adapter.item):
-            if _unset(adapter.get(name)):
+            if is_unset(adapter.get(name)):
                 changes[name] = getattr(extraction, name) if extraction is not None else None
 
     def has_text(self, item: Any) -> bool:
         """Items whose text field is already set are left alone."""
-        return not _unset(ItemAdapter(item).get(self.config.text_field))
+        return not is_unset(ItemAdapter(item).get(self.config.text_field))
 
     def needs_text(self, item: Any) -> bool:
         """Whether the *response's* extraction should go into *item*.
@@ -118,7 +118,7 @@ class ItemFiller:
         if self.has_text(item):
             return False
         html_field = self.config.html_field
-        return html_field is None or _unset(ItemAdapter(item).get(html_field))
+        return html_field is None or is_unset(ItemAdapter(item).get(html_field))
 
     def check(self, item: Any) -> bool:
         """Whether *item* can take the fields; counts ``bte/errors/item_fields`` if not."""
@@ -137,7 +137,7 @@ class ItemFiller:
         if extraction.comments is not None and self.config.comments:
             # An optional field: classes that do not declare it still get their text.
             declared = ItemAdapter.get_field_names_from_class(type(item))
-            if (declared is None or "comments" in declared) and _unset(adapter.get("comments")):
+            if (declared is None or "comments" in declared) and is_unset(adapter.get("comments")):
                 changes["comments"] = extraction.comments
         item = with_values(item, changes)
         self.stats.inc("bte/items")

@@ -19,7 +19,7 @@ from scrapy.exceptions import DropItem
 
 from ..core.fingerprint import NearDuplicateIndex, from_hex
 from ..result import Extraction
-from .filler import with_values
+from .filler import is_unset, with_values
 from .runtime import BTERuntime
 
 if TYPE_CHECKING:
@@ -102,10 +102,16 @@ class BTEItemPipeline:
         if html_field is None or html_field not in adapter:
             return item
         html = adapter.get(html_field)
-        if isinstance(html, (str, bytes)) and html and not filler.has_text(item) and filler.check(item):
-            url = adapter.get("url")
-            extraction = await self.runtime.extract(html, url=url if isinstance(url, str) else None)
-            item = filler.fill(item, extraction)
+        if not is_unset(html) and not filler.has_text(item) and filler.check(item):
+            # Every item with HTML of its own says what became of it: its text, or why none.
+            if isinstance(html, (str, bytes)) and len(html) <= self.config.max_bytes:
+                url = adapter.get("url")
+                extraction = await self.runtime.extract(html, url=url if isinstance(url, str) else None)
+                item = filler.fill(item, extraction)
+            else:
+                reason = "too_large" if isinstance(html, (str, bytes)) else "html_not_text"
+                self.runtime.stats.inc(f"bte/skipped/{reason}")
+                item = filler.fill_skipped(item, reason)
         if self.config.drop_html_field:
             item = self._remove(item, html_field)
         return item

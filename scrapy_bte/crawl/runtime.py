@@ -23,7 +23,7 @@ from scrapy.http import Request, Response
 from scrapy.utils.asyncio import is_asyncio_available, run_in_thread
 
 from .. import pool as _pool
-from ..api import extract
+from ..api import extract, without_surrogates
 from ..core.decode import is_html
 from ..errors import BTEError, ConfigError, ModelError
 from ..result import Extraction
@@ -233,7 +233,8 @@ class BTERuntime:
             else:
                 if self.pool is None:
                     raise BTEError("the extraction worker pool is not running")
-                body = html.encode("utf-8") if isinstance(html, str) else html
+                # As extract() reads a str: its lone surrogates are U+FFFD, not an encoding error.
+                body = without_surrogates(html).encode("utf-8") if isinstance(html, str) else html
                 if isinstance(html, str):
                     encoding = "utf-8"
                 future = await self._submit(self.pool, body, encoding=encoding, content_type=content_type, url=url)
