@@ -431,3 +431,41 @@ def test_real_extraction_matches_direct_call():
         via_pool = p.submit(html, content_type="text/html; charset=utf-8", url="http://x/").result(60)
     direct = extract(html, content_type="text/html; charset=utf-8", url="http://x/")  # the URL is page-type evidence
     assert via_pool == direct
+
+
+@pytest.fixture
+def dying():
+    """``dying(how, count)``: a target whose first ``count`` workers die while starting
+    (:mod:`pool_startup_targets`); its counter files are removed after the test."""
+    import tempfile
+    import uuid
+
+    tokens: list[str] = []
+
+    def make(how: str, count: int) -> str:
+        tokens.append(uuid.uuid4().hex)
+        return f"{pool_targets.__name__.replace('pool_targets', 'pool_startup_targets')}:{how}_{count}_{tokens[-1]}"
+
+    yield make
+    for token in tokens:
+        Path(tempfile.gettempdir(), f"bte-startup-{token}").unlink(missing_ok=True)
+
+
+def test_workers_killed_while_starting_do_not_end_the_pool(dying):
+    """Three workers killed (SIGKILL) before they were ready closed the pool for good: every later
+    page failed with "workers keep dying at startup". The fifth worker starts, and serves."""
+    with make_pool(1, target=dying("kill", 4)) as p:
+        assert p.submit(b"a").result(WAIT).text == "a"
+        assert p.submit(b"b").result(WAIT).text == "b"
+
+
+@pytest.mark.parametrize(("how", "why"), [("exit", "exit code 3"), ("kill", "SIGKILL")])
+def test_workers_that_never_start_still_end_the_pool(dying, how: str, why: str):
+    """The crash-loop guard stays: a target that cannot start (3 in a row), or workers killed
+    every time (20 in a row), fail the pages instead of spinning for ever."""
+    p = make_pool(1, target=dying(how, 1000))
+    try:
+        with pytest.raises(WorkerCrashed, match=f"keep dying at startup.*{why}"):
+            p.submit(b"x").result(WAIT * 3)
+    finally:
+        p.close(wait=False)

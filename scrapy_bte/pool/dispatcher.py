@@ -38,6 +38,11 @@ _POLL = 0.5
 #: Workers dying before they are ready this many times in a row break the pool
 #: (a crash loop would otherwise spin forever re-importing a broken target).
 _MAX_STARTUP_FAILURES = 3
+#: Workers killed (SIGKILL, SIGTERM) before they are ready: the OOM killer or an operator, not a
+#: broken target. A busy machine, whose workers start slowly at nice +10, saw three in a row and
+#: lost its pool for the rest of the crawl; this many in a row still ends a loop that never starts.
+_MAX_STARTUP_KILLS = 20
+_KILLED = frozenset((signal.SIGKILL, signal.SIGTERM))
 
 
 @contextlib.contextmanager
@@ -111,6 +116,7 @@ class Dispatcher:
         self.workers: list[_Worker] = []
         self.dying: list[tuple[Any, float]] = []
         self.startup_failures = 0
+        self.startup_kills = 0
         self.lifeline_r, self.lifeline_w = ctx.Pipe(duplex=False)
         self.thread = threading.Thread(target=self.run, name="bte-worker-pool", daemon=True)
 
@@ -227,7 +233,7 @@ class Dispatcher:
         kind = msg[0]
         if kind == "ready":
             worker.ready = True
-            self.startup_failures = 0
+            self.startup_failures = self.startup_kills = 0
         elif kind == "fatal":
             self.shared.request_close(ConfigError(msg[1]), drain=False)
         elif worker.job is not None and kind == worker.job.id:
@@ -273,8 +279,11 @@ class Dispatcher:
                 ),
             )
         elif not worker.ready and self.shared.state is Lifecycle.OPEN:
-            self.startup_failures += 1
-            if self.startup_failures >= _MAX_STARTUP_FAILURES:
+            if code is not None and code < 0 and -code in _KILLED:
+                self.startup_kills += 1
+            else:
+                self.startup_failures += 1
+            if self.startup_failures >= _MAX_STARTUP_FAILURES or self.startup_kills >= _MAX_STARTUP_KILLS:
                 self.shared.request_close(
                     WorkerCrashed(f"workers keep dying at startup (last: {_describe_exit(code)})"), drain=False
                 )
