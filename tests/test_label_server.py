@@ -247,6 +247,32 @@ def test_idle_connections_are_closed_after_the_read_timeout(folder):
         srv.stop()
 
 
+def test_a_request_trickled_a_byte_at_a_time_is_closed_at_the_read_timeout(folder):
+    """The timeout was each read's: a client sending a byte every 0.3 s kept its connection (and
+    its slot) for as long as it liked. The whole request has it now, and the server says nothing
+    of the client it shut out (no BrokenPipeError traceback)."""
+    srv = LabelServer(folder, model_guess("auto"), 0, quiet=True, read_timeout=1.0, max_connections=2)
+    srv.start()
+    try:
+        tricklers = [_connect(srv.app.port) for _ in range(2)]
+        started = time.monotonic()
+        closed: list[tuple[socket.socket, float]] = []
+        for sock in tricklers:
+            sock.sendall(b"GET / HTTP/1.1\r\n")
+        while len(closed) < len(tricklers) and time.monotonic() - started < 10:
+            for sock in tricklers:
+                try:
+                    sock.sendall(b"X")
+                except OSError:
+                    if sock not in [c for c, _ in closed]:
+                        closed.append((sock, time.monotonic() - started))
+            time.sleep(0.3)
+        assert len(closed) == 2 and all(after < 4 for _, after in closed)
+        assert _served(srv)
+    finally:
+        srv.stop()
+
+
 def _served(srv: LabelServer) -> bool:
     """Whether a request gets its page; a connection still past the cap is closed unanswered."""
     try:

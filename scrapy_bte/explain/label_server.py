@@ -19,9 +19,11 @@ trusts nothing a request says:
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import secrets
+import socket
 import sys
 import threading
 from collections.abc import Callable
@@ -110,8 +112,28 @@ class LabelHandler(BaseHTTPRequestHandler):
         return self.server.app  # type: ignore[attr-defined]
 
     def setup(self) -> None:
-        self.timeout = self.server.read_timeout  # type: ignore[attr-defined,misc]
+        timeout: float = self.server.read_timeout  # type: ignore[attr-defined]
+        self.timeout = timeout  # type: ignore[misc]
         super().setup()
+        # The whole request, not each read, has READ_TIMEOUT: a client sending a byte a second
+        # stayed under the timeout of each read and held its connection (and a slot) for ever.
+        self._deadline = threading.Timer(timeout, self._expire)
+        self._deadline.daemon = True
+        self._deadline.start()
+
+    def _expire(self) -> None:
+        """The request was not read in time: its connection is shut (its next read ends)."""
+        with contextlib.suppress(OSError):
+            self.connection.shutdown(socket.SHUT_RDWR)
+
+    def _request_read(self) -> None:
+        """The request (and any body) has been read in time: the answer may take what it takes."""
+        self._deadline.cancel()
+
+    def finish(self) -> None:
+        self._deadline.cancel()
+        with contextlib.suppress(OSError):  # a client that left: nothing to flush to
+            super().finish()
 
     def log_message(self, format: str, *args: object) -> None:
         if not getattr(self.server, "quiet", False):
@@ -156,6 +178,7 @@ class LabelHandler(BaseHTTPRequestHandler):
 
     # -- routes ------------------------------------------------------------------
     def do_GET(self) -> None:
+        self._request_read()
         if not self._host_ok():
             self._error(HTTPStatus.MISDIRECTED_REQUEST, "unexpected Host header")
             return
@@ -200,8 +223,10 @@ class LabelHandler(BaseHTTPRequestHandler):
         if not 0 < length <= MAX_BODY:
             self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"body must be 1 to {MAX_BODY} bytes")
             return
+        body = self.rfile.read(length)
+        self._request_read()
         try:
-            payload = boundedjson.loads(self.rfile.read(length))  # nested too deep: a ValueError, so 400
+            payload = boundedjson.loads(body)  # nested too deep: a ValueError, so 400
             labels = payload["labels"]
             if not isinstance(labels, dict) or not all(isinstance(v, bool) for v in labels.values()):
                 raise TypeError
@@ -211,6 +236,7 @@ class LabelHandler(BaseHTTPRequestHandler):
         self._save(page, labels)
 
     def do_HEAD(self) -> None:
+        self._request_read()
         self.do_GET()
 
     # -- pages -------------------------------------------------------------------
@@ -320,6 +346,12 @@ class LabelServer(ThreadingHTTPServer):
         except BaseException:
             self._slots.release()
             raise
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that left (a closed tab, a connection shut at its deadline) is no error to print."""
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
