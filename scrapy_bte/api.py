@@ -32,6 +32,8 @@ from .methods.reasons import Reason, Trace
 from .result import Extraction
 
 METHODS = ("bte", "density", "hybrid", "model", "auto")
+#: The methods that read a block model (``model_path``) and follow the page type.
+LEARNED_METHODS = ("model", "auto")
 DEFAULT_METHOD = "auto"
 #: Inputs above this many bytes are refused unless ``max_bytes`` says otherwise.
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -247,7 +249,7 @@ def _extract_document(
     # page type's evidence (one reading of the head, not two).
     wanted = fields if "title" in fields else ("title", *fields)
     # The learned methods' rules follow the page type; the others only report it.
-    typed = typed or method in ("model", "auto")
+    typed = typed or method in LEARNED_METHODS
     declared = typed and not url
     read = read_document(doc, url, wanted if not declared or "canonical_url" in wanted else (*wanted, "canonical_url"))
     # Before the block features, so the class hints it reads are computed once for the page and shared.
@@ -283,12 +285,12 @@ def _extract_document(
             reasons[:] = np.where(kept, Reason.IN_SPAN, Reason.OUTSIDE_SPAN)
     else:
         comments = _comments.check(options.pop("comments", None))
-        if method in ("model", "auto"):
+        if method in LEARNED_METHODS:
             _check(options, ("model_path",), extra=("comments",))
             if not learned_fits(doc):
                 method = "hybrid"
                 options.pop("model_path", None)
-        if method in ("model", "auto"):
+        if method in LEARNED_METHODS:
             path = options.get("model_path")
             learned = _model.load_cached(path) if path else _model.default_model()
             kept, probs = _auto.select(

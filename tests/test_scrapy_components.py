@@ -37,6 +37,7 @@ from scrapy_bte.crawl.settings import (
     default_workers,
     settings_table,
 )
+from scrapy_bte.learned.model import DEFAULT_MODEL as _MODEL_PATH
 from scrapy_bte.result import Extraction
 
 EXTRACTION = Extraction(
@@ -98,6 +99,27 @@ def test_defaults() -> None:
 def test_bad_value_names_the_setting(name: str, value: Any) -> None:
     with pytest.raises(ConfigError, match=name):
         BTEConfig.from_settings(Settings({name: value}))
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"BTE_SCORES_FIELD": "title"}, "BTE_SCORES_FIELD .'title'. is also a field scrapy-bte writes"),
+        ({"BTE_TEXT_FIELD": "author", "BTE_FIELDS": ["author"]}, "BTE_TEXT_FIELD .'author'. is also"),
+        ({"BTE_HTML_FIELD": "language"}, "BTE_HTML_FIELD .'language'. is also"),
+        ({"BTE_FLAT_SCORES": True, "BTE_TEXT_FIELD": "bte_words"}, "BTE_TEXT_FIELD .'bte_words'. is also"),
+        (
+            {"BTE_METHOD": "hybrid", "BTE_MODEL_PATH": str(_MODEL_PATH)},
+            "BTE_MODEL_PATH is the block model of BTE_METHOD",
+        ),
+    ],
+)
+def test_settings_that_contradict_each_other_are_refused(settings: dict[str, Any], message: str) -> None:
+    """The scores written over the title (BTE_SCORES_FIELD="title") were accepted; a model path
+    with BTE_METHOD="hybrid" was refused as "unknown option(s) model_path"."""
+    with pytest.raises(ConfigError, match=message):
+        BTEConfig.from_settings(Settings(settings))
+    assert BTEConfig.from_settings(Settings({"BTE_METHOD": "auto", "BTE_MODEL_PATH": str(_MODEL_PATH)})).model_path
 
 
 @pytest.mark.parametrize(("value", "expected"), [(None, None), (0, None), ("0", None), ("536870912", 2**29)])

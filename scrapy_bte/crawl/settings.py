@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
 
-from ..api import METHODS
+from ..api import LEARNED_METHODS, METHODS
 from ..errors import ConfigError
 from ..fields.record import DEFAULT_ITEM_FIELDS, FIELD_NAMES, ITEM_FIELDS
 from ..pool import suggested_max_pending
@@ -78,7 +78,10 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "Readers' comments never go into the text (it is the article body); `True` also writes them, one per line, to the item's `comments` field (free-form items and classes that declare it). Not for `BTE_METHOD = 'bte'`.",
     ),
     SettingSpec(
-        "BTE_MODEL_PATH", None, "Path of a block-classifier model file; `None` uses the model shipped with the package."
+        "BTE_MODEL_PATH",
+        None,
+        "Path of a block-classifier model file for `BTE_METHOD` `auto` or `model` (refused with the others); "
+        "`None` uses the model shipped with the package.",
     ),
     SettingSpec(
         "BTE_WORKERS",
@@ -128,7 +131,8 @@ SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(
         "BTE_SCORES_FIELD",
         "bte",
-        "Item field that receives the score dict; `None` = no scores (ignored when `BTE_FLAT_SCORES` is on).",
+        "Item field that receives the score dict; `None` = no scores (ignored when `BTE_FLAT_SCORES` is on). "
+        "It, `BTE_TEXT_FIELD` and `BTE_HTML_FIELD` must differ from each other and from the `BTE_FIELDS`.",
     ),
     SettingSpec(
         "BTE_FLAT_SCORES",
@@ -406,10 +410,24 @@ class BTEConfig:
             raise ConfigError(
                 "BTE_MIN_WORDS and BTE_DEDUPLICATE need scores on items: set BTE_SCORES_FIELD or BTE_FLAT_SCORES"
             )
+        model_path = _model_path("BTE_MODEL_PATH", get("BTE_MODEL_PATH"))
+        if model_path is not None and method not in LEARNED_METHODS:
+            raise ConfigError(
+                f"BTE_MODEL_PATH is the block model of BTE_METHOD 'auto' or 'model'; BTE_METHOD is {method!r}"
+            )
+        fields = _fields("BTE_FIELDS", get("BTE_FIELDS"))
+        taken = set(fields) | (set(FLAT_SCORE_FIELDS.values()) if flat_scores else set())
+        for setting, name in (
+            ("BTE_TEXT_FIELD", text_field),
+            ("BTE_SCORES_FIELD", scores_field),
+            ("BTE_HTML_FIELD", html_field),
+        ):
+            if name in taken:  # one field written twice: the scores over the title, or the title over the text
+                raise ConfigError(f"{setting} ({name!r}) is also a field scrapy-bte writes (BTE_FIELDS, flat scores)")
         return cls(
             enabled=as_bool("BTE_ENABLED", get("BTE_ENABLED")),
             method=method,
-            model_path=_model_path("BTE_MODEL_PATH", get("BTE_MODEL_PATH")),
+            model_path=model_path,
             workers=workers,
             timeout=_positive_float("BTE_TIMEOUT", get("BTE_TIMEOUT")),
             max_pending=max_pending,
@@ -422,7 +440,7 @@ class BTEConfig:
             drop_html_field=as_bool("BTE_DROP_HTML_FIELD", get("BTE_DROP_HTML_FIELD")),
             options=_options("BTE_OPTIONS", get("BTE_OPTIONS")),
             gc_freeze=as_bool("BTE_GC_FREEZE", get("BTE_GC_FREEZE")),
-            fields=_fields("BTE_FIELDS", get("BTE_FIELDS")),
+            fields=fields,
             comments=_comments("BTE_COMMENTS", get("BTE_COMMENTS"), method),
             extract=extract,
             deduplicate=deduplicate,

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..api import METHODS
+from ..api import LEARNED_METHODS, METHODS
 from ..errors import ConfigError
 from ..learned import page_type as _page_type
 from ..learned.estimators import SoftmaxClassifier
@@ -28,7 +28,7 @@ from .data import WORD_POWER, LabelSource, SetData, load_set
 from .fit import TrainConfig, train_block_model, training_pages
 from .labels import parse_markers
 from .progress import Progress
-from .scoring import LEARNED_METHODS, format_table, loso_scores, score_set
+from .scoring import format_table, loso_scores, score_set
 
 
 def _ints(value: str) -> tuple[int, ...]:

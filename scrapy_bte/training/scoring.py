@@ -19,14 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from ..api import extract_document, parse
+from ..api import LEARNED_METHODS, extract_document, parse
 from ..errors import ConfigError
 from .data import SetData
 from .evaluation import SetScore, aggregate, score_page, spearman
 from .fit import TrainConfig, train_block_model, training_pages
 from .progress import Progress
-
-LEARNED_METHODS = ("model", "auto")
 
 
 @dataclass
