@@ -114,7 +114,8 @@ SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(
         "BTE_MAX_BYTES",
         10 * 1024 * 1024,
-        "Bodies larger than this many bytes are not extracted (`bte/skipped/too_large`).",
+        "Bodies (and items' own HTML, `BTE_HTML_FIELD`) larger than this many bytes are not extracted "
+        "(`bte/skipped/too_large`).",
         "`10485760` (10 MiB)",
     ),
     SettingSpec(
@@ -156,7 +157,8 @@ SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec(
         "BTE_HTML_FIELD",
         None,
-        "Item field holding raw HTML (str or bytes) to extract from in the item pipeline, instead of the response.",
+        "Item field holding raw HTML (str or bytes) to extract from in the item pipeline, instead of the response; "
+        "any other value is skipped with its reason (`bte/skipped/html_not_text`).",
     ),
     SettingSpec(
         "BTE_DROP_HTML_FIELD", False, "Remove `BTE_HTML_FIELD` from items after extraction so raw HTML is not exported."
