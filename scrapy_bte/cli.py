@@ -193,9 +193,14 @@ WORKERS_PAY_FROM = 1000
 MAX_JOBS = 256
 
 
+def _has_warc(inputs: Sequence[str]) -> bool:
+    """Whether a WARC file is among the inputs: one input of many pages."""
+    return any(path != "-" and is_warc(path) for path in inputs)
+
+
 def most_workers(inputs: Sequence[str]) -> int:
     """Workers that could all have a page: one per input, unless one is a WARC file (many pages)."""
-    return MAX_JOBS if any(path != "-" and is_warc(path) for path in inputs) else max(len(inputs), 1)
+    return MAX_JOBS if _has_warc(inputs) else max(len(inputs), 1)
 
 
 def default_jobs(inputs: Sequence[str]) -> int:
@@ -211,7 +216,7 @@ def default_jobs(inputs: Sequence[str]) -> int:
     cpus = usable_cpus()
     if cpus < 2:
         return 0
-    large = len(inputs) >= WORKERS_PAY_FROM or any(path != "-" and is_warc(path) for path in inputs)
+    large = len(inputs) >= WORKERS_PAY_FROM or _has_warc(inputs)
     return cpus if large else 0
 
 
