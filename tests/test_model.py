@@ -579,6 +579,66 @@ def test_a_caption_alone_after_an_image_leaves_the_body_but_a_paragraph_after_on
     assert "The pier at dawn." not in kept and "A short paragraph after it." in kept
 
 
+def test_a_heading_framed_with_an_image_is_a_card_title_not_a_caption() -> None:
+    item = "<div class='item'><img src='{0}.jpg'><div class='t'><h3>{0}. Buy loose tea</h3></div></div>"
+    doc = parse(
+        "<html><body><div class='b'><p>"
+        + PARAGRAPH
+        + "</p>"
+        + "".join(item.format(i) for i in (1, 2, 3))
+        + "<p>"
+        + PARAGRAPH.replace("Tuesday", "Friday")
+        + "</p></div></body></html>"
+    )
+    keep, _ = select(doc, None, _Scripted({"": 0.9}), smooth=True)
+    kept = [doc.texts[b] for b in np.flatnonzero(keep)]
+    assert all(f"{i}. Buy loose tea" in kept for i in (1, 2, 3))
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "<figure><img src='b.jpg'><figcaption>The pier at dawn.</figcaption></figure>",
+        "<figure class='m'><div class='i'><img src='b.jpg'></div><div class='c'>The pier at dawn.</div></figure>",
+        "<div class='m'><div class='i'><img src='b.jpg'></div><div class='photo-caption'>The pier at dawn.</div></div>",
+        "<div class='m'><div class='i'><img src='b.jpg'></div><div id='imgCredit'>The pier at dawn.</div></div>",
+        "<div class='m'><div class='i'><img src='b.jpg'></div><div class='c'>Foto: The pier at dawn.</div></div>",
+        "<div class='m'><div class='i'><img src='b.jpg'></div><div class='c'>The pier at dawn (Photo: J. Doe)</div></div>",
+        "<div class='m'><div class='i'><img src='b.jpg'></div><div class='c'>The pier at dawn. Credit: Harbour Trust</div></div>",
+        "<div class='m'><div class='i'><img src='b.jpg'></div><div class='c'>The pier at dawn. Getty Images</div></div>",
+    ],
+)
+def test_a_block_named_a_caption_after_an_image_leaves_the_body(caption: str) -> None:
+    doc = parse(
+        "<html><body><div class='b'><p>"
+        + PARAGRAPH
+        + "</p><p>"
+        + PARAGRAPH.replace("Tuesday", "Friday")
+        + "</p></div>"
+        + caption
+        + "<div class='b2'><p>"
+        + PARAGRAPH.replace("Tuesday", "Sunday")
+        + "</p></div></body></html>"
+    )
+    keep, _ = select(doc, None, _Scripted({"": 0.9}), smooth=True)
+    kept = [doc.texts[b] for b in np.flatnonzero(keep)]
+    assert len(kept) == 3 and not any("pier at dawn" in t for t in kept)
+
+
+def test_paragraphs_a_page_builder_wraps_alone_after_images_stay_in_the_body() -> None:
+    widget = "<div class='elementor-widget-container'>{}</div>"
+    body = "".join(
+        widget.format(f"<img src='p{i}.jpg'>") + widget.format(f"<p>Step {i} of the build: {text}</p>")
+        for i, text in enumerate(
+            ("solder the header pins to the board.", "flash the firmware over USB.", "mount it by the door frame."), 1
+        )
+    )
+    doc = parse("<html><body><div class='b'><p>" + PARAGRAPH + "</p>" + body + "</div></body></html>")
+    keep, _ = select(doc, None, _Scripted({"": 0.9}), smooth=True)
+    kept = " ".join(doc.texts[b] for b in np.flatnonzero(keep))
+    assert all(f"Step {i} of the build" in kept for i in (1, 2, 3))
+
+
 def test_a_signup_box_with_a_form_leaves_the_body_but_a_premium_body_stays() -> None:
     page = (
         "<html><body><div class='premium-content'><p>"

@@ -191,6 +191,15 @@ CREDIT_STARTS = (
     "photo/",
     "image courtesy",
 )
+#: A credit anywhere in a caption ("... for the holidays Credit: Apple", "(Photo: AP)"): a credit word
+#: after a space or an opening bracket and before ":" or "/", or one of :data:`CREDIT_STARTS`.
+CREDIT_INSIDE_RE = re.compile(
+    r"(?:^|[\s(\[|])(?:"
+    + "|".join(map(re.escape, sorted(CREDIT_WORDS, key=len, reverse=True)))
+    + r")\s?[:/]|"
+    + "|".join(map(re.escape, CREDIT_STARTS)),
+    re.IGNORECASE,
+)
 READ_TIME_RE = re.compile(
     r"(?<!\d)\d+\s*(?:-\s*)?(?:min(?:ute)?s?\.?\s+(?:read|lesezeit|de lectura|de lecture|di lettura|czytania)|"
     r"minuten? lesezeit|分で読める)|(?:lesezeit|tiempo de lectura|temps de lecture|reading time)\s*[:：]?\s*\d",
