@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -92,6 +93,9 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.max_bytes < 1:
         print("scrapy-bte: --max-bytes must be >= 1", file=sys.stderr)
+        return EXIT_USAGE
+    if not (args.timeout > 0 and math.isfinite(args.timeout)):  # NaN and inf are floats too
+        print("scrapy-bte: --timeout must be a number of seconds > 0", file=sys.stderr)
         return EXIT_USAGE
     try:  # a bad method, option or model fails once here, not once per page (the probes under any --max-bytes)
         probe = {**options, "max_bytes": None}

@@ -238,3 +238,56 @@ def test_a_shops_item_and_a_list_give_no_author_nor_date(
     (item,) = crawled[name]
     assert "author" in item and "date" in item
     assert (item["author"], item["date"]) == (None, None)
+
+
+def test_the_spider_on_a_live_site_steps_over_json_links(tmp_path: Path) -> None:
+    """With ``-a start_url=...`` the spider followed a link to a JSON document and failed on it:
+    "Cannot use xpath on a Selector of type 'json'", an ERROR in the crawl's log."""
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text(
+        "<html><head><title>Home</title></head><body><h1>Home</h1><p>"
+        + "A short note on the front page of a small local site. " * 3
+        + "</p><a href='data.json'>data</a> <a href='story.html'>story</a></body></html>",
+        encoding="utf-8",
+    )
+    (site / "data.json").write_text('{"stories": [1, 2, 3]}', encoding="utf-8")
+    (site / "story.html").write_text(
+        "<html><head><title>Story</title></head><body><h1>Story</h1><p>"
+        + "The ferry ran late again on Tuesday morning after the storm. " * 5
+        + "</p></body></html>",
+        encoding="utf-8",
+    )
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        out = tmp_path / "items.jsonl"
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+        proc = subprocess.run(
+            [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"start_url=http://127.0.0.1:{server.server_port}/"]
+            + ["-s", "DEPTH_LIMIT=1", "-s", "BTE_WORKERS=0", "-s", "LOG_LEVEL=INFO", "-O", str(out)],
+            cwd=PROJECT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert "ERROR" not in proc.stderr, proc.stderr[-4000:]
+    home = f"http://127.0.0.1:{server.server_port}/"
+    urls = sorted(json.loads(line)["url"] for line in out.read_text(encoding="utf-8").splitlines())
+    assert urls == [home, home + "story.html"]  # the two pages, not the JSON document

@@ -371,3 +371,20 @@ def test_evaluate_skips_a_binary_page_and_scores_the_rest(capsys, tmp_path):
     (folder / "b.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 10)
     code, _, err = run(capsys, "evaluate", "--data", str(folder), "--method", "bte", "-q")
     assert code != EXIT_OK and "no page of" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
+def test_a_timeout_that_is_no_positive_number_is_a_usage_error(capsys, value):
+    """``--timeout 0 --jobs 1`` exited 1 with the pool's "timeout must be > 0 or None"."""
+    code, _, err = run(capsys, "extract", "--timeout", value, "--jobs", "1", str(SAMPLE))
+    assert code == EXIT_USAGE and "--timeout must be a number of seconds > 0" in err
+
+
+@pytest.mark.parametrize("value", ["99999", "-1", "http"])
+def test_a_label_port_out_of_range_is_a_usage_error(capsys, tmp_path, value):
+    """``scrapy-bte label DIR --port 99999`` ended in an ``OverflowError`` traceback."""
+    folder = folder_of_pages(tmp_path / "pages", ("a.html",))
+    with pytest.raises(SystemExit) as exit_:
+        main(["label", str(folder), "--port", value])
+    _, err = capsys.readouterr()
+    assert exit_.value.code == EXIT_USAGE and "argument --port" in err and "Traceback" not in err

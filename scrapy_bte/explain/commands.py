@@ -19,6 +19,17 @@ from .render import render
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
+def _port(value: str) -> int:
+    """A TCP port for ``--port``: a usage error (exit 2) past 65535, not an ``OverflowError`` from the socket."""
+    try:
+        port = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {value!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be between 0 and 65535, got {port}")
+    return port
+
+
 def _method_options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if args.model:
@@ -125,6 +136,6 @@ def add_parsers(subparsers: Any) -> None:
         "each page; 'scrapy-bte train --data DIR' reads them.",
     )
     lab.add_argument("folder", metavar="DIR", help="folder of .html pages (searched recursively)")
-    lab.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default 8765; 0 picks a free one)")
+    lab.add_argument("--port", type=_port, default=8765, help="port on 127.0.0.1 (default 8765; 0 picks a free one)")
     _add_method_options(lab)
     lab.set_defaults(func=run_label)

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import scrapy
 from scrapy.crawler import Crawler
-from scrapy.http import Response, TextResponse
+from scrapy.http import HtmlResponse, Response
 from scrapy.linkextractors import LinkExtractor
 
 #: Home page of the offline news site shipped with the project.
@@ -70,8 +70,8 @@ class NewsSpider(scrapy.Spider):
         yield scrapy.Request(self.start_url)  # filtered like any link, so it is crawled once
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
-        if not isinstance(response, TextResponse):
-            return  # images, PDFs, ...: nothing to read or follow
+        if not isinstance(response, HtmlResponse):
+            return  # images, PDFs, JSON, feeds ...: nothing to read or follow
         if self.article_re is None or self.article_re.search(response.url):
             yield {"url": response.url, "title": response.xpath("normalize-space(//h1)").get() or None}
         yield from response.follow_all(self.link_extractor.extract_links(response), callback=self.parse)
