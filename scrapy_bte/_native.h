@@ -273,6 +273,18 @@ static inline int class_attribute_value(int kind, const void *data, Py_ssize_t a
     return 1;
 }
 
+/* ------------------------------------------------------------ characters */
+
+static inline int ascii_alpha(Py_UCS4 c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static inline int ascii_alnum(Py_UCS4 c)
+{
+    return ascii_alpha(c) || (c >= '0' && c <= '9');
+}
+
 /* ------------------------------------------------------------------ bits */
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(SCRAPY_BTE_PORTABLE_C)

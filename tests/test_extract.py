@@ -176,6 +176,32 @@ def test_step0_removes_content_free_elements():
     assert "kept" in cleaned and "closed at once" in cleaned and "after" in cleaned
 
 
+@pytest.mark.parametrize(
+    "inline,text",
+    [
+        ("<span>899 EUR</span><span>17 reviews</span>", "899 EUR 17 reviews"),  # a price beside a rating
+        ("<a>Kayak</a> <a>Haven</a>", "Kayak Haven"),  # white space was there already
+        ("<span>Radtke</span></a><a href=x><i></i>Mar 3</a>", "Radtke Mar 3"),  # nested ends and starts
+        ("<span>trail</span><span>shoes</span>", "trail shoes"),
+        ("<b>Gear</b><i>s</i>", "Gears"),  # a piece under three characters
+        ("<span class=drop>T</span>he cap", "The cap"),  # no start tag after the end
+        ("<span>Wel</span><span>Come</span>", "Wel Come"),
+        ("<span>KM</span><span>toGo</span>", "KMtoGo"),  # a capital then a lower-case letter
+        ("area km<sup>2</sup>", "area km2"),  # no end tag before the start
+        ("<span>area km</span><sup>2</sup>", "area km2"),  # a piece under three characters
+        ("<span>F</span><span>L</span><span>O</span><span>W</span>", "FLOW"),  # a letter per element
+        ("<a>the Guide</a><span>.</span>", "the Guide."),  # punctuation joins
+        ("<span>Caf\u00e9</span><span>Bar</span>", "Caf\u00e9Bar"),  # ASCII letters only
+        ("<span>EUR 20.99</span><span>EUR 20.99</span>", "EUR 20.99EUR 20.99"),  # a copy: extract() reads it once
+    ],
+)
+def test_pieces_meeting_at_an_element_boundary_part_as_their_readers_see_them(inline: str, text: str) -> None:
+    """Where one element ends and the next starts, a browser joins the two texts, but pages style
+    such elements as boxes of their own (prices, ratings, tags), so a word that ends one and a
+    word, number or capital that starts the other stay apart; parts of one word stay one."""
+    assert build(f"<p>{inline}</p>").texts == [text]
+
+
 def test_unclosed_script_ends_at_next_end_tag_so_article_survives():
     html = "<body><script>var a = 1;<div><p>" + "An article sentence that matters. " * 10 + "</p></div></body>"
     assert "An article sentence that matters." in extract(html).text

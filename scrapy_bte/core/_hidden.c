@@ -20,16 +20,6 @@ static int ascii_space(Py_UCS4 c)
     return class_space(c, 0);
 }
 
-static int ascii_alpha(Py_UCS4 c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static int ascii_alnum(Py_UCS4 c)
-{
-    return ascii_alpha(c) || (c >= '0' && c <= '9');
-}
-
 static Py_UCS4 ascii_lower(Py_UCS4 c)
 {
     return (c >= 'A' && c <= 'Z') ? c + 32 : c;

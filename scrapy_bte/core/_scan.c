@@ -36,6 +36,7 @@ static Py_UCS4 cjk_ranges[MAX_RANGES][2], sea_ranges[MAX_RANGES][2];
 static int n_cjk = 0, n_sea = 0;
 static double cjk_weight = 0.0, sea_weight = 0.0;
 static Py_ssize_t separator_chars = 0;
+static Py_ssize_t join_piece = 3; /* JOIN_PIECE of scrapy_bte/core/document.py */
 static PyObject *tag_flags = NULL; /* dict: lower-cased tag name -> int flags */
 static PyObject *void_names = NULL; /* set of element names without content */
 static PyObject *autoclose = NULL;  /* dict: start tag name -> set of names it closes */
@@ -259,16 +260,16 @@ static int index_of(const char (*names)[16], int count, const char *name)
 
 PyDoc_STRVAR(configure_doc,
              "configure(drop, resume, button_ends, cjk_ranges, sea_ranges, cjk_weight, sea_weight, separator_chars,\n"
-             "          flags, void_names, autoclose, close_search)\n\n"
+             "          flags, void_names, autoclose, close_search, join_piece)\n\n"
              "Load the tables of scrapy_bte.core.document and scrapy_bte.core.scripts.");
 
 static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *drop, *resume, *closers, *cjk, *sea, *flags, *voids, *closes;
     double cw, sw;
-    Py_ssize_t sep, search;
-    if (!PyArg_ParseTuple(args, "OOOOOddnO!O!O!n", &drop, &resume, &closers, &cjk, &sea, &cw, &sw, &sep, &PyDict_Type,
-                          &flags, &PyFrozenSet_Type, &voids, &PyDict_Type, &closes, &search))
+    Py_ssize_t sep, search, piece;
+    if (!PyArg_ParseTuple(args, "OOOOOddnO!O!O!nn", &drop, &resume, &closers, &cjk, &sea, &cw, &sw, &sep, &PyDict_Type,
+                          &flags, &PyFrozenSet_Type, &voids, &PyDict_Type, &closes, &search, &piece))
         return NULL;
     configured = 0;
     if (copy_names(drop, drop_names, drop_len, &n_drop, "drop names") < 0 ||
@@ -295,6 +296,7 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *args)
     Py_INCREF(closes);
     Py_XSETREF(autoclose, closes);
     close_search = search;
+    join_piece = piece;
     clear_cache();
     configured = 1;
     Py_RETURN_NONE;
@@ -471,7 +473,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *arg)
     int64_t *sl = (int64_t *)PyByteArray_AS_STRING(seg_len);
     int64_t *sc = (int64_t *)PyByteArray_AS_STRING(seg_chars);
     double *sw = (double *)PyByteArray_AS_STRING(seg_words);
-    Py_ssize_t n_block = 0, prev = 0, total = 0;
+    Py_ssize_t prev = 0, total = 0;
     int has_text = 0;
     for (Py_ssize_t t = 0; t <= count; t++) {
         Py_ssize_t start = t < count ? bounds[3 * t] : n;
@@ -489,12 +491,11 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *arg)
         if (name == NULL)
             goto done;
         PyList_SET_ITEM(names, t, name);
-        n_block += fl[t] & FLAG_BLOCK;
         tl[t] = close + 1 - start;
         al[t] = close - name_end;
         prev = close + 1;
     }
-    wbuf = PyMem_Malloc((size_t)(total + n_block + 1) * (size_t)kind);
+    wbuf = PyMem_Malloc((size_t)(total + count + 1) * (size_t)kind);
     if (wbuf == NULL) {
         PyErr_NoMemory();
         goto done;

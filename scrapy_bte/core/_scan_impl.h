@@ -491,20 +491,54 @@ static double SUF(segment_words)(const CH *s, Py_ssize_t a, Py_ssize_t b, int *n
 }
 
 /* The text of all segments with a NUL at each block-level tag. */
+/* Whether the pieces s[a0:a1] and s[b0:b1], met at an element boundary, part: parted() of
+ * scrapy_bte/core/document.py. */
+static int SUF(parted)(const CH *s, Py_ssize_t a0, Py_ssize_t a1, Py_ssize_t b0, Py_ssize_t b1)
+{
+    Py_UCS4 a = s[a1 - 1], b = s[b0];
+    if (!ascii_alnum(a) || !ascii_alnum(b) || (a >= 'A' && a <= 'Z' && b >= 'a' && b <= 'z'))
+        return 0;
+    while (a0 < a1 && Py_UNICODE_ISSPACE(s[a0]))
+        a0++;
+    while (b1 > b0 && Py_UNICODE_ISSPACE(s[b1 - 1]))
+        b1--;
+    return a1 - a0 >= join_piece && b1 - b0 >= join_piece &&
+           (a1 - a0 != b1 - b0 || memcmp(s + a0, s + b0, (size_t)(a1 - a0) * sizeof(CH)) != 0);
+}
+
+/* The segments with a NUL at every block tag and a space where an end tag, then a start tag,
+ * with nothing between them part two pieces (weave_reference). `out` holds the text, one NUL
+ * per block tag and one space per tag. */
 static Py_ssize_t SUF(weave)(const CH *s, Py_ssize_t n, const Py_ssize_t *bounds, Py_ssize_t count,
                              const unsigned char *flags, CH *out)
 {
-    Py_ssize_t o = 0, prev = 0;
-    for (Py_ssize_t t = 0; t < count; t++) {
-        Py_ssize_t start = bounds[3 * t];
-        memcpy(out + o, s + prev, (size_t)(start - prev) * sizeof(CH));
-        o += start - prev;
-        if (flags[t] & FLAG_BLOCK)
+    Py_ssize_t o = 0, prev = 0, before = 0, before_end = 0;
+    int seen_end = 0, seam = 0;
+    for (Py_ssize_t t = 0; t <= count; t++) {
+        Py_ssize_t start = t < count ? bounds[3 * t] : n;
+        if (start > prev) {
+            if (seam && before_end > before && SUF(parted)(s, before, before_end, prev, start))
+                out[o++] = ' ';
+            memcpy(out + o, s + prev, (size_t)(start - prev) * sizeof(CH));
+            o += start - prev;
+            before = prev;
+            before_end = start;
+            seen_end = seam = 0;
+        }
+        if (t == count)
+            break;
+        if (flags[t] & FLAG_BLOCK) {
             out[o++] = 0;
+            before = before_end = 0;
+            seen_end = seam = 0;
+        } else if (s[start + 1] == '/') {
+            seen_end = 1;
+        } else if (seen_end) {
+            seam = 1;
+        }
         prev = bounds[3 * t + 2] + 1;
     }
-    memcpy(out + o, s + prev, (size_t)(n - prev) * sizeof(CH));
-    return o + n - prev;
+    return o;
 }
 
 /* " ".join(piece.split()) of the NUL-separated pieces of s numbered keep[0] < keep[1] < ...,

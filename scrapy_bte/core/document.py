@@ -847,10 +847,7 @@ def scan_reference(cleaned: str) -> Scan:
     flags = np.fromiter(map(TAG_FLAGS.get, lnames, repeat(0)), np.uint8, n_tags)
     lengths = np.fromiter(map(len, parts), np.int64, len(parts))
     attr_len = lengths[2::3]
-    woven: list[str] = [""] * (2 * n_tags + 1)
-    woven[0::2] = segments
-    woven[1::2] = [_SEP if f & FLAG_BLOCK else "" for f in flags.tolist()]
-    all_text = "".join(woven)
+    all_text = weave_reference(segments, lnames, flags)
     counted, text, seg_len = segments, all_text, lengths[0::3]
     seg_chars = seg_len
     if "&#" in all_text:
@@ -864,6 +861,59 @@ def scan_reference(cleaned: str) -> Scan:
     _drop_separators(seg_words, counted)
     has_text = any(map(str.strip, counted))
     return lnames, flags, lengths[1::3] + attr_len + 2, attr_len, seg_len, seg_chars, seg_words, all_text, has_text
+
+
+#: The fewest characters (white space at the outer ends left out) each of two pieces of text needs
+#: for :func:`weave_reference` to part them at an element boundary: a drop cap, a superscript
+#: ("km<sup>2</sup>") and a word set one letter per element stay whole.
+JOIN_PIECE = 3
+
+
+def _ascii_alnum(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+def parted(before: str, after: str) -> bool:
+    """Whether two pieces of text that meet where one element ends and another starts
+    (``<span>899 EUR</span><span>17 reviews</span>``) are read as two words.
+
+    A browser joins them, but pages style such elements as separate boxes (a price beside a
+    rating, a card's title beside its date, a tag list), and their readers see words apart:
+    joined, "EUR17" is one word that matches neither. So the pieces part when both sides of the
+    seam are ASCII letters or digits that do not continue one word ("Mar" after "Radtke", a
+    number after a word, a word after a number; not "he" after a capital "T"), each piece being
+    :data:`JOIN_PIECE` characters or more. A piece that repeats the one before (a visible label and
+    its screen-reader copy) stays joined, for :func:`~scrapy_bte.core.hidden.undoubled` to read once.
+    """
+    a, b = before[-1:], after[:1]
+    if not (_ascii_alnum(a) and _ascii_alnum(b)) or (a.isupper() and b.islower()):
+        return False
+    # Both pieces are stripped at the seam already (letters or digits meet there).
+    before, after = before.lstrip(), after.rstrip()
+    return len(before) >= JOIN_PIECE and len(after) >= JOIN_PIECE and before != after
+
+
+def weave_reference(segments: list[str], lnames: list[str], flags: np.ndarray) -> str:
+    """The segments' text with a NUL at every block-level tag, and a space where an end tag and
+    then a start tag, with nothing between them, part two pieces (:func:`parted`): the Python
+    reference of the C scan's weave."""
+    out = [segments[0]]
+    before = segments[0]
+    seen_end = seam = False
+    for name, flag, seg in zip(lnames, flags.tolist(), segments[1:]):
+        if flag & FLAG_BLOCK:
+            out.append(_SEP)
+            before, seen_end, seam = "", False, False
+        elif name.startswith("/"):
+            seen_end = True
+        elif seen_end:
+            seam = True
+        if seg:
+            if seam and parted(before, seg):
+                out.append(" ")
+            out.append(seg)
+            before, seen_end, seam = seg, False, False
+    return "".join(out)
 
 
 RawBlocks = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -1095,4 +1145,5 @@ if _SCAN.module is not None:
         _VOID_BLOCKS,
         _AUTOCLOSE,
         _CLOSE_SEARCH,
+        JOIN_PIECE,
     )

@@ -140,6 +140,11 @@ EDGES = (
     # Wide text is searched a word of code units at a time: "<", "&", quotes and "&nbsp;" at every offset.
     "".join(f'\u0100{"x" * k}<p a="{"y" * k}">&nbsp;{k}&amp<!--{k}--></p><script>{k}</script>' for k in range(9)),
     "".join(f"\U0001f35e{'x' * k}<p a='{'y' * k}'>{k}&nbsp;</p><style>{k}</style>" for k in range(9)) + "&nbsp",
+    # Pieces parted at an element boundary, in each storage width: alone, nested, spaced, at a block.
+    "<span>899 EUR</span><span>17 x</span><b>T</b>he<i>Wel</i></a><a><img>Come</a><span> abc</span><span>DEF </span>"
+    "<span> Same 1</span><span>Same 1 </span><span>Same 1</span><span>Same 12</span>",
+    "\u0100<span>abc</span><span>Def</span><p>ghi</p><span>Jkl</span></b> <b>mno</b><b>Pqr</b><span>\u00e9t\u00e9</span><b>St",
+    "\U0001f35e<span>abc</span><i></i><span>9de</span></span></span><span><span>fgh\u3000</span><span>\u3000ijk</span>",
 )
 
 
