@@ -489,6 +489,33 @@ def test_a_markup_title_keeps_the_part_a_heading_repeats():
     assert extract(logo + body + "</body></html>").title == "Autumn colours"
 
 
+@pytest.mark.parametrize(
+    "top,title",
+    [
+        # A shop's category page: the h1 under the menus names the page, not the site.
+        (
+            "<header><a href='/'>Gadget Shop</a></header><nav><a href='/l'>Laptops</a> <a href='/f'>Forum</a></nav>"
+            "<main><h1>Laptops</h1>",
+            "Laptops",
+        ),
+        # A banner: an h1 that is all link (to the home page) is the site's name, however far down.
+        (
+            "<nav><a href='/a'>Archive</a></nav><div>Menu</div><div>Search</div><h1><a href='/'>Laptops</a></h1>"
+            "<main><h2>Gadget Shop</h2>",
+            "Gadget Shop",
+        ),
+        # An h1 the page opens with is the site's name without a link too.
+        ("<h1>Laptops</h1><nav><a href='/a'>Archive</a></nav><main><h2>Gadget Shop</h2>", "Gadget Shop"),
+    ],
+)
+def test_an_h1_is_the_sites_logo_only_at_the_top_or_as_a_banner_link(top: str, title: str) -> None:
+    """A title part equal to a logo's ``h1`` is the site's name and goes; an ``h1`` below the page's
+    first blocks that is not all link is the page's own heading, and its part is the title."""
+    body = "<p>" + "Light laptops with long battery life for work and travel, sold with a two-year warranty. " * 5
+    html = f"<html><head><title>Laptops | Gadget Shop</title></head><body>{top}{body}</p></main></body></html>"
+    assert extract(html).title == title
+
+
 @pytest.mark.parametrize("address", ["http://[::1", "https://[zz]/page", "//[::1", "http://[::1]:99999/x"])
 def test_an_address_urllib_cannot_read_reads_no_fields_from_it(address: str) -> None:
     """An unreadable URL given for the page, or declared by it as its canonical address, neither
