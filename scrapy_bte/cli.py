@@ -14,7 +14,9 @@ import math
 import os
 import sys
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import Any, TextIO
+from urllib.parse import urlsplit
 
 from . import __version__
 from .api import DEFAULT_MAX_BYTES, DEFAULT_METHOD, METHODS, extract
@@ -25,7 +27,7 @@ from .fields.record import FIELD_NAMES
 from .formats import FORMATS, Writer
 from .outfile import AtomicOutput, Guarded, Unwritable, clobbers
 from .pool.cpus import usable_cpus
-from .sources import BadInput, Item, Skipped, expand, is_warc, read
+from .sources import BadInput, Item, Page, Skipped, expand, is_warc, read
 from .terminal import printable
 from .training import commands as training
 
@@ -72,6 +74,16 @@ def _options(args: argparse.Namespace) -> dict[str, Any] | str:
     return options
 
 
+def _url_problem(url: str, many: bool) -> str | None:
+    """Why ``--url`` cannot stand for the input's address, or None: it names one page, fetched over HTTP(S)."""
+    if many:
+        return "names the address of one page: give one file or -, not a folder, a WARC file or several inputs"
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return f"must be an absolute http or https address, got {printable(url)!r}"
+    return None
+
+
 def _report(outcome: Outcome, verbose: bool) -> None:
     item = outcome.item
     source = printable(item.source)
@@ -106,6 +118,11 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         print(f"scrapy-bte: {exc}", file=sys.stderr)
         return EXIT_USAGE
     headers = len(args.files) > 1 or any(f != "-" and (os.path.isdir(f) or is_warc(f)) for f in args.files)
+    if args.url is not None:
+        problem = _url_problem(args.url, headers)
+        if problem:
+            print(f"scrapy-bte: --url {problem}", file=sys.stderr)
+            return EXIT_USAGE
     inputs = list(expand(args.files))
     out: TextIO = sys.stdout
     output: AtomicOutput | None = None
@@ -150,7 +167,8 @@ def _extract_into(
         nonlocal inputs_read
         for path in inputs:
             inputs_read += 1
-            yield from read([path], max_bytes=options["max_bytes"])
+            for item in read([path], max_bytes=options["max_bytes"]):
+                yield replace(item, url=args.url) if args.url is not None and isinstance(item, Page) else item
 
     try:
         for outcome in extract_all(
@@ -290,6 +308,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=10.0,
         metavar="SECONDS",
         help="with --jobs: seconds one page may take before its worker is replaced (default 10)",
+    )
+    ex.add_argument(
+        "--url",
+        default=None,
+        help="the address the page was fetched from (one file or -): its page type, canonical address and links "
+        "are read as a crawl of that address reads them (a WARC record carries its own)",
     )
     ex.add_argument("--encoding", default=None, help="decode input with this encoding instead of detecting it")
     ex.add_argument("--model", default=None, help="path to a model .npz for the model/auto methods")

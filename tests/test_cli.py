@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 from conftest import SAMPLES
 
+from scrapy_bte import extract
 from scrapy_bte.cli import EXIT_EMPTY, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
+from scrapy_bte.fields.record import FIELD_NAMES
 from scrapy_bte.formats import csv_columns
 
 SAMPLE = SAMPLES / "article.html"
@@ -52,6 +54,36 @@ def test_no_page_type_leaves_the_classifier_out_where_the_method_allows(capsys, 
     assert page["page_type"] == "article"
     assert page_bare["page_type"] == ("article" if typed else None)
     assert page_bare["text"] == page["text"] and page_bare["title"] == page["title"]
+
+
+def test_url_reads_the_page_as_a_crawl_of_that_address_reads_it(capsys, tmp_path):
+    """``--url`` gives a file the address a crawl would have fetched it from: the record is the
+    library's for that URL (relative addresses resolve against it, the page type reads its path)."""
+    page = tmp_path / "thread.html"
+    page.write_bytes(SAMPLE.read_bytes().replace(b"<head>", b'<head><link rel="canonical" href="/t/flood-2">', 1))
+    url = "https://forum.example/t/flood-2?page=1"
+    code, out, _ = run(capsys, "extract", "--format", "json", "--url", url, str(page))
+    (record,) = json.loads(out)
+    assert code == EXIT_OK and record["canonical_url"] == "https://forum.example/t/flood-2"
+    expected = extract(page.read_bytes(), url=url, fields=FIELD_NAMES).to_dict()
+    assert {k: v for k, v in record.items() if k != "source"} == expected
+    _, out, _ = run(capsys, "extract", "--format", "json", str(page))
+    assert json.loads(out)[0]["canonical_url"] == "/t/flood-2"  # no address to resolve it against
+
+
+@pytest.mark.parametrize(
+    ("url", "inputs", "says"),
+    [
+        ("ftp://forum.example/t", ["one"], "absolute http or https"),
+        ("/t/flood-2", ["one"], "absolute http or https"),
+        ("https://forum.example/t", ["one", "one"], "one page"),
+        ("https://forum.example/t", ["folder"], "one page"),
+    ],
+)
+def test_url_for_no_single_page_or_no_web_address_is_a_usage_error(capsys, tmp_path, url, inputs, says):
+    paths = {"one": str(SAMPLE), "folder": str(SAMPLES)}
+    code, out, err = run(capsys, "extract", "--url", url, *[paths[i] for i in inputs])
+    assert code == EXIT_USAGE and out == "" and says in err and "--url" in err
 
 
 def test_json_of_no_page_holds_only_the_error_record(capsys, tmp_path):
