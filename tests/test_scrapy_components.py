@@ -122,6 +122,24 @@ def test_settings_that_contradict_each_other_are_refused(settings: dict[str, Any
     assert BTEConfig.from_settings(Settings({"BTE_METHOD": "auto", "BTE_MODEL_PATH": str(_MODEL_PATH)})).model_path
 
 
+def test_an_unknown_bte_setting_is_named_with_the_nearest_one(caplog: pytest.LogCaptureFixture) -> None:
+    """Scrapy keeps any setting name: ``BTE_WORKER = 0`` left the default worker count in force
+    without a word. The crawl now warns once per unknown name, and leaves other names alone."""
+    crawler = get_crawler(settings_dict={"BTE_WORKER": 0, "BTE_ZZZZ_QQQQ": 1, "MY_SETTING": 1, "BTE_METHOD": "bte"})
+    with caplog.at_level("WARNING", logger="scrapy_bte.crawl.settings"):
+        config = BTEConfig.from_crawler(crawler)
+    assert config.method == "bte"
+    messages = [r.getMessage() for r in caplog.records if r.name == "scrapy_bte.crawl.settings"]
+    assert messages == [
+        "BTE_WORKER is no scrapy-bte setting (did you mean BTE_WORKERS?); it is ignored",
+        "BTE_ZZZZ_QQQQ is no scrapy-bte setting; it is ignored",
+    ]
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="scrapy_bte.crawl.settings"):
+        BTEConfig.from_crawler(get_crawler(settings_dict={"BTE_WORKERS": 0}))
+    assert not caplog.records
+
+
 @pytest.mark.parametrize(("value", "expected"), [(None, None), (0, None), ("0", None), ("536870912", 2**29)])
 def test_worker_memory_cap_setting(value: Any, expected: int | None) -> None:
     assert BTEConfig.from_settings(Settings({})).worker_max_memory == 2**30

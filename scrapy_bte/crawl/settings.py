@@ -9,8 +9,11 @@ setting instead of surfacing on the first page (or never).
 
 from __future__ import annotations
 
+import difflib
 import json
+import logging
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +29,8 @@ from ..result import FLAT_SCORE_FIELDS
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
+
+logger = logging.getLogger(__name__)
 
 EXTRACT_MODES = ("items", "responses")
 """Values accepted by ``BTE_EXTRACT``."""
@@ -335,6 +340,17 @@ def _model_path(name: str, value: Any) -> str | None:
     return path
 
 
+def unknown_settings(names: Iterable[str]) -> list[str]:
+    """One line per ``BTE_*`` name among ``names`` that no setting has, with the nearest one that
+    does: Scrapy keeps any name, so ``BTE_WORKER = 4`` would otherwise leave the default in force
+    without a word."""
+    lines = []
+    for name in sorted(n for n in names if isinstance(n, str) and n.startswith("BTE_") and n not in DEFAULTS):
+        near = difflib.get_close_matches(name, DEFAULTS, n=1)
+        lines.append(f"{name} is no scrapy-bte setting" + (f" (did you mean {near[0]}?)" if near else ""))
+    return lines
+
+
 @dataclass(frozen=True)
 class BTEConfig:
     """The validated ``BTE_*`` settings of one crawl."""
@@ -459,6 +475,8 @@ class BTEConfig:
         listed by hand disables itself the Scrapy way.
         """
         config = cls.from_settings(crawler.settings)
+        for line in unknown_settings(crawler.settings):
+            logger.warning("%s; it is ignored", line)
         if not config.enabled:
             raise NotConfigured("BTE_ENABLED is False")
         return config
