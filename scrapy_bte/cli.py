@@ -123,7 +123,12 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         if problem:
             print(f"scrapy-bte: --url {problem}", file=sys.stderr)
             return EXIT_USAGE
-    inputs = list(expand(args.files))
+    inputs: list[str] = []
+    for path in args.files:
+        found = list(expand([path]))
+        if not found:  # a folder without pages: said, as the summary's "0 pages" does not say why
+            print(f"scrapy-bte: {printable(path)} holds no .html or .htm file", file=sys.stderr)
+        inputs += found
     out: TextIO = sys.stdout
     output: AtomicOutput | None = None
     if args.output:  # checked against the inputs before anything is opened

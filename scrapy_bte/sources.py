@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import errno
 import os
+import re
+import shlex
 import stat
 import sys
 import zlib
@@ -104,6 +106,10 @@ def _not_regular(mode: int) -> str | None:
     return "not a regular file: " + next((kind for test, kind in _KINDS if test(mode)), "of an unknown kind")
 
 
+#: A path that is a web address ("https://..."): the command reads files, and says how to read a page.
+_WEB_ADDRESS_RE = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+
+
 def refusal(path: str, max_bytes: int | None = None) -> str | None:
     """Why ``path`` is not read, decided before it is opened (None: read it)."""
     try:
@@ -111,6 +117,9 @@ def refusal(path: str, max_bytes: int | None = None) -> str | None:
     except OSError as exc:
         if exc.errno == errno.ENOENT and os.path.islink(path):
             return "dangling symbolic link"
+        if exc.errno == errno.ENOENT and _WEB_ADDRESS_RE.match(path):
+            url = shlex.quote(path)
+            return f"no such file: a web address is not fetched; pipe the page in: curl -s {url} | scrapy-bte extract --url {url} -"
         return exc.strerror or str(exc)
     if stat.S_ISDIR(info.st_mode):
         try:

@@ -388,3 +388,18 @@ def test_a_label_port_out_of_range_is_a_usage_error(capsys, tmp_path, value):
         main(["label", str(folder), "--port", value])
     _, err = capsys.readouterr()
     assert exit_.value.code == EXIT_USAGE and "argument --port" in err and "Traceback" not in err
+
+
+def test_a_folder_without_pages_and_a_web_address_say_what_to_do(capsys, tmp_path):
+    """A folder of ``.txt`` files gave "0 pages" and a web address "No such file or directory":
+    the one names the folder that holds no page, the other how to read a page on the web."""
+    empty = tmp_path / "notes"
+    empty.mkdir()
+    (empty / "a.txt").write_text("not a page")
+    code, _, err = run(capsys, "extract", str(empty), str(SAMPLE))
+    assert code == EXIT_OK and f"{empty} holds no .html or .htm file" in err and "1 pages" in err
+    code, _, err = run(capsys, "extract", "https://news.example/a?b=1", str(SAMPLE))
+    assert code == EXIT_FAILED and "a web address is not fetched" in err
+    assert "curl -s 'https://news.example/a?b=1' | scrapy-bte extract --url 'https://news.example/a?b=1' -" in err
+    code, _, err = run(capsys, "extract", str(tmp_path / "missing.html"))
+    assert code == EXIT_FAILED and "No such file or directory" in err and "web address" not in err
