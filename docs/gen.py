@@ -254,9 +254,10 @@ def library_example() -> str:
 
     result = extract(SAMPLE.read_bytes(), url="https://example.com/harbour", fields=DEFAULT_FIELDS)
     lines = [
+        ">>> from importlib.resources import files",
         ">>> from scrapy_bte import extract",
         ">>> from scrapy_bte.fields.record import DEFAULT_FIELDS",
-        f'>>> html_bytes = open("{SHOWN}", "rb").read()',
+        '>>> html_bytes = files("scrapy_bte").joinpath("samples/article.html").read_bytes()  # installed with it',
         '>>> result = extract(html_bytes, url="https://example.com/harbour", fields=DEFAULT_FIELDS)',
         ">>> result.title, result.author, result.date",
         repr((result.title, result.author, result.date)),
