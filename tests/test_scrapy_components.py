@@ -344,10 +344,20 @@ def test_managers_accept_the_components_without_deprecation_warnings() -> None:
     assert len(runtimes) == 1  # one shared runtime (and pool) per crawler
 
 
-def test_method_rejected_by_extract_fails_at_start_up() -> None:
-    crawler = get_crawler(settings_dict={"BTE_OPTIONS": {"no_such_option": 1}, "BTE_WORKERS": 0})
-    with pytest.raises(ConfigError, match="BTE_OPTIONS"):
+@pytest.mark.parametrize(
+    ("settings", "named"),
+    [({"BTE_OPTIONS": {"no_such_option": 1}}, "BTE_OPTIONS"), ({"BTE_METHOD": "nope"}, "BTE_METHOD")],
+)
+def test_a_bad_setting_fails_at_start_up_with_a_line_of_its_own(
+    caplog: pytest.LogCaptureFixture, settings: dict[str, Any], named: str
+) -> None:
+    """An asyncio crawl reported the ConfigError only as "Task exception was never retrieved" under a
+    traceback: the message now has a CRITICAL line of its own."""
+    crawler = get_crawler(settings_dict={**settings, "BTE_WORKERS": 0})
+    with caplog.at_level("CRITICAL", logger="scrapy_bte"), pytest.raises(ConfigError, match=named):
         BTEDownloaderMiddleware.from_crawler(crawler)
+    (record,) = [r for r in caplog.records if r.levelname == "CRITICAL"]
+    assert record.getMessage().startswith("scrapy-bte cannot start: ") and named in record.getMessage()
 
 
 # -- deciding what to extract ------------------------------------------------

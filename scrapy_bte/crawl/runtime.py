@@ -70,7 +70,13 @@ class BTERuntime:
         """
         runtime = _RUNTIMES.get(crawler)
         if runtime is None:
-            runtime = cls(crawler, BTEConfig.from_crawler(crawler))
+            try:
+                runtime = cls(crawler, BTEConfig.from_crawler(crawler))
+            except ConfigError as exc:
+                # Raised while Scrapy builds its engine: an asyncio crawl reports it as "Task exception
+                # was never retrieved" under a traceback, so the setting's message gets a line of its own.
+                logger.critical("scrapy-bte cannot start: %s", exc)
+                raise
             _RUNTIMES[crawler] = runtime
         return runtime
 
