@@ -31,6 +31,9 @@ from .sources import BadInput, Item, Page, Skipped, expand, is_warc, read
 from .terminal import printable
 from .training import commands as training
 
+#: ``--timeout`` when none is given: seconds one page may take in a worker.
+DEFAULT_TIMEOUT = 10.0
+
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -106,6 +109,9 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     if args.max_bytes < 1:
         print("scrapy-bte: --max-bytes must be >= 1", file=sys.stderr)
         return EXIT_USAGE
+    timeout_given = args.timeout is not None
+    if args.timeout is None:
+        args.timeout = DEFAULT_TIMEOUT
     if not (args.timeout > 0 and math.isfinite(args.timeout)):  # NaN and inf are floats too
         print("scrapy-bte: --timeout must be a number of seconds > 0", file=sys.stderr)
         return EXIT_USAGE
@@ -117,6 +123,8 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     except BTEError as exc:  # unknown method, option, model or encoding
         print(f"scrapy-bte: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if args.title and args.format != "text":  # said, not refused: the option is harmless there
+        print(f"scrapy-bte: --title is for the text format; {args.format} carries the title anyway", file=sys.stderr)
     headers = len(args.files) > 1 or any(f != "-" and (os.path.isdir(f) or is_warc(f)) for f in args.files)
     if args.url is not None:
         problem = _url_problem(args.url, headers)
@@ -147,7 +155,7 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     guarded: Any = Guarded(out, name)
     try:
         writer = Writer(guarded, args.format, headers=headers, title=args.title, comments=args.comments == "keep")
-        return _extract_into(args, options, inputs, writer, output, summary)
+        return _extract_into(args, options, inputs, writer, output, summary, timeout_given)
     except Unwritable as exc:  # a full disk: one line, the previous output as it was
         if output is not None:
             output.discard()
@@ -162,9 +170,15 @@ def _extract_into(
     writer: Writer,
     output: AtomicOutput | None,
     summary: Summary,
+    timeout_given: bool = False,
 ) -> int:
     """The run of ``extract`` once its output is open: every input through ``writer``."""
     jobs = default_jobs(inputs) if args.jobs is None else min(args.jobs, most_workers(inputs))
+    if jobs == 0 and timeout_given:
+        print(
+            "scrapy-bte: --timeout applies in worker processes only (--jobs N); pages run here have none",
+            file=sys.stderr,
+        )
     progress = Progress(len(inputs))
     inputs_read = 0
 
@@ -310,9 +324,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument(
         "--timeout",
         type=float,
-        default=10.0,
+        default=None,
         metavar="SECONDS",
-        help="with --jobs: seconds one page may take before its worker is replaced (default 10)",
+        help=f"with --jobs: seconds one page may take before its worker is replaced (default {DEFAULT_TIMEOUT:g})",
     )
     ex.add_argument(
         "--url",

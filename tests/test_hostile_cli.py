@@ -403,3 +403,13 @@ def test_a_folder_without_pages_and_a_web_address_say_what_to_do(capsys, tmp_pat
     assert "curl -s 'https://news.example/a?b=1' | scrapy-bte extract --url 'https://news.example/a?b=1' -" in err
     code, _, err = run(capsys, "extract", str(tmp_path / "missing.html"))
     assert code == EXIT_FAILED and "No such file or directory" in err and "web address" not in err
+
+
+def test_options_the_run_cannot_use_are_said_not_ignored(capsys):
+    """``--title`` with JSON and ``--timeout`` without worker processes did nothing without a word."""
+    code, out, err = run(capsys, "extract", "--title", "--format", "json", str(SAMPLE))
+    assert code == EXIT_OK and "--title is for the text format" in err and json.loads(out)[0]["title"]
+    code, _, err = run(capsys, "extract", "--timeout", "5", "--jobs", "0", str(SAMPLE))
+    assert code == EXIT_OK and "--timeout applies in worker processes only" in err
+    code, _, err = run(capsys, "extract", "--title", str(SAMPLE))
+    assert code == EXIT_OK and "--title" not in err and "--timeout" not in err
