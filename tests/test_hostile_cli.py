@@ -413,3 +413,11 @@ def test_options_the_run_cannot_use_are_said_not_ignored(capsys):
     assert code == EXIT_OK and "--timeout applies in worker processes only" in err
     code, _, err = run(capsys, "extract", "--title", str(SAMPLE))
     assert code == EXIT_OK and "--title" not in err and "--timeout" not in err
+
+
+def test_label_on_a_folder_without_pages_is_a_usage_error(capsys, tmp_path):
+    """``scrapy-bte label`` served a folder of no pages: a labelling page with nothing to label."""
+    (tmp_path / "notes.txt").write_text("not a page")
+    assert main(["label", str(tmp_path), "--port", "0"]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert f"{tmp_path} holds no .html or .htm file to label" in err and "labelling" not in out

@@ -102,6 +102,10 @@ def run_label(args: argparse.Namespace) -> int:
         print(f"scrapy-bte: cannot serve {args.folder}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     pages = len(server.app.pages())
+    if not pages:  # a page with nothing to label: said here, not in a browser
+        server.server_close()
+        print(f"scrapy-bte: {printable(args.folder)} holds no .html or .htm file to label", file=sys.stderr)
+        return EXIT_USAGE
     print(f"labelling {pages} pages of {server.app.root} at {server.url} (Ctrl-C to stop)", flush=True)
     try:
         server.serve_forever()
