@@ -128,8 +128,10 @@ def _add_train_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--epochs", type=int, default=d.epochs, help=f"maximum epochs (default {d.epochs})")
     p.add_argument("--seed", type=int, default=d.seed, help=f"random seed (default {d.seed})")
-    p.add_argument("--learning-rate", type=float, default=d.learning_rate)
-    p.add_argument("--l2", type=float, default=d.l2)
+    p.add_argument(
+        "--learning-rate", type=float, default=d.learning_rate, help=f"Adam's step size (default {d.learning_rate:g})"
+    )
+    p.add_argument("--l2", type=float, default=d.l2, help=f"L2 penalty on the weights (default {d.l2:g})")
     p.add_argument("--ngram", action="store_true", help="add the character n-gram score as a feature")
     p.add_argument(
         "--set-balance",
@@ -356,9 +358,9 @@ def add_train_page_type_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--hidden", type=_ints, default=(32,), metavar="SIZES", help="hidden layers (default 32; empty: logistic)"
     )
-    p.add_argument("--epochs", type=int, default=500)
-    p.add_argument("--learning-rate", type=float, default=0.005)
-    p.add_argument("--l2", type=float, default=0.03)
+    p.add_argument("--epochs", type=int, default=500, help="training epochs (default 500)")
+    p.add_argument("--learning-rate", type=float, default=0.005, help="Adam's step size (default 0.005)")
+    p.add_argument("--l2", type=float, default=0.03, help="L2 penalty on the weights (default 0.03)")
     p.add_argument(
         "--balance",
         type=float,
@@ -367,7 +369,7 @@ def add_train_page_type_parser(subparsers: Any) -> argparse.ArgumentParser:
         f"(default {_page_types.BALANCE})",
     )
     p.add_argument("--folds", type=int, default=5, help="site-disjoint folds for the accuracy (default 5)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.set_defaults(func=run_train_page_type)
     return p
 
