@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import re
+import sys
 from itertools import pairwise
 from pathlib import Path
 
@@ -175,6 +177,15 @@ def test_downsampling_keeps_ends_and_peaks():
     curve = [(float(i), float(i // 2)) for i in range(100_001)]
     thin = downsample_curve(curve, limit=500)
     assert len(thin) == 500 and thin[0] == curve[0] and thin[-1] == curve[-1]
+
+
+def test_cli_explains_a_page_piped_in(tmp_path, capsys, monkeypatch):
+    """``explain -`` reads standard input, as ``extract -`` does; the report says where the page came from."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(ARTICLE.read_bytes())))
+    out = tmp_path / "report.html"
+    assert main(["explain", "-", "-o", str(out)]) == EXIT_OK
+    report = out.read_text(encoding="utf-8")
+    assert "River otters return" in report and "<title>scrapy-bte explain: standard input</title>" in report
 
 
 def test_cli_writes_the_report(tmp_path, capsys):

@@ -10,7 +10,7 @@ from typing import Any
 from ..api import DEFAULT_MAX_BYTES, DEFAULT_METHOD, METHODS, extract_document, parse
 from ..errors import ConfigError, ExtractionError
 from ..outfile import AtomicOutput, clobbers
-from ..sources import BadInput, read_file
+from ..sources import BadInput, read_file, read_up_to
 from ..terminal import printable
 from .collect import explain
 from .label_server import Guess, LabelServer
@@ -52,15 +52,22 @@ def run_explain(args: argparse.Namespace) -> int:
     if refused is not None:
         print(f"scrapy-bte: refusing --output: {printable(refused)}", file=sys.stderr)
         return EXIT_USAGE
-    page = read_file(args.file, DEFAULT_MAX_BYTES)  # by kind and size before reading, as for extract
-    if isinstance(page, BadInput):
-        print(f"scrapy-bte: cannot read {printable(args.file)}: {page.reason}", file=sys.stderr)
-        return EXIT_USAGE
-    data = page.body
+    if args.file == "-":  # a page piped in, under the same limit
+        data = read_up_to(sys.stdin.buffer, DEFAULT_MAX_BYTES)
+        if len(data) > DEFAULT_MAX_BYTES:
+            print(f"scrapy-bte: cannot read -: over the limit of {DEFAULT_MAX_BYTES} bytes", file=sys.stderr)
+            return EXIT_USAGE
+        name = "standard input"
+    else:
+        page = read_file(args.file, DEFAULT_MAX_BYTES)  # by kind and size before reading, as for extract
+        if isinstance(page, BadInput):
+            print(f"scrapy-bte: cannot read {printable(args.file)}: {page.reason}", file=sys.stderr)
+            return EXIT_USAGE
+        data, name = page.body, Path(args.file).name
     try:
         report = explain(
             data,
-            Path(args.file).name,
+            name,
             method=args.method,
             encoding=args.encoding,
             url=args.url,
@@ -125,7 +132,7 @@ def add_parsers(subparsers: Any) -> None:
         "that decided each, the density graph with its threshold, Finn's cumulative tag curve with "
         "BTE's span, the fields and the scores.",
     )
-    ex.add_argument("file", metavar="FILE", help="HTML file")
+    ex.add_argument("file", metavar="FILE", help="HTML file, or - for standard input")
     ex.add_argument("-o", "--output", required=True, metavar="REPORT.html", help="where to write the report")
     ex.add_argument("--encoding", default=None, help="decode input with this encoding instead of detecting it")
     ex.add_argument("--url", default=None, help="the page's address, for relative URLs in its fields")
