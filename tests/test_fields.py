@@ -490,6 +490,30 @@ def test_a_markup_title_keeps_the_part_a_heading_repeats():
 
 
 @pytest.mark.parametrize(
+    "markup,title",
+    [
+        ("Auth | Supabase Docs", "Auth"),  # a bar: the page's name, then the site's
+        ("Stripe Payments | Global Payment Processing Platform", "Stripe Payments"),  # then a tagline
+        ("Nörd Zero ｜ minimalist sandals", "Nörd Zero"),  # a full-width bar
+        (
+            "Best Moving Companies in New York – Top Local Movers",
+            "Best Moving Companies in New York – Top Local Movers",
+        ),
+        ("Fall 2025: What Experts Eat", "Fall 2025: What Experts Eat"),  # a colon is part of a headline
+    ],
+)
+def test_a_markup_title_a_bar_parts_keeps_its_first_part(markup: str, title: str) -> None:
+    """An ``og:title`` parted by a bar names the page first and a tagline or the site after it; a
+    dash or a colon in one is as often part of the headline, and the title stays whole. A ``<title>``
+    keeps its longest part as before."""
+    assert title_rule.title_tag_part(markup, [], longest=False) == title
+    body = "<p>" + "Sign in once and manage every user of the service from one dashboard with roles. " * 5 + "</p>"
+    html = f"<html><head><meta property='og:title' content='{markup}'></head><body><main>{body}</main></body></html>"
+    assert extract(html).title == title
+    assert title_rule.title_tag_part("Auth | Supabase Docs and guides", []) == "Supabase Docs and guides"
+
+
+@pytest.mark.parametrize(
     "top,title",
     [
         # A shop's category page: the h1 under the menus names the page, not the site.
@@ -529,10 +553,11 @@ def test_an_address_urllib_cannot_read_reads_no_fields_from_it(address: str) -> 
 
 
 def test_a_pages_title_loses_the_site_its_address_names():
-    head = "<head><meta property='og:title' content='Quality Carry-On Luggage | Samsonite'></head>"
+    # A dash: without the address the title stays whole (a bar would part it anyway).
+    head = "<head><meta property='og:title' content='Quality Carry-On Luggage – Samsonite'></head>"
     html = f"<html>{head}<body><p>{'Light cases for short trips and long weekends away. ' * 8}</p></body></html>"
     assert extract(html, url="https://shop.samsonite.com/carry-on/").title == "Quality Carry-On Luggage"
-    assert extract(html).title == "Quality Carry-On Luggage | Samsonite"
+    assert extract(html).title == "Quality Carry-On Luggage – Samsonite"
     canonical = head.replace("</head>", "<link rel='canonical' href='https://www.samsonite.com/carry-on'></head>")
     assert extract(html.replace(head, canonical)).title == "Quality Carry-On Luggage"
 
