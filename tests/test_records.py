@@ -305,9 +305,14 @@ def test_template_texts_every_record_repeats_go_with_templates_on() -> None:
     )
     doc = parse(f"<html><body><main>{posts}</main></body></html>")
     keep = np.ones(doc.n_blocks, dtype=bool)
-    kept = {doc.texts[b] for b in np.flatnonzero(auto.drop_repeats(doc, keep, templates=True))}
+    kept = {doc.texts[b] for b in np.flatnonzero(auto.drop_repeats(doc, keep, templates=True, first_template=False))}
     assert all(s in kept for s in _SUMMARIES[:4])
     assert not any(t.startswith(("Posts:", "Like ")) or t == "Quote" for t in kept)
+    # Elsewhere than on forums the first copy stays: a slider's clones, a pricing table's features.
+    firsts = [doc.texts[b] for b in np.flatnonzero(auto.drop_repeats(doc, keep, templates=True))]
+    assert [t for t in firsts if t.startswith(("Posts:", "Like ")) or t == "Quote"] == ["Posts: 100", "Like 3", "Quote"]
+    assert all(s in firsts for s in _SUMMARIES[:4])
+    assert not PROFILES["forum"].template_first_stays and PROFILES["service"].template_first_stays
     # Dates hold two numbers: each is its own text, not a template.
     assert {f"{i + 1} March 2025" for i in range(4)} <= kept
     # Without templates (articles, collections) the short texts stay.

@@ -51,6 +51,10 @@ class Profile:
     #: :func:`~scrapy_bte.learned.auto.drop_repeats`). Not on collections, whose cards repeat
     #: their spec labels ("Sleeping capacity:") as content, nor on documentation.
     drop_templates: bool = False
+    #: With ``drop_templates``, a template text's first copy stays (:data:`~scrapy_bte.learned.auto.TEMPLATE_MIN`):
+    #: a slider's clones and a pricing table's features, which the gold holds once or more. Not on
+    #: forums, whose templates are the posts' buttons and counts ("Quote", "Like 14").
+    template_first_stays: bool = True
     #: The classifier's probability the type needs before this profile applies (see
     #: :func:`selection_type`). A forum thread and an article with a comment thread look
     #: alike, and the forum profile puts the comments in the text: it asks for more.
@@ -133,6 +137,7 @@ PROFILES: dict[str, Profile] = {
         comments_are_content=True,
         drop_repeats=True,
         drop_templates=True,
+        template_first_stays=False,
         min_probability=0.8,
         when_article_unlikely=False,
         when_marked=True,
