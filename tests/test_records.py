@@ -313,6 +313,16 @@ def test_template_texts_every_record_repeats_go_with_templates_on() -> None:
     assert [t for t in firsts if t.startswith(("Posts:", "Like ")) or t == "Quote"] == ["Posts: 100", "Like 3", "Quote"]
     assert all(s in firsts for s in _SUMMARIES[:4])
     assert not PROFILES["forum"].template_first_stays and PROFILES["service"].template_first_stays
+    # A date is never a template: the posts of one day print one date, and each is its post's.
+    same_day = parse(
+        f"<html><body><main>{posts.replace('March 2025', 'March 2025</p><p>Sep 21, 2024')}</main></body></html>"
+    )
+    every = np.ones(same_day.n_blocks, dtype=bool)
+    dates = [
+        same_day.texts[b]
+        for b in np.flatnonzero(auto.drop_repeats(same_day, every, templates=True, first_template=False))
+    ]
+    assert dates.count("Sep 21, 2024") == 4 and "Quote" not in dates
     # Dates hold two numbers: each is its own text, not a template.
     assert {f"{i + 1} March 2025" for i in range(4)} <= kept
     # Without templates (articles, collections) the short texts stay.
