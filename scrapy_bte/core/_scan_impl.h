@@ -490,7 +490,6 @@ static double SUF(segment_words)(const CH *s, Py_ssize_t a, Py_ssize_t b, int *n
     return words;
 }
 
-/* The text of all segments with a NUL at each block-level tag. */
 /* Whether the pieces s[a0:a1] and s[b0:b1], met at an element boundary, part: parted() of
  * scrapy_bte/core/document.py. */
 static int SUF(parted)(const CH *s, Py_ssize_t a0, Py_ssize_t a1, Py_ssize_t b0, Py_ssize_t b1)
