@@ -304,12 +304,16 @@ def test_a_posts_counts_and_controls_alone_in_a_block_are_no_posts() -> None:
     doc = parse(f"<html><body><div class='thread'>{posts}</div></body></html>")
     found = {doc.texts[b] for b in np.flatnonzero(comments.post_notes_mask(doc))}
     assert found == set(furniture[: 1 + len(_REPLIES)])
+    # A thread's count and page line (phpBB's above its first post) is no post either.
+    lines = parse("<div><p>4 posts • Page 1 of 1</p><p>Page 2 of 7</p><p>12 replies</p><p>1,024 posts</p></div>")
+    assert comments.post_notes_mask(lines).all()
     rest = parse("".join(f"<div><p>{note}</p></div>" for note in furniture[1 + len(_REPLIES) :]))
     assert rest.n_blocks == len(furniture) - 1 - len(_REPLIES) and comments.post_notes_mask(rest).all()
     # Words of a post that mention likes or posts are the post's.
     said = parse(
         "<p>It got 14 likes in an hour.</p><p>Posts: please keep them on topic, everyone.</p>"
         "<p>See #12 above.</p><p>#general</p><p>C#</p><p>7</p><p>OK</p>"
+        "<p>See page 2 of 7 for the wiring.</p><p>The thread has 12 replies now, read them first.</p>"
     )
     assert not comments.post_notes_mask(said).any()
     # A letter alone is a poster's avatar (Discourse, NodeBB), in any script.
