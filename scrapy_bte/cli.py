@@ -109,10 +109,7 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     if args.max_bytes < 1:
         print("scrapy-bte: --max-bytes must be >= 1", file=sys.stderr)
         return EXIT_USAGE
-    timeout_given = args.timeout is not None
-    if args.timeout is None:
-        args.timeout = DEFAULT_TIMEOUT
-    if not (args.timeout > 0 and math.isfinite(args.timeout)):  # NaN and inf are floats too
+    if args.timeout is not None and not (args.timeout > 0 and math.isfinite(args.timeout)):  # NaN, inf: floats too
         print("scrapy-bte: --timeout must be a number of seconds > 0", file=sys.stderr)
         return EXIT_USAGE
     try:  # a bad method, option or model fails once here, not once per page (the probes under any --max-bytes)
@@ -155,7 +152,7 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     guarded: Any = Guarded(out, name)
     try:
         writer = Writer(guarded, args.format, headers=headers, title=args.title, comments=args.comments == "keep")
-        return _extract_into(args, options, inputs, writer, output, summary, timeout_given)
+        return _extract_into(args, options, inputs, writer, output, summary)
     except Unwritable as exc:  # a full disk: one line, the previous output as it was
         if output is not None:
             output.discard()
@@ -170,11 +167,10 @@ def _extract_into(
     writer: Writer,
     output: AtomicOutput | None,
     summary: Summary,
-    timeout_given: bool = False,
 ) -> int:
     """The run of ``extract`` once its output is open: every input through ``writer``."""
     jobs = default_jobs(inputs) if args.jobs is None else min(args.jobs, most_workers(inputs))
-    if jobs == 0 and timeout_given:
+    if jobs == 0 and args.timeout is not None:
         print(
             "scrapy-bte: --timeout applies in worker processes only (--jobs N); pages run here have none",
             file=sys.stderr,
@@ -191,7 +187,12 @@ def _extract_into(
 
     try:
         for outcome in extract_all(
-            pages(), jobs=jobs, timeout=args.timeout, method=args.method, options=options, encoding=args.encoding
+            pages(),
+            jobs=jobs,
+            timeout=DEFAULT_TIMEOUT if args.timeout is None else args.timeout,
+            method=args.method,
+            options=options,
+            encoding=args.encoding,
         ):
             summary.add(outcome)
             if outcome.error is not None or isinstance(outcome.item, BadInput):

@@ -10,7 +10,7 @@ from typing import Any
 from ..api import DEFAULT_MAX_BYTES, DEFAULT_METHOD, METHODS, extract_document, parse
 from ..errors import ConfigError, ExtractionError
 from ..outfile import AtomicOutput, clobbers
-from ..sources import BadInput, read_file, read_up_to
+from ..sources import Page, read, read_file
 from ..terminal import printable
 from .collect import explain
 from .label_server import Guess, LabelServer
@@ -52,18 +52,13 @@ def run_explain(args: argparse.Namespace) -> int:
     if refused is not None:
         print(f"scrapy-bte: refusing --output: {printable(refused)}", file=sys.stderr)
         return EXIT_USAGE
-    if args.file == "-":  # a page piped in, under the same limit
-        data = read_up_to(sys.stdin.buffer, DEFAULT_MAX_BYTES)
-        if len(data) > DEFAULT_MAX_BYTES:
-            print(f"scrapy-bte: cannot read -: over the limit of {DEFAULT_MAX_BYTES} bytes", file=sys.stderr)
-            return EXIT_USAGE
-        name = "standard input"
-    else:
-        page = read_file(args.file, DEFAULT_MAX_BYTES)  # by kind and size before reading, as for extract
-        if isinstance(page, BadInput):
-            print(f"scrapy-bte: cannot read {printable(args.file)}: {page.reason}", file=sys.stderr)
-            return EXIT_USAGE
-        data, name = page.body, Path(args.file).name
+    # By kind and size before reading, as for extract; "-" is standard input under the same limit.
+    piped = args.file == "-"
+    page = next(read(["-"], max_bytes=DEFAULT_MAX_BYTES)) if piped else read_file(args.file, DEFAULT_MAX_BYTES)
+    if not isinstance(page, Page):
+        print(f"scrapy-bte: cannot read {printable(args.file)}: {page.reason}", file=sys.stderr)
+        return EXIT_USAGE
+    data, name = page.body, "standard input" if piped else Path(args.file).name
     try:
         report = explain(
             data,

@@ -392,9 +392,11 @@ def drop_repeats(
         short = np.flatnonzero(rest & (doc.words < REPEAT_WORDS)).tolist()
         keys = [_template_key(texts[b]) for b in short]
         counts = Counter(keys)
+        # Each distinct text is judged once: a listing repeats its templates dozens of times.
+        templated = {k for k, n in counts.items() if n >= TEMPLATE_MIN and _LETTERS.search(k) and not is_dateline(k)}
         seen_keys: set[str] = set()
         for b, key in zip(short, keys):
-            if counts[key] >= TEMPLATE_MIN and _LETTERS.search(key) and not is_dateline(key):
+            if key in templated:
                 if key in seen_keys or not first_template:
                     repeats.append(b)
                 seen_keys.add(key)
