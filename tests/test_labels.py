@@ -52,6 +52,27 @@ def test_short_block_repeated_on_the_page_is_claimed_once() -> None:
     assert labels.sum() == 2
 
 
+def test_short_text_goes_to_the_copy_beside_the_content() -> None:
+    # A listing's menu names the items its cards name: the gold holds each name once (its
+    # card's), and the menu's copies come first on the page.
+    menu = "".join(f"<li><a href='/{n}'>{n}</a></li>" for n in ("Arkansas Stones", "Water Stones"))
+    cards = "".join(
+        f"<div class='card'><h2>{n}</h2><p>{d}</p></div>"
+        for n, d in (
+            ("Arkansas Stones", "The stones that built America, in large sizes."),
+            ("Water Stones", "Quality water stones made in the USA for every kitchen."),
+        )
+    )
+    doc = parse(f"<html><body><ul class='menu'>{menu}</ul><main>{cards}</main></body></html>")
+    gold = "Arkansas Stones\nThe stones that built America, in large sizes.\nWater Stones\n"
+    gold += "Quality water stones made in the USA for every kitchen."
+    labels = gold_labels(doc, gold)
+    names = [b for b, t in enumerate(doc.texts) if t in ("Arkansas Stones", "Water Stones")]
+    assert len(names) == 4
+    assert [bool(labels[b]) for b in names] == [False, False, True, True]
+    assert labels.sum() == 4
+
+
 def test_selector_labels_use_the_container_text() -> None:
     doc = parse(PAGE)
     assert "Two holts" in container_text(PAGE, "div.post-body")

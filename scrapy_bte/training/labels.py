@@ -9,7 +9,11 @@ Three sources, all ending in the same matcher so they agree on what
   is content when its token sequence occurs verbatim in the gold. Gold
   files that repeat a phrase once (a headline) do not label every copy of
   it on the page: shingles are consumed as they are matched, longest blocks
-  first, so a short duplicate in a menu loses to the article's copy.
+  first, so a short duplicate in a menu loses to the article's copy; and a
+  text too short for a shingle goes to the copies nearest the blocks already
+  labelled content (a listing's card names and a job's "Full-Time" repeat
+  in the menu or the filters above the cards, and the first copy on the
+  page is the menu's).
 - **CSS selector** (:func:`selector_labels`): for sites whose template puts
   the article in a known container (``--content-selector 'div.post-body'``).
   The page is parsed with lxml, the text of the matched elements (less
@@ -66,24 +70,14 @@ def text_labels(texts: list[str], gold: str, min_share: float = MIN_SHARE) -> np
     if not gold_tokens:
         return labels
     available = Counter(token_shingles(gold_tokens))
-    joined = " " + " ".join(gold_tokens) + " "
-    short_left: Counter[str] = Counter()  # how often each short token sequence may still be claimed
     block_tokens = [tokens(t) for t in texts]
     # Longest blocks claim their shingles first: an article paragraph wins
     # over a teaser or menu entry that repeats part of it.
     order = sorted(range(len(texts)), key=lambda b: -len(block_tokens[b]))
     for b in order:
         toks = block_tokens[b]
-        if not toks:
-            continue
         if len(toks) < SHINGLE:
-            key = " " + " ".join(toks) + " "
-            if key not in short_left:
-                short_left[key] = joined.count(key)
-            if short_left[key] > 0:
-                short_left[key] -= 1
-                labels[b] = True
-            continue
+            break
         sh = token_shingles(toks)
         hits = sum(1 for s in sh if available[s] > 0)
         if hits >= min_share * len(sh):
@@ -91,7 +85,35 @@ def text_labels(texts: list[str], gold: str, min_share: float = MIN_SHARE) -> np
             for s in sh:
                 if available[s] > 0:
                     available[s] -= 1
+    # A text too short for a shingle is claimed as often as the gold holds it, by its copies
+    # nearest the content labelled so far, then in page order.
+    near = _distance_to(labels)
+    short = [b for b in order if 0 < len(block_tokens[b]) < SHINGLE]
+    short.sort(key=lambda b: (-len(block_tokens[b]), near[b], b))
+    joined = " " + " ".join(gold_tokens) + " "
+    short_left: Counter[str] = Counter()  # how often each short token sequence may still be claimed
+    for b in short:
+        key = " " + " ".join(block_tokens[b]) + " "
+        if key not in short_left:
+            short_left[key] = joined.count(key)
+        if short_left[key] > 0:
+            short_left[key] -= 1
+            labels[b] = True
     return labels
+
+
+def _distance_to(labels: np.ndarray) -> np.ndarray:
+    """Per block, how many blocks away the nearest labelled block is (0 for itself; all 0 when
+    none is labelled: page order alone decides)."""
+    n = len(labels)
+    at = np.flatnonzero(labels)
+    if not len(at):
+        return np.zeros(n, dtype=np.int64)
+    index = np.arange(n)
+    j = np.searchsorted(at, index)
+    before = index - at[np.maximum(j - 1, 0)]
+    after = at[np.minimum(j, len(at) - 1)] - index
+    return np.minimum(np.where(j > 0, before, n), np.where(j < len(at), after, n))
 
 
 def gold_labels(doc: Document, gold: str, min_share: float = MIN_SHARE) -> np.ndarray:
