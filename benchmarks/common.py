@@ -8,10 +8,12 @@ script's own folder first on ``sys.path``, so nothing edits it.
 from __future__ import annotations
 
 import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 import scrapy_bte
+from scrapy_bte.learned.model import LISTS_MODEL, metadata_path
 from scrapy_bte.training.evaluation import Page, load_dataset
 from scrapy_bte.training.wcxb import WcxbPage, load_wcxb
 
@@ -76,3 +78,13 @@ def warmup_pages(probe: bytes) -> list[bytes]:
     if SAMPLE_ARTICLE.is_file():
         pages.append(SAMPLE_ARTICLE.read_bytes())
     return pages
+
+
+def shipped_lists_beside(folder: Path) -> dict[str, str]:
+    """Copy the shipped lists model into ``folder``; the metadata that links a model saved there
+    to it. Models the benchmarks train on the older sets read list-like pages as the shipped one
+    does: its lists model learned WCXB's listing, collection and service pages alone, none of
+    the sets such a model is scored on."""
+    for source in (LISTS_MODEL, metadata_path(LISTS_MODEL)):
+        shutil.copyfile(source, Path(folder) / source.name)
+    return {"lists_model": LISTS_MODEL.name}

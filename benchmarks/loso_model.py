@@ -3,7 +3,8 @@
 The shipped model is trained on all six development sets, so its rows in a
 plain run score pages it has seen. With this plugin, ``run.py --loso`` scores
 each set with a model trained (same command as the shipped one, with
-``--body-labels``, WCXB as ``--typed-data``) on the other sets only:
+``--body-labels``, WCXB as ``--typed-data``, the shipped lists model beside it) on the other
+sets only:
 
     python benchmarks/run.py --loso --plugin loso_model --extractors 'scrapy_bte.auto*,readability,trafilatura'
 
@@ -34,6 +35,7 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
+from common import shipped_lists_beside
 from extractors import register_factory
 
 from scrapy_bte import extract
@@ -73,7 +75,7 @@ def model_without(held_out: str) -> str:
     others = [data for name, data in _sets().items() if name != held_out] + _typed()
     model = train_block_model(training_pages(others, config.set_balance), config)
     path = _TMP / f"without-{held_out}.npz"
-    model.save(path, {"training_sets": [d.name for d in others]})
+    model.save(path, {"training_sets": [d.name for d in others], **shipped_lists_beside(_TMP)})
     return str(path)
 
 

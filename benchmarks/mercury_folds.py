@@ -25,6 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from common import shipped_lists_beside
 
 from scrapy_bte import extract
 from scrapy_bte.training.data import LabelSource, load_set
@@ -101,7 +102,9 @@ def main(argv: list[str] | None = None) -> int:
             train = replace(mercury, blocks=[b if fold[i] != f else None for i, b in enumerate(mercury.blocks)])
             model = train_block_model(training_pages([*older, train], config.set_balance), config)
             path = str(Path(tmp) / f"fold{f}.npz")
-            model.save(path, {"training_sets": [*OLDER, f"mercury without fold {f}"]})
+            model.save(
+                path, {"training_sets": [*OLDER, f"mercury without fold {f}"], **shipped_lists_beside(Path(tmp))}
+            )
             for i in np.flatnonzero(fold == f):
                 page = mercury.pages[i]
                 s = score_page(extract(page.html, model_path=path).text, page.gold)

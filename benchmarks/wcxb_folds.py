@@ -8,7 +8,8 @@ development split, so scoring them on it would score pages they learned from.
 Here the pages are split into ``--folds`` folds by domain
 (:func:`scrapy_bte.training.wcxb.domain_folds`), and each fold is extracted
 with a block model trained the shipped model's way (the older sets and
-mercury with ``--body-labels``, WCXB's other folds as typed data) and a
+mercury with ``--body-labels``, WCXB's other folds as typed data, with a
+lists model of the other folds' listing, collection and service pages) and a
 page-type classifier trained the shipped classifier's way
 (``scrapy-bte train-page-type``: WCXB's other folds and article pages of
 mercury, L3S-GN1 and dragnet, each page also without its address), neither
@@ -35,6 +36,7 @@ from wcxb import page_record, report
 from scrapy_bte import extract
 from scrapy_bte.learned import page_type as page_types
 from scrapy_bte.learned.estimators import SoftmaxClassifier
+from scrapy_bte.learned.model import LISTS_TRAINED_ON
 from scrapy_bte.training import page_types as page_type_training
 from scrapy_bte.training.data import LabelSource, load_set
 from scrapy_bte.training.fit import TrainConfig, train_block_model, training_pages
@@ -74,8 +76,14 @@ def fold_models(
     for f in range(k):
         keep = [index[i] for i in np.flatnonzero(folds != f)]
         train = type(wcxb)(wcxb.name, [wcxb.pages[i] for i in keep], [wcxb.blocks[i] for i in keep])
+        # The lists model: the fold's other listing, collection and service pages alone.
+        lists = [index[i] for i in np.flatnonzero(folds != f) if pages[i].page_type in LISTS_TRAINED_ON]
+        lists_train = type(wcxb)(wcxb.name, [wcxb.pages[i] for i in lists], [wcxb.blocks[i] for i in lists])
+        train_block_model(training_pages([lists_train], config.set_balance), config).save(out / f"lists-{f}.npz")
         path = out / f"block-{f}.npz"
-        train_block_model(training_pages([*older, train], config.set_balance), config).save(path)
+        train_block_model(training_pages([*older, train], config.set_balance), config).save(
+            path, {"lists_model": f"lists-{f}.npz"}
+        )
         mask = np.array([domain_fold.get(d, -1) != f for d in rows.domains])
 
         def make() -> SoftmaxClassifier:

@@ -66,8 +66,8 @@ class FixedModel:
     def __init__(self, p: list[float], threshold: float = 0.65) -> None:
         self.p, self.threshold = np.asarray(p, dtype=np.float32), threshold
 
-    def predict_document(self, doc: object, X: np.ndarray) -> np.ndarray:
-        return self.p
+    def predict_document(self, doc: object, X: np.ndarray, *, lists: bool = False) -> np.ndarray:
+        return self.p  # no lists model: the same probabilities on every profile
 
 
 @dataclass

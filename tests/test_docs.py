@@ -94,6 +94,15 @@ def test_readme_commands_work_in_sequence_and_match_ci() -> None:
     assert "mkdocs build --strict" in ci
 
 
+@pytest.mark.parametrize("model", ["default", "lists"])
+def test_training_docs_give_the_command_each_shipped_block_model_was_trained_with(model: str) -> None:
+    """docs/training.md reproduces the shipped block models: its commands are the ones their metadata records."""
+    import json
+
+    meta = json.loads((ROOT / "scrapy_bte" / "learned" / "models" / f"{model}.json").read_text(encoding="utf-8"))
+    assert meta["command"] in _commands((ROOT / "docs" / "training.md").read_text(encoding="utf-8"))[0].splitlines()
+
+
 def test_every_docs_page_is_in_the_navigation() -> None:
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     pages = {path.name for path in (ROOT / "docs").glob("*.md")}

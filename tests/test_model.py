@@ -460,7 +460,7 @@ class _Scripted(BlockModel):
         super().__init__(LogisticRegression())
         self.probabilities = probabilities
 
-    def predict_document(self, doc, X):  # type: ignore[no-untyped-def]
+    def predict_document(self, doc, X, *, lists=False):  # type: ignore[no-untyped-def]
         return np.array([next((v for k, v in self.probabilities.items() if t.startswith(k)), 0.0) for t in doc.texts])
 
 
@@ -702,3 +702,169 @@ def test_standardized_is_numpys_stacked_subtract_and_divide_bit_for_bit() -> Non
             got, want = standardized(parts, mean, scale), stacked(parts, mean, scale)
             assert got.dtype == np.float32 and got.flags.c_contiguous
             assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+def _with_lists(tmp_path: Path, name: object = "lists.npz") -> Path:
+    """A tiny model saved with a tiny lists model beside it (another seed's fit), linked by ``name``."""
+    rng = np.random.default_rng(7)
+    lists = _tiny_block_model(stages=3)
+    lists.stage1.weights_ = [w + rng.normal(scale=0.5, size=w.shape).astype(np.float32) for w in lists.stage1.weights_]
+    lists.save(tmp_path / "lists.npz")
+    path = tmp_path / "m.npz"
+    _tiny_block_model().save(path, {"lists_model": name})
+    return path
+
+
+@pytest.mark.parametrize("stages", [1, 2, 3])
+def test_log_odds_are_what_the_probabilities_are_the_sigmoid_of(stages: int) -> None:
+    model = _tiny_block_model(stages=max(stages, 2))
+    if stages == 1:
+        model = BlockModel(model.stage1)
+    doc = parse(ARTICLE)
+    X = block_features(doc)
+    p = model.predict_document(doc, X)
+    assert np.allclose(0.5 * (1 + np.tanh(0.5 * model.log_odds(doc, X))), p, atol=1e-6)
+
+
+def test_a_lists_model_beside_the_model_is_blended_in_only_when_asked(tmp_path: Path) -> None:
+    from scrapy_bte.learned.model import LISTS_WEIGHT
+
+    model = load(_with_lists(tmp_path))
+    assert model.lists is not None and model.lists.stage3 is not None
+    alone = load(tmp_path / "lists.npz")
+    doc = parse(ARTICLE)
+    X = block_features(doc)
+    own = model.predict_document(doc, X)
+    blended = model.predict_document(doc, X, lists=True)
+    z = (1 - LISTS_WEIGHT) * model.log_odds(doc, X) + LISTS_WEIGHT * alone.log_odds(doc, X)
+    assert blended.dtype == np.float32 and np.allclose(blended, 0.5 * (1 + np.tanh(0.5 * z)), atol=1e-6)
+    assert not np.allclose(blended, own, atol=1e-3)
+    # A model without a lists model reads every page with its own.
+    plain = BlockModel(model.stage1, model.stage2, threshold=model.threshold)
+    assert np.array_equal(plain.predict_document(doc, X, lists=True), own)
+
+
+def test_auto_blends_the_lists_model_on_list_profiles_only(tmp_path: Path) -> None:
+    from scrapy_bte.learned.profiles import PROFILES
+
+    reading = {name for name, rules in PROFILES.items() if rules.lists_model}
+    assert reading == {"collection", "service"}
+    model = load(_with_lists(tmp_path))
+    plain = BlockModel(model.stage1, model.stage2, threshold=model.threshold)
+    doc = parse(ARTICLE)
+    for page_type in PROFILES:
+        _, with_lists = select(doc, None, model, smooth=True, page_type=page_type)
+        _, without = select(doc, None, plain, smooth=True, page_type=page_type)
+        assert np.array_equal(with_lists, without) == (page_type not in reading), page_type
+    # The method without profiles never reads it.
+    assert np.array_equal(
+        select(doc, None, model, page_type="listing")[1], select(doc, None, plain, page_type="listing")[1]
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("../lists.npz", "beside it"),
+        ("sub/lists.npz", "beside it"),
+        ("", "beside it"),
+        (3, "beside it"),
+        ("missing.npz", "not found"),
+    ],
+)
+def test_a_lists_model_must_be_a_loadable_file_beside_the_model(tmp_path: Path, name: object, message: str) -> None:
+    path = _with_lists(tmp_path, name)
+    with pytest.raises(ModelError, match=message):
+        load(path)
+    with pytest.raises(ModelError, match=message):
+        extract(ARTICLE, method="auto", model_path=str(path))
+
+
+def test_a_lists_model_cannot_name_one_of_its_own(tmp_path: Path) -> None:
+    path = _with_lists(tmp_path)
+    _rewrite_meta(tmp_path / "lists.npz", lists_model="m.npz")
+    with pytest.raises(ModelError, match="lists model of its own"):
+        load(path)
+
+
+def test_the_shipped_model_reads_list_pages_with_the_shipped_lists_model() -> None:
+    from scrapy_bte.learned.model import LISTS_MODEL, LISTS_TRAINED_ON, default_model
+
+    model = default_model()
+    assert model.metadata["lists_model"] == LISTS_MODEL.name and model.lists is not None
+    lists_meta = json.loads(LISTS_MODEL.with_suffix(".json").read_text())
+    # Trained on the pages of the types the fold benchmark trains its lists models on, no others.
+    trained_on = lists_meta["command"].split("--page-types ")[1].split()[0].split(",")
+    assert tuple(trained_on) == LISTS_TRAINED_ON
+    assert "--lists-model lists.npz" in model.metadata["command"]
+
+
+def _write_typed_set(folder: Path, types: list[str]) -> None:
+    """A tiny set in WCXB's layout: pages of :func:`_write_set` with a ``<id>.meta.json`` each."""
+    _write_set(folder, len(types))
+    for i, page_type in enumerate(types):
+        (folder / f"{i}.meta.json").write_text(json.dumps({"page_type": page_type}), encoding="utf-8")
+
+
+def test_train_a_lists_model_on_some_page_types_and_link_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from scrapy_bte.cli import main
+
+    typed = tmp_path / "typed"
+    _write_typed_set(typed, ["listing", "article", "service", "listing", "forum", "collection"])
+    _write_set(tmp_path / "one", 4)
+    lists = tmp_path / "models" / "lists.npz"
+    fast = ["--epochs", "2", "--members", "1", "-q"]
+    picked = ["--page-types", "listing,collection,service"]
+    assert main(["train", "--typed-data", str(typed), *picked, "-o", str(lists), *fast]) == 0
+    meta = json.loads(lists.with_suffix(".json").read_text())
+    assert meta["training_sets"] == [
+        {"name": "typed", "pages": 4, "labelled_pages": 4, "hand_labelled_pages": 0}
+    ]  # pages 0, 2, 3 and 5
+    assert (
+        meta["command"].startswith("scrapy-bte train -o ")
+        and "--page-types listing,collection,service" in meta["command"]
+    )
+    out = lists.with_name("default.npz")
+    data = ["--data", str(tmp_path / "one"), "--typed-data", str(typed)]
+    assert main(["train", *data, "-o", str(out), "--lists-model", "lists.npz", *fast]) == 0
+    model = load(out)
+    assert model.metadata["lists_model"] == "lists.npz" and model.lists is not None
+    assert "--lists-model lists.npz" in model.metadata["command"]
+    result = extract(ARTICLE, method="auto", model_path=str(out))
+    assert result.text
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--page-types", "listing"], "no page of"),
+        (["--lists-model", "none.npz"], "not found"),
+        (["--lists-model", "../lists.npz"], "by name only"),
+    ],
+)
+def test_train_refuses_page_types_or_lists_models_it_cannot_use(
+    tmp_path: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scrapy_bte.cli import main
+
+    typed = tmp_path / "typed"
+    _write_typed_set(typed, ["article", "forum"])
+    assert main(["train", "--typed-data", str(typed), "-o", str(tmp_path / "m.npz"), "-q", *args]) != 0
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "m.npz").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [([], "--data, --typed-data or both"), (["--data", "DATA", "--page-types", "listing"], "--typed-data")],
+)
+def test_train_needs_a_set_and_page_types_need_typed_data(
+    tmp_path: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scrapy_bte.cli import main
+
+    _write_set(tmp_path / "one", 2)
+    args = [str(tmp_path / "one") if a == "DATA" else a for a in args]
+    assert main(["train", *args, "-o", str(tmp_path / "m.npz"), "-q"]) != 0
+    assert message in capsys.readouterr().err

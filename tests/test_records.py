@@ -15,7 +15,7 @@ from scrapy_bte.api import parse
 from scrapy_bte.core.document import NOSCRIPT_CONTENT_WORDS, Document, noscript_content
 from scrapy_bte.core.marks import Marks
 from scrapy_bte.learned import auto, never_body
-from scrapy_bte.learned.model import default_model
+from scrapy_bte.learned.model import BlockModel, default_model
 from scrapy_bte.learned.profiles import PROFILES, profile
 from scrapy_bte.methods import comments, records
 from scrapy_bte.methods.bte import document_span
@@ -549,8 +549,12 @@ def _grid_under_text(paragraphs: int) -> str:
 
 def test_listing_profile_keeps_cards_the_model_scores_low() -> None:
     doc = parse(_grid_under_text(1))
-    span, model = document_span(doc), default_model()
+    span, shipped = document_span(doc), default_model()
+    # The shipped model without its lists model: a model that misses the cards, the rule's case.
+    model = BlockModel(shipped.stage1, shipped.stage2, threshold=shipped.threshold)
     tiles = np.array([t in _TILES for t in doc.texts])
+    # With its lists model, the shipped one keeps every card as well.
+    assert auto.select(doc, span, shipped, smooth=True, page_type="listing")[0][tiles].all()
     reasons = np.zeros(doc.n_blocks, dtype=np.int8)
     keep, q = auto.select(doc, span, model, smooth=True, page_type="listing", reasons=reasons)
     low = tiles & (q < PROFILES["listing"].threshold)

@@ -100,7 +100,8 @@ def select(
     """Keep mask and content probabilities of a document's blocks (see :func:`decide`).
 
     ``auto`` (``smooth``) follows the profile of ``page_type``
-    (:mod:`~scrapy_bte.learned.profiles`; none is an article): its keep
+    (:mod:`~scrapy_bte.learned.profiles`; none is an article): the block
+    model's lists model blended in where the profile says so, its keep
     threshold, then the main record group's blocks over the records' bar
     (:func:`~scrapy_bte.methods.records.extend`). On an article it keeps
     the body only: the headline, byline and label-like blocks of
@@ -113,8 +114,8 @@ def select(
     """
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool), np.zeros(0)
-    p = model.predict_document(doc, block_features(doc, span))
     rules = profile(page_type) if smooth else ARTICLE
+    p = model.predict_document(doc, block_features(doc, span), lists=rules.lists_model)
     threshold = model.threshold if rules.threshold is None else rules.threshold
     named_furniture: np.ndarray | None = None
     overlay: np.ndarray | None = None

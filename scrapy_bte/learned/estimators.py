@@ -119,7 +119,7 @@ class MLPClassifier:
 
         ``columns`` as in :meth:`decision_function`.
         """
-        return _sigmoid(self.decision_function(X, *columns))
+        return sigmoid(self.decision_function(X, *columns))
 
     def predict(self, X: np.ndarray, threshold: float = 0.5) -> np.ndarray:
         return (self.predict_proba(X)[:, 1] >= threshold).astype(np.int64)
@@ -218,7 +218,7 @@ class MLPClassifier:
     def _gradients(self, Z: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, list[np.ndarray]]:
         acts, logit = self._forward(Z)
         loss = float((w * _bce(logit, y)).mean())
-        delta = ((_sigmoid(logit) - y) * w / len(y))[:, None].astype(np.float32)
+        delta = ((sigmoid(logit) - y) * w / len(y))[:, None].astype(np.float32)
         gw: list[np.ndarray] = [np.empty(0)] * len(self.weights_)
         gb: list[np.ndarray] = [np.empty(0)] * len(self.weights_)
         for i in range(len(self.weights_) - 1, -1, -1):
@@ -332,7 +332,8 @@ def standardized(parts: tuple[np.ndarray, ...], mean: np.ndarray, scale: np.ndar
     return h
 
 
-def _sigmoid(z: np.ndarray) -> np.ndarray:
+def sigmoid(z: np.ndarray) -> np.ndarray:
+    """The logistic function, as a tanh (no overflow warning for large |z|)."""
     return 0.5 * (1.0 + np.tanh(0.5 * z))
 
 

@@ -21,13 +21,27 @@ import numpy as np
 
 from ..core import boundedjson
 from ..errors import ModelError
-from .estimators import MLPClassifier
+from .estimators import MLPClassifier, sigmoid
 from .feature_schema import CONTEXT_NAMES, FEATURE_NAMES, FEATURE_VERSION
 from .features import BlockArrays, context_features
 from .ngrams import NgramClassifier
 
 FORMAT = "scrapy-bte-block-model"
 FORMAT_VERSION = 1
+
+#: Weight of the :attr:`BlockModel.lists` model's log-odds where both are read. The shipped
+#: model and one trained on WCXB's listing, collection and service pages alone (their gold keeps
+#: every card and every section), WCXB by site folds (each fold's models trained without its
+#: sites), two seeds, blended half and half on the collection and service profiles: 0.8910 to
+#: 0.8931 and 0.8907 to 0.8916 (service +0.006 with either seed, collection +0.007 and -0.002);
+#: weights 0.35 and 0.65 read within 0.0004 of half. The lists model alone read 0.8936 and 0.8925
+#: on listing, collection and service pages, but on the older sets' article pages the
+#: classifier reads as listings (206, mostly L3S-GN1's 2007 news pages) it kept more than their
+#: bodies: CleanEval -0.0095, mercury -0.0049, L3S-GN1 -0.0044 with the listing profile blended,
+#: none below -0.0007 without it. A lists model trained on every non-article type, or on the
+#: collection and service pages alone, read no better; one trained on all pages with the
+#: list-like ones weighted three times gained nothing.
+LISTS_WEIGHT = 0.5
 
 
 def metadata_path(path: str | Path) -> Path:
@@ -65,6 +79,7 @@ class BlockModel:
         threshold: float = 0.5,
         ngram: Any = None,
         metadata: dict[str, Any] | None = None,
+        lists: BlockModel | None = None,
     ) -> None:
         self.stage1 = stage1
         self.stage2 = stage2
@@ -74,21 +89,36 @@ class BlockModel:
         self.threshold = threshold
         self.ngram = ngram
         self.metadata = metadata or {}
+        #: The model trained on list-like pages alone (listing, collection, service), blended in
+        #: where ``auto``'s profile says so (``Profile.lists_model``); the metadata's ``lists_model``.
+        self.lists = lists
 
-    def predict_document(self, doc: PageArrays, X: np.ndarray) -> np.ndarray:
-        """Content probability per block of ``doc`` whose features are ``X``."""
+    def predict_document(self, doc: PageArrays, X: np.ndarray, *, lists: bool = False) -> np.ndarray:
+        """Content probability per block of ``doc`` whose features are ``X``.
+
+        ``lists``: where the model has a :attr:`lists` model, the weighted mean of both models'
+        log-odds (:data:`LISTS_WEIGHT`), as ``auto`` reads collection and service pages.
+        """
         if len(X) == 0:
             return np.zeros(0)
-        # The stages take their inputs as column blocks (features, n-gram score, context), never stacked copies.
+        z = self.log_odds(doc, X)
+        if lists and self.lists is not None:
+            z *= 1.0 - LISTS_WEIGHT
+            z += LISTS_WEIGHT * self.lists.log_odds(doc, X)
+        return sigmoid(z)
+
+    def log_odds(self, doc: PageArrays, X: np.ndarray) -> np.ndarray:
+        """The last stage's log-odds per block (:meth:`predict_document` gives their sigmoid).
+
+        Each stage reads the features (and the n-gram score) as column blocks, never stacked
+        copies, and after the first the context of each earlier stage's probabilities.
+        """
         inputs = (X,) if self.ngram is None else (X, self.ngram.block_scores(doc.texts))
-        p = self.stage1.positive_proba(*inputs)
-        if self.stage2 is None:
-            return p
-        first = context_features(p, doc)
-        p = self.stage2.positive_proba(*inputs, first)
-        if self.stage3 is None:
-            return p
-        return self.stage3.positive_proba(*inputs, first, context_features(p, doc))
+        stages = [s for s in (self.stage1, self.stage2, self.stage3) if s is not None]
+        contexts: list[np.ndarray] = []
+        for stage in stages[:-1]:
+            contexts.append(context_features(stage.positive_proba(*inputs, *contexts), doc))
+        return stages[-1].decision_function(*inputs, *contexts)
 
     def save(self, path: str | Path, metadata: dict[str, Any] | None = None) -> None:
         """Write the .npz (float arrays only) and the JSON metadata beside it."""
@@ -137,8 +167,9 @@ def load(path: str | Path) -> BlockModel:
     Refuses with :class:`ModelError`: a missing file or metadata, another
     format or feature version or feature list, pickled or non-float arrays,
     shapes that do not chain, non-finite values, unknown arrays, arrays or
-    metadata over the size caps, metadata nested too deep. Nothing a model
-    file holds escapes as another exception.
+    metadata over the size caps, metadata nested too deep, a ``lists_model``
+    that is not a loadable model file beside it. Nothing a model file holds
+    escapes as another exception.
     """
     try:
         return _load(Path(path))
@@ -148,7 +179,7 @@ def load(path: str | Path) -> BlockModel:
         raise ModelError(f"{path}: malformed model ({type(exc).__name__}: {exc})") from exc
 
 
-def _load(path: Path) -> BlockModel:
+def _load(path: Path, nested: bool = False) -> BlockModel:
     if not path.is_file():
         raise ModelError(f"model file not found: {path}")
     meta_file = metadata_path(path)
@@ -202,7 +233,20 @@ def _load(path: Path) -> BlockModel:
         threshold=float(threshold),
         ngram=ngram,
         metadata=meta,
+        lists=_lists_model(path, meta.get("lists_model"), nested),
     )
+
+
+def _lists_model(path: Path, name: Any, nested: bool) -> BlockModel | None:
+    """The model a model's metadata names as its ``lists_model``: a file beside it, by name only
+    (a model file never makes the loader read another folder), with no lists model of its own."""
+    if name is None:
+        return None
+    if not isinstance(name, str) or not name or Path(name).name != name or name in (".", ".."):
+        raise ModelError(f"{path}: 'lists_model' must be the name of a file beside it, not {name!r}")
+    if nested:
+        raise ModelError(f"{path}: a lists model cannot name a lists model of its own")
+    return _load(path.parent / name, nested=True)
 
 
 def _classifier_from(
@@ -254,6 +298,11 @@ def load_cached(path: str | Path) -> BlockModel:
 
 
 DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "default.npz"
+#: The shipped lists model (:attr:`BlockModel.lists` of the default model).
+LISTS_MODEL = DEFAULT_MODEL.with_name("lists.npz")
+#: The page types the lists model learns from (``scrapy-bte train --page-types``, as
+#: ``docs/training.md`` trains the shipped one): those whose gold keeps every card and section.
+LISTS_TRAINED_ON = ("listing", "collection", "service")
 
 
 def default_model() -> BlockModel:

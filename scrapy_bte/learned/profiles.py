@@ -25,6 +25,11 @@ class Profile:
 
     #: Keep threshold on the smoothed probability (``None``: the model's own).
     threshold: float | None = None
+    #: Blend in the block model's lists model (:attr:`~scrapy_bte.learned.model.BlockModel.lists`,
+    #: trained on listing, collection and service pages alone) where the model has one. Not on
+    #: listings: the older sets' portal-like news pages read as listings lose their bodies'
+    #: edges to it (see :data:`~scrapy_bte.learned.model.LISTS_WEIGHT`).
+    lists_model: bool = False
     #: Records: blocks of the main record group at or above this probability join (``None``: off).
     records: float | None = None
     #: The headline, byline, dateline and label blocks before the body go (articles).
@@ -159,6 +164,7 @@ PROFILES: dict[str, Profile] = {
     "collection": Profile(
         byline=False,
         threshold=0.35,
+        lists_model=True,
         records=0.1,
         article_edges=False,
         drop_repeats=True,
@@ -196,6 +202,7 @@ PROFILES: dict[str, Profile] = {
     "service": Profile(
         byline=False,
         threshold=0.4,
+        lists_model=True,
         records=0.2,
         article_edges=False,
         drop_repeats=True,

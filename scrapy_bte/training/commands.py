@@ -23,6 +23,7 @@ from ..api import LEARNED_METHODS, METHODS
 from ..errors import ConfigError
 from ..learned import page_type as _page_type
 from ..learned.estimators import SoftmaxClassifier
+from ..learned.model import load as load_model
 from . import page_types as _page_types
 from .data import WORD_POWER, LabelSource, SetData, load_set
 from .fit import TrainConfig, train_block_model, training_pages
@@ -56,7 +57,7 @@ def _add_data_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--data",
         nargs="+",
-        required=True,
+        default=[],
         metavar="DIR",
         help="set folders of <id>.html + <id>.txt pairs (e.g. ../shared/datasets/*)",
     )
@@ -92,6 +93,14 @@ def _add_data_options(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="set folders whose gold follows each page type's own convention (WCXB: forum posts, "
         "every card of a listing): labelled from their gold as it is, never moved to the article body",
+    )
+    p.add_argument(
+        "--page-types",
+        type=_names,
+        default=None,
+        metavar="TYPES",
+        help="only the --typed-data pages whose <id>.meta.json gives one of these page types, "
+        "e.g. listing,collection,service (the lists model)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
 
@@ -164,11 +173,25 @@ def _source(args: argparse.Namespace) -> LabelSource:
 
 
 def _load_sets(args: argparse.Namespace) -> list[SetData]:
+    typed_data = getattr(args, "typed_data", [])
+    if not args.data and not typed_data:
+        raise ConfigError("give the labelled set folders with --data, --typed-data or both")
+    page_types = getattr(args, "page_types", None)
+    if page_types is not None and not typed_data:
+        raise ConfigError("--page-types picks pages of the --typed-data folders: give one")
     source = _source(args)
     typed = replace(source, body=False)
     return [load_set(d, source, limit=args.limit, quiet=args.quiet) for d in args.data] + [
-        load_set(d, typed, limit=args.limit, quiet=args.quiet) for d in getattr(args, "typed_data", [])
+        load_set(d, typed, limit=args.limit, quiet=args.quiet, page_types=page_types) for d in typed_data
     ]
+
+
+def _names(value: str) -> tuple[str, ...]:
+    """Comma-separated names (``--page-types``), at least one."""
+    names = tuple(n.strip() for n in value.split(",") if n.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("expected comma-separated names, e.g. listing,collection,service")
+    return names
 
 
 def add_train_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -183,6 +206,13 @@ def add_train_parser(subparsers: Any) -> argparse.ArgumentParser:
     _add_train_options(p)
     p.add_argument(
         "--loso", action="store_true", help="also score model and auto leave-one-set-out and record it in the metadata"
+    )
+    p.add_argument(
+        "--lists-model",
+        default=None,
+        metavar="NAME.npz",
+        help="a model file beside --output (trained with --page-types listing,collection,service) that "
+        "auto blends in on listing, collection and service pages; recorded in the metadata",
     )
     p.set_defaults(func=run_train)
     return p
@@ -249,6 +279,8 @@ _FLAGS = (
     ("--ngram", "ngram"),
     ("--set-balance", "set_balance"),
     ("--loso", "loso"),
+    ("--page-types", "page_types"),
+    ("--lists-model", "lists_model"),
 )
 
 
@@ -263,7 +295,7 @@ def _command(args: argparse.Namespace) -> str:
         "body_labels": False,
         "loso": False,
     }
-    parts = ["scrapy-bte", "train", "--data", *args.data, "-o", args.output]
+    parts = ["scrapy-bte", "train", *(["--data", *args.data] if args.data else []), "-o", args.output]
     if getattr(args, "typed_data", None):
         parts += ["--typed-data", *args.typed_data]
     for flag, attr in _FLAGS:
@@ -290,6 +322,7 @@ def _labels(args: argparse.Namespace, sets: list[SetData]) -> str:
 
 def run_train(args: argparse.Namespace) -> int:
     config = _config(args)
+    lists = _lists_model(args)
     sets = _load_sets(args)
     pages = training_pages(sets, config.set_balance)
     if not pages:
@@ -326,6 +359,7 @@ def run_train(args: argparse.Namespace) -> int:
         "content_share": round(float(y.mean()), 4),
         "train_seconds": round(train_seconds, 1),
         "metrics": metrics,
+        **({"lists_model": lists} if lists is not None else {}),
     }
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     model.save(args.output, meta)
@@ -335,6 +369,20 @@ def run_train(args: argparse.Namespace) -> int:
         f"{metrics['training_block_error']:.3f}; wrote {args.output} and {Path(args.output).with_suffix('.json')}"
     )
     return 0
+
+
+def _lists_model(args: argparse.Namespace) -> str | None:
+    """``--lists-model``, checked before training: a loadable model file beside ``--output``."""
+    name = getattr(args, "lists_model", None)
+    if name is None:
+        return None
+    if Path(name).name != name:
+        raise ConfigError(f"--lists-model names a file beside --output, by name only, not {name!r}")
+    path = Path(args.output).parent / name
+    if Path(args.output).name == name:
+        raise ConfigError("--lists-model must be another file than --output")
+    load_model(path)  # a ModelError names what is wrong with it
+    return name
 
 
 def add_train_page_type_parser(subparsers: Any) -> argparse.ArgumentParser:

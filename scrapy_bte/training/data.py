@@ -16,6 +16,7 @@ training (weight 0). A page with a label file needs no gold text.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from . import label_files
 from .evaluation import Page, load_dataset, page_files, read_page
 from .labels import body_labels, page_labels
 from .progress import Progress
+from .wcxb import page_type_of
 
 #: Exponent of a block's word count in its training weight (see :func:`page_weights`).
 WORD_POWER = 0.25
@@ -103,14 +105,34 @@ class LabelSource:
 
 
 def load_set(
-    folder: str | Path, source: LabelSource = LabelSource(), *, limit: int | None = None, quiet: bool = False
+    folder: str | Path,
+    source: LabelSource = LabelSource(),
+    *,
+    limit: int | None = None,
+    quiet: bool = False,
+    page_types: Collection[str] | None = None,
 ) -> SetData:
-    """Read one set folder, build each page's document once, label and featurise it."""
+    """Read one set folder, build each page's document once, label and featurise it.
+
+    ``page_types``: only the pages whose ``<id>.meta.json`` (WCXB's layout) gives one of these
+    types, as the lists model is trained (listing, collection and service pages alone).
+    """
     folder = Path(folder)
     if not folder.is_dir():
         raise ConfigError(f"not a directory: {folder}")
-    pages = load_pages(folder, limit=limit)
+    keep = None
+    if page_types is not None:
+        wanted = frozenset(page_types)
+
+        def keep(name: str) -> bool:
+            return page_type_of(folder, name) in wanted
+
+    pages = load_pages(folder, limit=limit, keep=keep)
     if not pages:
+        if page_types is not None:
+            raise ConfigError(
+                f"no page of {folder} has a <id>.meta.json page type among {', '.join(sorted(page_types))}"
+            )
         raise ConfigError(f"no <id>.html + <id>.txt pairs or <id>.labels.json hand labels in {folder}")
     bar = Progress(f"features {folder.name}", len(pages), quiet)
     readable: list[Page] = []
@@ -131,16 +153,19 @@ def load_set(
     return SetData(folder.name, readable, blocks, hand)
 
 
-def load_pages(folder: Path, limit: int | None = None) -> list[Page]:
-    """The folder's pages that have gold text, hand labels or both (sorted by id).
+def load_pages(folder: Path, limit: int | None = None, keep: Callable[[str], bool] | None = None) -> list[Page]:
+    """The folder's pages that have gold text, hand labels or both (sorted by id), those whose
+    id ``keep`` accepts when given.
 
     A page with hand labels and no ``<id>.txt`` gets empty gold text: it is
     trained on and left out of the F1 scores.
     """
     if next(folder.glob("*" + label_files.SUFFIX), None) is None:
-        return load_dataset(folder, limit=limit)
+        return load_dataset(folder, limit=limit, keep=keep)
     pages: list[Page] = []
     for name, html_path in page_files(folder):
+        if keep is not None and not keep(name):
+            continue
         gold_path = folder / f"{name}.txt"
         if gold_path.is_file():
             gold = gold_path.read_bytes().decode("utf-8", errors="replace")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gzip
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,18 +74,19 @@ class SetScore:
     skipped: int = 0
 
 
-def load_dataset(path: str | Path, limit: int | None = None) -> list[Page]:
+def load_dataset(path: str | Path, limit: int | None = None, keep: Callable[[str], bool] | None = None) -> list[Page]:
     """Read the ``<id>.html`` (or ``<id>.html.gz``)/``<id>.txt`` pairs of one set folder.
 
     HTML stays raw bytes because decoding is part of what is being scored.
     Pages come sorted by id so runs and ``limit`` are reproducible; an HTML
-    file without a gold file is ignored.
+    file without a gold file is ignored, and so is a page whose id ``keep``
+    refuses (before ``limit`` counts it).
     """
     folder = Path(path)
     pages: list[Page] = []
     for name, html_path in page_files(folder):
         gold_path = folder / f"{name}.txt"
-        if not gold_path.is_file():
+        if not gold_path.is_file() or (keep is not None and not keep(name)):
             continue
         gold = gold_path.read_bytes().decode("utf-8", errors="replace")
         pages.append(Page(name, folder.name, read_page(html_path), gold))

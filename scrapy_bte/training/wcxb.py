@@ -63,8 +63,8 @@ def _snippets(meta: dict, key: str, path: Path) -> list[str]:
     return list(value)
 
 
-def _load_page(folder: Path, page_id: str) -> WcxbPage:
-    meta_path = folder / f"{page_id}{_META}"
+def _read_meta(meta_path: Path) -> dict:
+    """A page's ``.meta.json``, checked to be an object that names the page type."""
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
@@ -73,6 +73,18 @@ def _load_page(folder: Path, page_id: str) -> WcxbPage:
         raise ValueError(f"{meta_path}: expected a JSON object")
     if not isinstance(meta.get("page_type"), str) or not meta["page_type"]:
         raise ValueError(f"{meta_path}: missing page_type")
+    return meta
+
+
+def page_type_of(folder: Path, page_id: str) -> str | None:
+    """The page type a page's ``<id>.meta.json`` gives; None for a page without one."""
+    meta_path = folder / f"{page_id}{_META}"
+    return str(_read_meta(meta_path)["page_type"]) if meta_path.is_file() else None
+
+
+def _load_page(folder: Path, page_id: str) -> WcxbPage:
+    meta_path = folder / f"{page_id}{_META}"
+    meta = _read_meta(meta_path)
     html_path = folder / f"{page_id}.html.gz"
     gold_path = folder / f"{page_id}.txt"
     for path in (html_path, gold_path):
