@@ -102,6 +102,33 @@ def test_averaged_members_give_the_mean_of_their_log_odds(hidden: tuple[int, ...
     assert np.allclose(alone.decision_function(X), members[0].decision_function(X), atol=1e-5)
 
 
+def test_training_runs_blas_on_one_thread_whatever_the_process_allows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seed gives the same weights on one core or many: a product's sums split over threads
+    come out in another order (the page-type classifier trained on two cores differed)."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    import scrapy_bte.learned.estimators as estimators
+
+    def blas_threads() -> int:
+        return max((i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"), default=1)
+
+    X, y = _toy(400)
+    seen: list[int] = []
+    with threadpool_limits(limits=2, user_api="blas"):
+        MLPClassifier((4,), epochs=2).fit(X, y, progress=lambda *_: seen.append(blas_threads()))
+    assert seen and set(seen) == {1}
+    entered: list[bool] = []
+    real = estimators.one_thread
+
+    def recording():  # type: ignore[no-untyped-def]
+        entered.append(True)
+        return real()
+
+    monkeypatch.setattr(estimators, "one_thread", recording)
+    SoftmaxClassifier(2, (), epochs=2).fit(X, y)
+    assert entered == [True]
+
+
 def test_averaged_refuses_members_of_different_shapes() -> None:
     X, y = _toy()
     with pytest.raises(ValueError, match="no members"):

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.blas import one_thread
 from ..errors import ModelError
 
 
@@ -138,7 +139,20 @@ class MLPClassifier:
         ``sample_weight`` scales each row's loss; ``groups`` (e.g. page ids)
         keeps whole groups on one side of the validation split;
         ``progress(epoch, epochs, train_loss, val_loss)`` is called per epoch.
+        BLAS runs on one thread (:func:`~scrapy_bte.core.blas.one_thread`), so a seed
+        gives the same weights on a machine of any number of cores.
         """
+        with one_thread():
+            return self._fit(X, y, sample_weight, groups, progress)
+
+    def _fit(
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        sample_weight: np.ndarray | None,
+        groups: np.ndarray | None,
+        progress: Any,
+    ) -> MLPClassifier:
         X = np.asarray(X, dtype=np.float32)
         y = np.asarray(y, dtype=np.float32).ravel()
         n, d = X.shape
@@ -415,7 +429,16 @@ class SoftmaxClassifier:
         return self.predict_proba(X).argmax(axis=1)
 
     def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> SoftmaxClassifier:
-        """Train on rows ``X`` with class indices ``y`` (``0..n_classes-1``)."""
+        """Train on rows ``X`` with class indices ``y`` (``0..n_classes-1``).
+
+        BLAS runs on one thread, as in :meth:`MLPClassifier.fit`: with more, the sums of the
+        larger products here came out in another order, and the page-type classifier trained
+        on a two-core machine differed from the one trained on one core.
+        """
+        with one_thread():
+            return self._fit(X, y, sample_weight)
+
+    def _fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None) -> SoftmaxClassifier:
         X = np.asarray(X, dtype=np.float32)
         y = np.asarray(y, dtype=np.int64).ravel()
         n, d = X.shape
