@@ -301,9 +301,8 @@ def _extract_document(
                 title=title,
                 reasons=reasons,
                 page_type=rules_type,
+                trace=trace,
             )
-            if trace is not None:
-                trace.threshold = learned.threshold
         elif method == "density":
             _check(options, ("form", "threshold", "min_chars"), extra=("comments",))
             kept = (

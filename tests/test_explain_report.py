@@ -100,6 +100,25 @@ def test_density_and_probability_numbers_are_the_blocks_own():
     assert menu.link_density == 1.0 and not menu.kept and menu.probability < 0.5
 
 
+def test_the_threshold_shown_is_the_one_the_page_type_profile_kept_by() -> None:
+    # A listing is read with its profile's threshold, under the model's: the report gives that one,
+    # and each block kept or dropped by probability stands on its side of it.
+    from scrapy_bte.learned.model import default_model
+    from scrapy_bte.learned.profiles import PROFILES
+
+    listing = Path(__file__).resolve().parents[1] / "example_project" / "site" / "topics" / "environment.html"
+    html = listing.read_bytes()
+    report = explain(html, "listing")
+    assert extract(html).page_type == "listing"
+    assert report.probability_threshold == PROFILES["listing"].threshold != default_model().threshold
+    by_probability = [b for b in report.blocks if b.rule in ("probability", "low probability")]
+    assert any(b.kept for b in by_probability) and any(not b.kept for b in by_probability)
+    for b in by_probability:
+        assert b.kept == (b.probability >= report.probability_threshold), b.text
+    # An article is read with the model's own.
+    assert explain(ARTICLE.read_bytes(), "a").probability_threshold == default_model().threshold
+
+
 def test_fields_come_with_their_sources():
     sample = SAMPLES / "article.html"
     result = extract(sample.read_bytes(), fields=FIELD_NAMES)

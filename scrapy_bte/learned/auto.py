@@ -24,7 +24,7 @@ from ..fields.dates import is_dateline
 from ..fields.zones import page_zones
 from ..methods import comments, dialogs, filters, hybrid, records
 from ..methods.copies import COVERED_WORDS, copy_mask, covered_blocks
-from ..methods.reasons import Reason
+from ..methods.reasons import Reason, Trace
 from .features import block_features, hidden_blocks, window_mean
 from .model import BlockModel
 from .never_body import boxed_furniture, edge_mask, first_paragraph, shop_headings
@@ -96,6 +96,7 @@ def select(
     title: str | None = None,
     reasons: np.ndarray | None = None,
     page_type: str | None = None,
+    trace: Trace | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Keep mask and content probabilities of a document's blocks (see :func:`decide`).
 
@@ -110,7 +111,8 @@ def select(
     nothing else would be left. Where the profile says so, a kept block that
     repeats an earlier one goes (:func:`drop_repeats`). ``reasons`` (a
     :class:`~scrapy_bte.methods.reasons.Reason` per block) is filled with
-    the rule that decided each block when given.
+    the rule that decided each block when given, and ``trace`` gets the keep threshold the
+    probabilities were read with (the profile's, or the model's).
     """
     if doc.n_blocks == 0:
         return np.zeros(0, dtype=bool), np.zeros(0)
@@ -143,6 +145,8 @@ def select(
         if one_body(doc, keep):
             rules, threshold = ARTICLE, model.threshold  # an article the classifier took for a list
     keep, q = decide(doc, p, threshold, smooth=smooth, reasons=reasons)
+    if trace is not None:
+        trace.threshold = threshold
     if named_furniture is not None and reasons is not None:
         reasons[named_furniture & ~keep] = Reason.FURNITURE
     if smooth and not np.count_nonzero(q >= threshold) and not _thread_found(doc, rules):

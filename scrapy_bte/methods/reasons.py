@@ -125,7 +125,8 @@ class Trace:
 
     ``reasons`` holds a :class:`Reason` per block; ``probability`` and
     ``threshold`` are the learned methods' (smoothed) content probability
-    and the model's keep threshold, ``None`` for the other methods.
+    and the keep threshold it was read with (``auto``'s page-type profile's
+    where it has one, else the model's), ``None`` for the other methods.
     """
 
     reasons: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
