@@ -807,6 +807,21 @@ def test_a_lists_model_must_be_a_loadable_file_beside_the_model(tmp_path: Path, 
         extract(ARTICLE, method="auto", model_path=str(path))
 
 
+def test_a_cached_model_is_loaded_again_when_its_lists_model_changes(tmp_path: Path) -> None:
+    path = _with_lists(tmp_path)
+    first = load_cached(path)
+    assert load_cached(path) is first and first.lists is not None
+    lists = tmp_path / "lists.npz"
+    _rewrite_arrays(lists, lambda arrays: arrays.update({"s1.b0": arrays["s1.b0"] + 1.0}))
+    os.utime(lists, ns=(1, 1))  # a new stamp whatever the clock's resolution
+    second = load_cached(path)
+    assert second is not first and second.lists is not None
+    assert not np.array_equal(second.lists.stage1.biases_[0], first.lists.stage1.biases_[0])
+    lists.unlink()
+    with pytest.raises(ModelError, match="not found"):
+        load_cached(path)
+
+
 def test_a_lists_model_cannot_name_one_of_its_own(tmp_path: Path) -> None:
     path = _with_lists(tmp_path)
     _rewrite_meta(tmp_path / "lists.npz", lists_model="m.npz")

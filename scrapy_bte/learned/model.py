@@ -274,27 +274,41 @@ def _classifier_from(
     return clf
 
 
-_loaded: dict[tuple[str, int, int], BlockModel] = {}
+_loaded: dict[tuple[str, int, int], tuple[BlockModel, tuple[int, int] | None]] = {}
+
+
+def _stamp(path: str | Path) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_size, st.st_mtime_ns
 
 
 def load_cached(path: str | Path) -> BlockModel:
     """:func:`load` once per file and process (keyed by path, size and mtime).
 
     Scrapy workers extract many pages with one model; a changed file is
-    reloaded.
+    reloaded, and so is a model whose lists model (:attr:`BlockModel.lists`)
+    changed beside it.
     """
     try:
         st = os.stat(path)
     except OSError as exc:
         raise ModelError(f"model file not found: {path}") from exc
     key = (os.fspath(path), st.st_size, st.st_mtime_ns)  # one stat per page, no path resolution
-    model = _loaded.get(key)
-    if model is None:
+    cached = _loaded.get(key)
+    if cached is not None and cached[1] is not None:
+        try:
+            current = _stamp(Path(path).parent / cached[0].metadata["lists_model"])
+        except OSError:
+            current = None
+        if current != cached[1]:
+            cached = None  # the lists model changed or went: load both again (and say what is wrong)
+    if cached is None:
         model = load(Path(path))
+        lists = None if model.lists is None else _stamp(Path(path).parent / model.metadata["lists_model"])
         if len(_loaded) >= 16:
             _loaded.clear()
-        _loaded[key] = model
-    return model
+        cached = _loaded[key] = (model, lists)
+    return cached[0]
 
 
 DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "default.npz"
