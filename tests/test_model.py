@@ -897,6 +897,17 @@ def test_train_refuses_page_types_or_lists_models_it_cannot_use(
     assert not (tmp_path / "m.npz").exists()
 
 
+def test_train_names_a_page_whose_meta_cannot_be_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from scrapy_bte.cli import main
+
+    typed = tmp_path / "typed"
+    _write_typed_set(typed, ["listing", "service"])
+    (typed / "1.meta.json").write_text("{not json", encoding="utf-8")
+    args = ["train", "--typed-data", str(typed), "--page-types", "listing", "-o", str(tmp_path / "m.npz"), "-q"]
+    assert main(args) != 0
+    assert "1.meta.json: not valid JSON" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [([], "--data, --typed-data or both"), (["--data", "DATA", "--page-types", "listing"], "--typed-data")],

@@ -212,7 +212,7 @@ def add_train_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=None,
         metavar="NAME.npz",
         help="a model file beside --output (trained with --page-types listing,collection,service) that "
-        "auto blends in on listing, collection and service pages; recorded in the metadata",
+        "auto blends in on the pages it reads by the collection or service profile; recorded in the metadata",
     )
     p.set_defaults(func=run_train)
     return p

@@ -125,7 +125,10 @@ def load_set(
         wanted = frozenset(page_types)
 
         def keep(name: str) -> bool:
-            return page_type_of(folder, name) in wanted
+            try:
+                return page_type_of(folder, name) in wanted
+            except (ValueError, OSError) as exc:  # unreadable meta: say which file, stop the run
+                raise ConfigError(str(exc)) from exc
 
     pages = load_pages(folder, limit=limit, keep=keep)
     if not pages:
