@@ -237,16 +237,24 @@ def _load(path: Path, nested: bool = False) -> BlockModel:
     )
 
 
+def lists_path(path: str | Path, name: Any) -> Path:
+    """Where the lists model ``name`` of the model file ``path`` is: a file beside it, named by its
+    file name only (a model file never makes the loader read another folder); a
+    :class:`ModelError` for any other name."""
+    if not isinstance(name, str) or not name or Path(name).name != name or name in (".", ".."):
+        raise ModelError(f"{path}: 'lists_model' must name a file beside it, by name only, not {name!r}")
+    return Path(path).parent / name
+
+
 def _lists_model(path: Path, name: Any, nested: bool) -> BlockModel | None:
-    """The model a model's metadata names as its ``lists_model``: a file beside it, by name only
-    (a model file never makes the loader read another folder), with no lists model of its own."""
+    """The model a model's metadata names as its ``lists_model`` (:func:`lists_path`), with no lists
+    model of its own."""
     if name is None:
         return None
-    if not isinstance(name, str) or not name or Path(name).name != name or name in (".", ".."):
-        raise ModelError(f"{path}: 'lists_model' must be the name of a file beside it, not {name!r}")
+    where = lists_path(path, name)
     if nested:
         raise ModelError(f"{path}: a lists model cannot name a lists model of its own")
-    return _load(path.parent / name, nested=True)
+    return _load(where, nested=True)
 
 
 def _classifier_from(
@@ -297,14 +305,14 @@ def load_cached(path: str | Path) -> BlockModel:
     cached = _loaded.get(key)
     if cached is not None and cached[1] is not None:
         try:
-            current = _stamp(Path(path).parent / cached[0].metadata["lists_model"])
+            current = _stamp(lists_path(path, cached[0].metadata["lists_model"]))
         except OSError:
             current = None
         if current != cached[1]:
             cached = None  # the lists model changed or went: load both again (and say what is wrong)
     if cached is None:
         model = load(Path(path))
-        lists = None if model.lists is None else _stamp(Path(path).parent / model.metadata["lists_model"])
+        lists = None if model.lists is None else _stamp(lists_path(path, model.metadata["lists_model"]))
         if len(_loaded) >= 16:
             _loaded.clear()
         cached = _loaded[key] = (model, lists)

@@ -23,6 +23,7 @@ from ..api import LEARNED_METHODS, METHODS
 from ..errors import ConfigError
 from ..learned import page_type as _page_type
 from ..learned.estimators import SoftmaxClassifier
+from ..learned.model import lists_path
 from ..learned.model import load as load_model
 from . import page_types as _page_types
 from .data import WORD_POWER, LabelSource, SetData, load_set
@@ -376,12 +377,9 @@ def _lists_model(args: argparse.Namespace) -> str | None:
     name = getattr(args, "lists_model", None)
     if name is None:
         return None
-    if Path(name).name != name:
-        raise ConfigError(f"--lists-model names a file beside --output, by name only, not {name!r}")
-    path = Path(args.output).parent / name
     if Path(args.output).name == name:
         raise ConfigError("--lists-model must be another file than --output")
-    load_model(path)  # a ModelError names what is wrong with it
+    load_model(lists_path(args.output, name))  # a ModelError names what is wrong with either
     return name
 
 
